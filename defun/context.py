@@ -1,0 +1,178 @@
+"""The only mutable global state of defun: per-thread execution mode, tape stack, name scopes and
+control dependencies, each changed only through a context manager that restores it in `finally`.
+
+The current graph is the innermost entry of a per-thread stack of frames. A frame whose graph is None
+means eager execution (the bottom of the stack, and what `init_scope` pushes). A frame also carries the
+name scope and the control dependencies that new ops of its graph get, so entering a nested graph
+starts both afresh and leaving it brings the outer ones back.
+"""
+import contextlib
+import threading
+
+__all__ = ['executing_eagerly', 'current_graph', 'graph_mode', 'init_scope', 'tapes',
+           'tape_stack', 'recording_paused']
+
+
+class _Frame:
+    __slots__ = ('graph', 'scope', 'control_inputs')
+
+    def __init__(self, graph):
+        self.graph = graph
+        self.scope = ''
+        self.control_inputs = ()
+
+
+class _State(threading.local):
+    def __init__(self):
+        self.frames = [_Frame(None)]
+        self.graph = None          # mirror of frames[-1].graph, read on every op dispatch
+        self.tapes = []            # active GradientTapes, innermost last
+        self.variable_hooks = []   # callables told of each new Variable (function tracing)
+
+
+_state = _State()
+
+
+def state():
+    """The calling thread's state; the dispatch hot path reads `.graph` and `.tapes` directly."""
+    return _state
+
+
+def executing_eagerly():
+    """True unless a graph is being built (inside `function` tracing or `Graph.as_default()`)."""
+    return _state.graph is None
+
+
+def current_graph():
+    """The graph new ops go into, or None in eager mode."""
+    return _state.graph
+
+
+def current_frame():
+    return _state.frames[-1]
+
+
+@contextlib.contextmanager
+def graph_mode(graph, fresh_tapes=False):
+    """Makes `graph` the current graph. With fresh_tapes, the enclosing tapes stop seeing new ops
+    (a function being traced must not be recorded op by op on the caller's tapes)."""
+    st = _state
+    st.frames.append(_Frame(graph))
+    st.graph = graph
+    saved_tapes = st.tapes
+    if fresh_tapes:
+        st.tapes = []
+    try:
+        yield graph
+    finally:
+        st.frames.pop()
+        st.graph = st.frames[-1].graph
+        st.tapes = saved_tapes
+
+
+@contextlib.contextmanager
+def init_scope():
+    """Lifts out of every graph being built into eager execution, as TF's init_scope does, so that
+    variables and constants created here outlive the trace."""
+    st = _state
+    st.frames.append(_Frame(None))
+    st.graph = None
+    saved_tapes = st.tapes
+    st.tapes = []  # what runs here is setup (variables, constants), never part of a gradient
+    try:
+        yield
+    finally:
+        st.frames.pop()
+        st.graph = st.frames[-1].graph
+        st.tapes = saved_tapes
+
+
+def tapes():
+    return _state.tapes
+
+
+@contextlib.contextmanager
+def tape_stack(new_tapes):
+    """Replaces the active tapes (used to pause or isolate recording); restores them on exit."""
+    st = _state
+    saved = st.tapes
+    st.tapes = new_tapes
+    try:
+        yield
+    finally:
+        st.tapes = saved
+
+
+def push_tape(tape):
+    _state.tapes = _state.tapes + [tape]
+
+
+def replace_tape(old, new):
+    """Puts `new` where `old` is in the active tape stack (GradientTape.reset)."""
+    st = _state
+    st.tapes = [new if t is old else t for t in st.tapes]
+
+
+def pop_tape(tape):
+    st = _state
+    st.tapes = [t for t in st.tapes if t is not tape]
+
+
+@contextlib.contextmanager
+def recording_paused(tape):
+    """Stops `tape` recording (GradientTape.stop_recording) until the block ends."""
+    st = _state
+    saved = st.tapes
+    st.tapes = [t for t in saved if t is not tape]
+    try:
+        yield
+    finally:
+        st.tapes = saved
+
+
+@contextlib.contextmanager
+def name_scope(name):
+    """Enters a name scope of the current graph; returns the full scope prefix ('a/b/')."""
+    frame = _state.frames[-1]
+    saved = frame.scope
+    if name is None or name == '':
+        new = ''
+    elif name.endswith('/'):
+        new = name  # an absolute scope, as TF allows
+    else:
+        graph = frame.graph
+        base = saved + name
+        new = (graph.unique_name(base, mark_as_used=True) if graph is not None else base) + '/'
+    frame.scope = new
+    try:
+        yield new
+    finally:
+        frame.scope = saved
+
+
+@contextlib.contextmanager
+def control_dependencies(control_inputs):
+    """Adds control inputs to every op created in the block (None clears them, as in TF)."""
+    frame = _state.frames[-1]
+    saved = frame.control_inputs
+    frame.control_inputs = () if control_inputs is None else saved + tuple(control_inputs)
+    try:
+        yield
+    finally:
+        frame.control_inputs = saved
+
+
+@contextlib.contextmanager
+def variable_creation_hook(hook):
+    """Calls hook(variable) for every Variable created in the block; the hook may raise to refuse."""
+    st = _state
+    st.variable_hooks.append(hook)
+    try:
+        yield
+    finally:
+        st.variable_hooks.remove(hook)
+
+
+def variable_created(variable):
+    for hook in reversed(_state.variable_hooks):
+        hook(variable)

@@ -1,0 +1,92 @@
+"""The single dispatch point: every op call, eager or symbolic, goes through `apply_op`.
+
+Eager: run the op's numpy kernel on the inputs' arrays, wrap the results, and let each active tape
+record the call. While a graph is being built: ask the graph to add a node (it infers dtypes and shapes
+with the op's own rule); tapes active inside the graph record that node the same way.
+
+Kernel failures are re-raised as TensorFlow's error types with the op, the input shapes and dtypes in
+the message, so no bare numpy traceback reaches the user without that context.
+"""
+from defun import context, errors
+from defun.tensor import EagerTensor
+
+__all__ = ['apply_op', 'OpRecord']
+
+_state = context.state()
+
+
+class OpRecord:
+    """What a tape keeps of one eager op call; has the Operation interface gradient functions use."""
+
+    __slots__ = ('opdef', 'inputs', 'outputs', 'attrs')
+
+    def __init__(self, opdef, inputs, outputs, attrs):
+        self.opdef = opdef
+        self.inputs = inputs
+        self.outputs = outputs
+        self.attrs = attrs
+
+    @property
+    def type(self):
+        return self.opdef.type
+
+    @property
+    def name(self):
+        return self.opdef.type
+
+    def get_attr(self, name):
+        try:
+            return self.attrs[name]
+        except (KeyError, TypeError):
+            raise ValueError(f"Operation '{self.name}' has no attr named '{name}'.") from None
+
+
+def apply_op(opdef, inputs, attrs=None, name=None):
+    """Runs (eager) or adds (graph) one op. Returns a Tensor, or a tuple when num_outputs != 1.
+
+    `inputs` must already be tensors of the right dtypes (the op's Python wrapper converts them).
+    """
+    st = _state
+    graph = st.graph
+    if graph is not None:
+        outputs = graph.create_op(opdef, inputs, attrs, name)
+    else:
+        try:
+            arrays = [t.array for t in inputs]
+            out = opdef.kernel(*arrays, **attrs) if attrs else opdef.kernel(*arrays)
+        except errors.OpError:
+            raise
+        except Exception as exc:
+            raise kernel_error(opdef, inputs, attrs, exc) from None
+        if opdef.num_outputs == 1:
+            outputs = (EagerTensor(out),)
+        else:
+            outputs = tuple([EagerTensor(o) for o in out])
+    if st.tapes:
+        for tape in st.tapes:
+            tape.record(opdef, inputs, outputs, attrs)
+    return outputs[0] if opdef.num_outputs == 1 else outputs
+
+
+def kernel_error(opdef, inputs, attrs, exc):
+    """Turns a failure inside a kernel into TF's error type with the op and its inputs named."""
+    if any(not isinstance(t, EagerTensor) for t in inputs):
+        bad = next(t for t in inputs if not isinstance(t, EagerTensor))
+        return errors.InaccessibleTensorError(
+            f'{opdef.type}: input {bad!r} is a symbolic tensor from a graph that is no longer being '
+            f'built; it cannot be used in eager code (return it from the function instead).')
+    described = ', '.join(errors.describe(t) for t in inputs)
+    attr_text = ''
+    if attrs:
+        attr_text = ' with ' + ', '.join(f'{k}={_short(v)}' for k, v in attrs.items())
+    message = f'{opdef.type} failed on inputs ({described}){attr_text}: {exc}'
+    if isinstance(exc, IndexError):
+        return errors.InvalidArgumentError(message)
+    if isinstance(exc, TypeError):
+        return TypeError(message)
+    return errors.InvalidArgumentError(message)
+
+
+def _short(value):
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + '...'

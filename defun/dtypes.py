@@ -1,0 +1,182 @@
+"""DType objects with TensorFlow's names, and the rules for turning Python and numpy values into them.
+
+A DType wraps one numpy dtype. There is exactly one DType object per type, so DTypes compare with `is`
+as well as `==`. Conversion rules follow TensorFlow 2: Python floats become float32, Python ints int32
+(int64 when they do not fit), numpy arrays keep their dtype.
+"""
+import numpy as np
+
+# Python's own types, kept before `bool` below is rebound to TensorFlow's DType of that name.
+_py_bool = bool
+_py_str = str
+
+__all__ = ['DType', 'as_dtype']
+
+
+class DType:
+    """A tensor element type, named as TensorFlow names it."""
+
+    __slots__ = ('name', 'as_numpy_dtype', '_np')
+
+    def __init__(self, name, np_type):
+        self.name = name
+        self.as_numpy_dtype = np_type
+        self._np = np.dtype(np_type) if np_type is not object else np.dtype(object)
+
+    @property
+    def is_floating(self):
+        return self._np.kind == 'f'
+
+    @property
+    def is_integer(self):
+        return self._np.kind in 'iu'
+
+    @property
+    def is_unsigned(self):
+        return self._np.kind == 'u'
+
+    @property
+    def is_complex(self):
+        return self._np.kind == 'c'
+
+    @property
+    def is_bool(self):
+        return self._np.kind == 'b'
+
+    @property
+    def is_numeric(self):
+        return self._np.kind in 'iufc'
+
+    @property
+    def is_differentiable(self):
+        """Float and complex tensors carry gradients; TF returns None for all others."""
+        return self._np.kind in 'fc'
+
+    @property
+    def real_dtype(self):
+        if self is complex64:
+            return float32
+        if self is complex128:
+            return float64
+        return self
+
+    @property
+    def np_dtype(self):
+        return self._np
+
+    @property
+    def min(self):
+        if self.is_floating:
+            return self.as_numpy_dtype(np.finfo(self._np).min)
+        if self.is_integer:
+            return self.as_numpy_dtype(np.iinfo(self._np).min)
+        if self.is_bool:
+            return False
+        raise TypeError(f'Cannot find minimum value of {self.name}.')
+
+    @property
+    def max(self):
+        if self.is_floating:
+            return self.as_numpy_dtype(np.finfo(self._np).max)
+        if self.is_integer:
+            return self.as_numpy_dtype(np.iinfo(self._np).max)
+        if self.is_bool:
+            return True
+        raise TypeError(f'Cannot find maximum value of {self.name}.')
+
+    @property
+    def size(self):
+        return self._np.itemsize
+
+    def is_compatible_with(self, other):
+        return self is as_dtype(other)
+
+    def __repr__(self):
+        return f'tf.{self.name}'
+
+    def __str__(self):
+        return f"<dtype: '{self.name}'>"
+
+    def __eq__(self, other):
+        if other is None:
+            return False
+        try:
+            return self is as_dtype(other)
+        except TypeError:
+            return False
+
+    def __ne__(self, other):
+        return not self.__eq__(other)
+
+    def __hash__(self):
+        return hash(self.name)
+
+    def __reduce__(self):
+        return as_dtype, (self.name,)
+
+
+float16 = DType('float16', np.float16)
+half = float16
+float32 = DType('float32', np.float32)
+float64 = DType('float64', np.float64)
+double = float64
+int8 = DType('int8', np.int8)
+int16 = DType('int16', np.int16)
+int32 = DType('int32', np.int32)
+int64 = DType('int64', np.int64)
+uint8 = DType('uint8', np.uint8)
+uint16 = DType('uint16', np.uint16)
+uint32 = DType('uint32', np.uint32)
+uint64 = DType('uint64', np.uint64)
+bool = DType('bool', np.bool_)  # noqa: A001 - TensorFlow's name
+complex64 = DType('complex64', np.complex64)
+complex128 = DType('complex128', np.complex128)
+string = DType('string', object)
+# The dtype of a variable's handle: a reference, never a number.
+resource = DType('resource', object)
+variant = DType('variant', object)
+
+ALL = (float16, float32, float64, int8, int16, int32, int64, uint8, uint16, uint32, uint64,
+       bool, complex64, complex128, string, resource, variant)
+_BY_NAME = {d.name: d for d in ALL}
+_BY_NAME.update(half=float16, double=float64)
+_BY_NP = {d.np_dtype: d for d in ALL if d.np_dtype.kind != "O"}
+
+
+def as_dtype(value):
+    """Returns the DType for a DType, a name, a numpy dtype or a Python type."""
+    if isinstance(value, DType):
+        return value
+    if isinstance(value, str):
+        try:
+            return _BY_NAME[value]
+        except KeyError:
+            raise TypeError(f'Cannot convert {value!r} to a DType.') from None
+    if value is float:
+        return float32
+    if value is int:
+        return int32
+    if value is _py_bool:
+        return bool
+    if value is complex:
+        return complex128
+    if value is _py_str or value is bytes:
+        return string
+    try:
+        npd = np.dtype(value)
+    except TypeError:
+        raise TypeError(f'Cannot convert {value!r} to a DType.') from None
+    if npd.kind in 'USO':
+        return string
+    try:
+        return _BY_NP[npd]
+    except KeyError:
+        raise TypeError(f'Cannot convert {value!r} to a DType.') from None
+
+
+def from_numpy(npdtype):
+    """Fast path from an ndarray's dtype to its DType."""
+    try:
+        return _BY_NP[npdtype]
+    except KeyError:
+        return as_dtype(npdtype)

@@ -1,0 +1,143 @@
+"""Nested structures, as `tf.nest`: lists, tuples, namedtuples and dicts (flattened in sorted key
+order) are structure; everything else (None, tensors, dataclasses, other objects) is a leaf."""
+
+__all__ = ['flatten', 'pack_sequence_as', 'map_structure', 'assert_same_structure', 'is_nested']
+
+
+def is_nested(value):
+    return isinstance(value, (list, tuple, dict))
+
+
+def _sorted_keys(d):
+    try:
+        return sorted(d)
+    except TypeError:
+        raise TypeError(f'nest only supports dicts with sortable keys, got {list(d)!r}') from None
+
+
+def _children(value):
+    if isinstance(value, dict):
+        return [value[k] for k in _sorted_keys(value)]
+    return list(value)
+
+
+def flatten(structure, expand_composites=False):
+    """The leaves of `structure`, depth first (dict values in sorted key order)."""
+    if not is_nested(structure):
+        return [structure]
+    out = []
+    _flatten_into(structure, out)
+    return out
+
+
+def _flatten_into(structure, out):
+    if isinstance(structure, dict):
+        for k in _sorted_keys(structure):
+            v = structure[k]
+            if is_nested(v):
+                _flatten_into(v, out)
+            else:
+                out.append(v)
+        return
+    for v in structure:
+        if is_nested(v):
+            _flatten_into(v, out)
+        else:
+            out.append(v)
+
+
+def _rebuild(template, children):
+    if isinstance(template, dict):
+        by_key = dict(zip(_sorted_keys(template), children))
+        result = {k: by_key[k] for k in template}  # keep the template's own key order
+        return type(template)(result) if type(template) is not dict else result
+    if isinstance(template, tuple) and hasattr(template, '_fields'):
+        return type(template)(*children)
+    if isinstance(template, tuple):
+        return tuple(children)
+    if isinstance(template, list):
+        return list(children)
+    return type(template)(children)
+
+
+def pack_sequence_as(structure, flat_sequence, expand_composites=False):
+    """Packs the leaves of `flat_sequence` into the shape of `structure`."""
+    flat_sequence = list(flat_sequence)
+    if not is_nested(structure):
+        if len(flat_sequence) != 1:
+            raise ValueError(f'Structure is a scalar but len(flat_sequence) == '
+                             f'{len(flat_sequence)} > 1')
+        return flat_sequence[0]
+    expected = len(flatten(structure))
+    if expected != len(flat_sequence):
+        raise ValueError(
+            f'Could not pack sequence. Structure had {expected} atoms, but flat_sequence had '
+            f'{len(flat_sequence)} items. Structure: {structure!r}, flat_sequence: {flat_sequence!r}.')
+    packed, _ = _pack(structure, flat_sequence, 0)
+    return packed
+
+
+def _pack(structure, flat, index):
+    if not is_nested(structure):
+        return flat[index], index + 1
+    children = []
+    for child in _children(structure):
+        packed, index = _pack(child, flat, index)
+        children.append(packed)
+    return _rebuild(structure, children), index
+
+
+def assert_same_structure(nest1, nest2, check_types=True, expand_composites=False):
+    """Raises ValueError (different nesting) or TypeError (different sequence types)."""
+    _assert_same(nest1, nest2, check_types, nest1, nest2)
+
+
+def _assert_same(a, b, check_types, root1, root2):
+    a_nested, b_nested = is_nested(a), is_nested(b)
+    if a_nested != b_nested:
+        raise ValueError(
+            f"The two structures don't have the same nested structure.\n\nFirst structure: "
+            f'{root1!r}\n\nSecond structure: {root2!r}\n\nMore specifically: Substructure '
+            f'"{a!r}" is a sequence, while substructure "{b!r}" is not'
+            if a_nested else
+            f"The two structures don't have the same nested structure.\n\nFirst structure: "
+            f'{root1!r}\n\nSecond structure: {root2!r}\n\nMore specifically: Substructure '
+            f'"{b!r}" is a sequence, while substructure "{a!r}" is not')
+    if not a_nested:
+        return
+    if check_types and _seq_type(a) is not _seq_type(b):
+        raise TypeError(
+            f"The two structures don't have the same sequence type. Input structure has type "
+            f"{type(a)!r}, while shallow structure has type {type(b)!r}.")
+    if isinstance(a, dict) and isinstance(b, dict) and set(a) != set(b):
+        raise ValueError(f"The two dictionaries don't have the same set of keys. First structure "
+                         f'has keys {sorted(a)!r}, while second structure has keys {sorted(b)!r}.')
+    ca, cb = _children(a), _children(b)
+    if len(ca) != len(cb):
+        raise ValueError(
+            f"The two structures don't have the same number of elements.\n\nFirst structure "
+            f'({len(ca)} elements): {root1!r}\n\nSecond structure ({len(cb)} elements): {root2!r}')
+    for x, y in zip(ca, cb):
+        _assert_same(x, y, check_types, root1, root2)
+
+
+def _seq_type(value):
+    # Lists and tuples are different types for TF; dict subclasses count as dicts.
+    if isinstance(value, dict):
+        return dict
+    return type(value)
+
+
+def map_structure(func, *structures, **kwargs):
+    """Applies `func` to corresponding leaves; returns the result in the first structure's shape."""
+    if not structures:
+        raise ValueError('Must provide at least one structure')
+    check_types = kwargs.pop('check_types', True)
+    kwargs.pop('expand_composites', None)
+    if kwargs:
+        raise ValueError(f'Only valid keyword arguments are `check_types` and '
+                         f'`expand_composites`, not: {", ".join(kwargs)}')
+    for other in structures[1:]:
+        assert_same_structure(structures[0], other, check_types=check_types)
+    flat = [flatten(s) for s in structures]
+    return pack_sequence_as(structures[0], [func(*leaves) for leaves in zip(*flat)])

@@ -1,0 +1,248 @@
+"""Array ops: creating tensors (zeros, ones, one_hot, ...) and rearranging them (stack, concat, ...).
+
+Each op is one `define_op` entry (kernel, inference, gradient) followed by its public function.
+"""
+import numpy as np
+
+from defun import dtypes
+from defun.dispatch import apply_op
+from defun.ops import common
+from defun.ops.common import dims, to_tensor
+from defun.ops.core import (broadcast_to, cast, fill, identity, ones_like, reshape,  # noqa: F401
+                            shape, zeros_like)
+from defun.registry import define_op
+from defun.tensor import Tensor, install_packer
+
+__all__ = ['zeros', 'ones', 'stack', 'unstack', 'concat', 'one_hot', 'size']
+
+
+def _shape_arg(shape_value, op):
+    if isinstance(shape_value, Tensor):
+        return shape_value
+    return to_tensor(shape_value, dtype=dtypes.int32, op=op)
+
+
+def zeros(shape, dtype=dtypes.float32, name=None):
+    dtype = dtypes.as_dtype(dtype)
+    return fill(_shape_arg(shape, 'zeros'), to_tensor(dtype.as_numpy_dtype(0), op='zeros'), name)
+
+
+def ones(shape, dtype=dtypes.float32, name=None):
+    dtype = dtypes.as_dtype(dtype)
+    return fill(_shape_arg(shape, 'ones'), to_tensor(dtype.as_numpy_dtype(1), op='ones'), name)
+
+
+# ---------------------------------------------------------------- stack / unstack / concat
+
+def _stack_infer(*xs, axis):
+    shape = dims(xs[0])
+    for x in xs[1:]:
+        other = dims(x)
+        if shape is None or other is None:
+            shape = shape or other
+            continue
+        if len(shape) != len(other) or any(a is not None and b is not None and a != b
+                                           for a, b in zip(shape, other)):
+            raise common.shape_error('stack', f'Shapes of all inputs must match: values[0].shape = '
+                                     f'{list(dims(xs[0]))} != values[i].shape = {list(other)}')
+        shape = tuple(a if a is not None else b for a, b in zip(shape, other))
+    if shape is None:
+        return xs[0].dtype, None
+    a = axis % (len(shape) + 1)
+    return xs[0].dtype, shape[:a] + (len(xs),) + shape[a:]
+
+
+STACK = define_op('Pack', lambda *xs, axis: np.stack(xs, axis=axis), _stack_infer,
+                  lambda op, g: unstack(g, num=len(op.inputs), axis=op.get_attr('axis')))
+
+
+def stack(values, axis=0, name='stack'):
+    tensors = common.same_dtype_args(list(values), 'stack')
+    rank = tensors[0].shape.rank
+    if rank is not None and not -(rank + 1) <= axis <= rank:
+        raise common.shape_error('stack', f'axis {axis} out of range for stacking rank-{rank} '
+                                 f'tensors (expected in [{-(rank + 1)}, {rank}])')
+    return apply_op(STACK, tuple(tensors), {'axis': int(axis)}, None)
+
+
+def _unstack_kernel(x, num, axis):
+    return tuple(np.take(x, i, axis=axis) for i in range(num))
+
+
+def _unstack_infer(x, num, axis):
+    d = dims(x)
+    part = None if d is None else d[:axis % len(d)] + d[axis % len(d) + 1:]
+    return [(x.dtype, part)] * num
+
+
+def _unstack_grad(op, *grads):
+    filled = [g if g is not None else zeros_like(o) for g, o in zip(grads, op.outputs)]
+    return stack(filled, axis=op.get_attr('axis'))
+
+
+UNSTACK = define_op('Unpack', _unstack_kernel, _unstack_infer, _unstack_grad, num_outputs=None)
+
+
+def unstack(value, num=None, axis=0, name='unstack'):
+    x = to_tensor(value, op='unstack')
+    d = dims(x)
+    if d is None:
+        raise ValueError('unstack: cannot infer num from a tensor of unknown rank')
+    if not -len(d) <= axis < len(d):
+        raise common.shape_error('unstack', f'axis {axis} out of range for rank {len(d)}')
+    axis = axis % len(d)
+    if num is None:
+        num = d[axis]
+        if num is None:
+            raise ValueError(f'Cannot infer argument `num` from shape {list(d)}')
+    return list(apply_op(UNSTACK, (x,), {'num': int(num), 'axis': axis}, None))
+
+
+def _concat_infer(*xs, axis):
+    known = [dims(x) for x in xs if dims(x) is not None]
+    if not known:
+        return xs[0].dtype, None
+    rank = len(known[0])
+    a = axis % rank
+    total = 0
+    for d in known:
+        if len(d) != rank:
+            raise common.shape_error('concat', f'Ranks of all input tensors should match: '
+                                     f'{[list(k) for k in known]}')
+        total = None if total is None or d[a] is None else total + d[a]
+    if len(known) != len(xs):
+        total = None
+    result = list(known[0])
+    result[a] = total
+    for i in range(rank):
+        if i != a:
+            for d in known:
+                if result[i] is None:
+                    result[i] = d[i]
+                elif d[i] is not None and d[i] != result[i]:
+                    raise common.shape_error(
+                        'concat', f'Dimension {i} in both shapes must be equal: shapes '
+                        f'{[list(k) for k in known]}')
+    return xs[0].dtype, tuple(result)
+
+
+def _concat_grad(op, g):
+    axis = op.get_attr('axis')
+    sizes = [x.shape[axis % x.shape.rank] if x.shape.rank else None for x in op.inputs]
+    if any(s is None for s in sizes):
+        sizes = [shape(x)[axis] for x in op.inputs]
+    return list(split(g, sizes, axis=axis))
+
+
+CONCAT = define_op('ConcatV2', lambda *xs, axis: np.concatenate(xs, axis=axis), _concat_infer,
+                   _concat_grad)
+
+
+def concat(values, axis, name='concat'):
+    tensors = common.same_dtype_args(list(values), 'concat')
+    if len(tensors) == 1:
+        return identity(tensors[0])
+    rank = tensors[0].shape.rank
+    axis = int(axis)
+    if rank is not None and not -rank <= axis < rank:
+        raise common.shape_error('concat', f'axis {axis} out of range for rank-{rank} inputs')
+    if rank is not None:
+        axis %= rank
+    return apply_op(CONCAT, tuple(tensors), {'axis': axis}, None)
+
+
+def _split_kernel(x, *sizes, axis, num):
+    if sizes:
+        bounds = np.cumsum([int(s) for s in sizes])[:-1]
+        return tuple(np.split(x, bounds, axis=axis))
+    return tuple(np.split(x, num, axis=axis))
+
+
+def _split_infer(x, *sizes, axis, num):
+    d = dims(x)
+    if d is None:
+        return [(x.dtype, None)] * num
+    a = axis % len(d)
+    parts = []
+    for i in range(num):
+        size = common.static_value(sizes[i]) if sizes else (
+            None if d[a] is None else d[a] // num)
+        part = list(d)
+        part[a] = None if size is None else int(size)
+        parts.append((x.dtype, tuple(part)))
+    return parts
+
+
+SPLIT = define_op('Split', _split_kernel, _split_infer,
+                  lambda op, *gs: [concat([g if g is not None else zeros_like(o)
+                                           for g, o in zip(gs, op.outputs)],
+                                          axis=op.get_attr('axis'))]
+                  + [None] * (len(op.inputs) - 1),
+                  num_outputs=None)
+
+
+def split(value, num_or_size_splits, axis=0, num=None, name='split'):
+    x = to_tensor(value, op='split')
+    if isinstance(num_or_size_splits, (int, np.integer)):
+        n = int(num_or_size_splits)
+        size = x.shape[axis]
+        if size is not None and size % n:
+            raise common.shape_error('split', f'Number of ways to split should evenly divide the '
+                                     f'split dimension, but got split_dim {size} and num_split {n}')
+        return list(apply_op(SPLIT, (x,), {'axis': int(axis), 'num': n}, None))
+    sizes = [s if isinstance(s, Tensor) else to_tensor(int(s), op='split')
+             for s in num_or_size_splits]
+    return list(apply_op(SPLIT, (x, *sizes), {'axis': int(axis), 'num': len(sizes)}, None))
+
+
+# ---------------------------------------------------------------- one_hot / size
+
+def _one_hot_kernel(indices, depth, on_value, off_value, axis, dtype):
+    idx = np.asarray(indices)
+    eye = np.arange(depth) == idx[..., None]
+    result = np.where(eye, on_value, off_value).astype(dtype.np_dtype)
+    return np.moveaxis(result, -1, axis) if axis != -1 else result
+
+
+def _one_hot_infer(indices, depth, on_value, off_value, axis, dtype):
+    d = dims(indices)
+    if d is None:
+        return dtype, None
+    a = len(d) if axis == -1 else axis
+    return dtype, d[:a] + (depth,) + d[a:]
+
+
+ONE_HOT = define_op('OneHot', _one_hot_kernel, _one_hot_infer, None)
+
+
+def one_hot(indices, depth, on_value=None, off_value=None, axis=None, dtype=None, name=None):
+    idx = to_tensor(indices, op='one_hot')
+    if dtype is None:
+        dtype = (to_tensor(on_value).dtype if on_value is not None else dtypes.float32)
+    dtype = dtypes.as_dtype(dtype)
+    attrs = {'depth': int(depth), 'on_value': 1 if on_value is None else _scalar(on_value),
+             'off_value': 0 if off_value is None else _scalar(off_value),
+             'axis': -1 if axis is None else int(axis), 'dtype': dtype}
+    return apply_op(ONE_HOT, (idx,), attrs, name)
+
+
+def _scalar(value):
+    return value.numpy() if hasattr(value, 'numpy') else value
+
+
+SIZE = define_op('Size', lambda x, out_type: np.asarray(np.size(x), dtype=out_type.np_dtype),
+                 lambda x, out_type: (out_type, ()), None)
+
+
+def size(input, out_type=dtypes.int32, name=None):
+    return apply_op(SIZE, (to_tensor(input, op='size'),), {'out_type': dtypes.as_dtype(out_type)},
+                    name)
+
+
+def _pack_list(values, dtype):
+    """Converts a (nested) list holding tensors by stacking, as TF's auto-packing does."""
+    items = [_pack_list(v, dtype) if isinstance(v, (list, tuple)) else v for v in values]
+    return stack(common.same_dtype_args(items, 'convert_to_tensor', dtype))
+
+
+install_packer(_pack_list)

@@ -1,0 +1,163 @@
+"""What the op tables share: argument conversion by TF's dtype rules, shape inference helpers
+(broadcasting with unknown dims, reductions), and small helpers for writing op entries.
+
+Shapes in inference are tuples of ints and None (`dims(t)`), or None for an unknown rank.
+"""
+import numpy as np
+
+from defun import errors
+from defun.tensor import Tensor, convert_to_tensor, is_tensor
+
+__all__ = ['to_tensor', 'binary_args', 'same_dtype_args', 'dims', 'broadcast_dims',
+           'reduce_dims', 'normalize_axis', 'out', 'same_as_first', 'float_only']
+
+
+def to_tensor(value, dtype=None, name='x', op='op'):
+    """convert_to_tensor with the op and argument named when it fails."""
+    try:
+        return convert_to_tensor(value, dtype=dtype)
+    except (TypeError, ValueError) as exc:
+        raise type(exc)(f'{op}: argument `{name}` could not be converted to a tensor: {exc}') \
+            from None
+
+
+def binary_args(x, y, op):
+    """Converts the operands of a binary op: a Python value adopts the tensor operand's dtype;
+    two tensors of different dtypes are an error (TF never promotes implicitly)."""
+    x_t, y_t = isinstance(x, Tensor), isinstance(y, Tensor)
+    if x_t and y_t:
+        if x.dtype is not y.dtype:
+            raise errors.InvalidArgumentError(
+                f'{op}: cannot combine a {x.dtype.name} tensor with a {y.dtype.name} tensor '
+                f'({errors.describe(x)} and {errors.describe(y)}); TensorFlow never converts '
+                f'implicitly: use tf.cast on one of them.')
+        return x, y
+    if not x_t and is_tensor(x):
+        x, x_t = convert_to_tensor(x), True
+    if not y_t and is_tensor(y):
+        y, y_t = convert_to_tensor(y), True
+    if x_t and y_t:
+        return binary_args(x, y, op)
+    if x_t:
+        return x, _convert_operand(y, x.dtype, op)
+    if y_t:
+        return _convert_operand(x, y.dtype, op), y
+    x = to_tensor(x, name='x', op=op)
+    return x, _convert_operand(y, x.dtype, op)
+
+
+def _convert_operand(value, dtype, op):
+    try:
+        return convert_to_tensor(value, dtype=dtype)
+    except (TypeError, ValueError) as exc:
+        raise TypeError(f'{op}: could not convert {value!r} to a {dtype.name} tensor to match the '
+                        f'other operand ({exc})') from None
+
+
+def same_dtype_args(values, op, dtype=None):
+    """Converts a list of values that must share one dtype (add_n, concat, stack)."""
+    tensors = [v for v in values if is_tensor(v)]
+    if dtype is None and tensors:
+        dtype = convert_to_tensor(tensors[0]).dtype
+    result = [to_tensor(v, dtype=dtype, name=f'values[{i}]', op=op) if not isinstance(v, Tensor)
+              else v for i, v in enumerate(values)]
+    if dtype is None and result:
+        dtype = result[0].dtype
+    for i, t in enumerate(result):
+        if t.dtype is not dtype:
+            raise errors.InvalidArgumentError(
+                f'{op}: all inputs must have the same dtype; input {i} is {t.dtype.name}, '
+                f'expected {dtype.name}')
+    return result
+
+
+def dims(t):
+    """The static shape of a tensor as a tuple of ints/None, or None for unknown rank."""
+    return t.shape.as_tuple()
+
+
+def broadcast_dims(a, b, op='op'):
+    """Numpy broadcasting of two static shapes that may hold None."""
+    if a is None or b is None:
+        return None
+    n = max(len(a), len(b))
+    a = (1,) * (n - len(a)) + tuple(a)
+    b = (1,) * (n - len(b)) + tuple(b)
+    result = []
+    for x, y in zip(a, b):
+        if x == y:
+            result.append(x)
+        elif x == 1:
+            result.append(y)
+        elif y == 1:
+            result.append(x)
+        elif x is None:
+            result.append(y)
+        elif y is None:
+            result.append(x)
+        else:
+            raise errors.InvalidArgumentError(
+                f'{op}: Incompatible shapes: {list(a)} vs. {list(b)}')
+    return tuple(result)
+
+
+def normalize_axis(axis, rank, op='op'):
+    """An axis (or list of axes) as a sorted tuple of non-negative ints; None means all."""
+    if axis is None:
+        return None if rank is None else tuple(range(rank))
+    axes = tuple(int(a) for a in np.atleast_1d(np.asarray(axis)).ravel())
+    if rank is None:
+        if any(a < 0 for a in axes):
+            return None
+        return tuple(sorted(set(axes)))
+    out_axes = []
+    for a in axes:
+        if not -rank <= a < max(rank, 1):
+            raise errors.InvalidArgumentError(
+                f'{op}: axis {a} is out of range for a tensor of rank {rank} '
+                f'(expected in [{-rank}, {rank}))')
+        out_axes.append(a % rank if rank else 0)
+    return tuple(sorted(set(out_axes)))
+
+
+def reduce_dims(shape, axis, keepdims, op='op'):
+    """Static shape of a reduction over `axis` (None: all axes)."""
+    if shape is None:
+        return None
+    axes = normalize_axis(axis, len(shape), op)
+    if keepdims:
+        return tuple(1 if i in axes else d for i, d in enumerate(shape))
+    return tuple(d for i, d in enumerate(shape) if i not in axes)
+
+
+def out(dtype, shape):
+    """One output's inferred (dtype, shape)."""
+    return dtype, shape
+
+
+def same_as_first(x, *rest, **attrs):
+    """Inference for ops whose output has the first input's dtype and shape."""
+    return x.dtype, dims(x)
+
+
+def float_only(x, op):
+    """Raises TypeError unless `x` is a floating or complex tensor (TF's op type constraints)."""
+    if not (x.dtype.is_floating or x.dtype.is_complex):
+        raise TypeError(f'{op}: expected a floating point tensor, got {errors.describe(x)}; '
+                        f'use tf.cast(x, tf.float32) first')
+    return x
+
+
+def static_value(t):
+    """The value of `t` if known now (eager, or constant-foldable in a graph), else None."""
+    if not isinstance(t, Tensor):
+        return np.asarray(t)
+    array = getattr(t, 'array', None)
+    if array is not None:
+        return array
+    fold = getattr(t, 'static_value', None)
+    return fold() if fold is not None else None
+
+
+def shape_error(op, message):
+    return errors.InvalidArgumentError(f'{op}: {message}')

@@ -1,0 +1,215 @@
+"""The ops every other table's gradients need: identity, cast, shape, reshape, broadcast_to,
+zeros_like/ones_like/fill and sum_to (summing a broadcast gradient back to an input's shape).
+
+They sit below math.py and array.py so that those tables can use them in gradients without importing
+each other. Ops whose output is a shape or an integer are not differentiable.
+"""
+import numpy as np
+
+from defun import dtypes
+from defun.dispatch import apply_op
+from defun.ops import common
+from defun.ops.common import dims, same_as_first, to_tensor
+from defun.registry import define_op
+from defun.tensor import Tensor
+
+__all__ = ['identity', 'cast', 'shape', 'reshape', 'broadcast_to', 'zeros_like', 'ones_like',
+           'fill', 'sum_to', 'reduced_shape', 'static_or_tensor_shape']
+
+
+IDENTITY = define_op('Identity', lambda x: x, same_as_first, lambda op, g: g)
+
+
+def identity(input, name=None):
+    return apply_op(IDENTITY, (to_tensor(input, op='identity'),), None, name)
+
+
+def _cast_kernel(x, dtype):
+    return np.asarray(x).astype(dtype.np_dtype) if np.ndim(x) else dtype.as_numpy_dtype(x)
+
+
+def _cast_infer(x, dtype):
+    return dtype, dims(x)
+
+
+def _cast_grad(op, g):
+    src = op.inputs[0].dtype
+    if not src.is_differentiable or not op.get_attr('dtype').is_differentiable:
+        return None
+    return cast(g, src)
+
+
+CAST = define_op('Cast', _cast_kernel, _cast_infer, _cast_grad)
+
+
+def cast(x, dtype, name=None):
+    """Casts to `dtype`; float to int truncates toward zero, as TF does."""
+    x = to_tensor(x, op='cast')
+    dtype = dtypes.as_dtype(dtype)
+    if x.dtype is dtype:
+        return x
+    return apply_op(CAST, (x,), {'dtype': dtype}, name)
+
+
+def _shape_kernel(x, out_type):
+    return np.asarray(np.shape(x), dtype=out_type.np_dtype)
+
+
+def _shape_infer(x, out_type):
+    d = dims(x)
+    return out_type, (None if d is None else (len(d),))
+
+
+SHAPE = define_op('Shape', _shape_kernel, _shape_infer, None)
+
+
+def shape(input, out_type=dtypes.int32, name=None):
+    """The dynamic shape of `input` as a 1-D int tensor."""
+    x = to_tensor(input, op='shape')
+    return apply_op(SHAPE, (x,), {'out_type': dtypes.as_dtype(out_type)}, name)
+
+
+def static_or_tensor_shape(x):
+    """x's shape as a Python list when fully known, else as a shape tensor."""
+    d = dims(x)
+    if d is not None and None not in d:
+        return list(d)
+    return shape(x)
+
+
+def _reshape_kernel(x, shape):
+    return np.reshape(x, shape)
+
+
+def _reshape_infer(x, shape):
+    known = common.static_value(shape)
+    if known is None:
+        n = shape.shape.as_tuple()
+        return x.dtype, None if n is None or n[0] is None else (None,) * n[0]
+    target = [int(d) for d in np.reshape(known, [-1])]
+    xd = dims(x)
+    if -1 in target:
+        rest = int(np.prod([d for d in target if d != -1]))
+        if xd is not None and None not in xd:
+            total = int(np.prod(xd))
+            if rest == 0 or total % rest:
+                raise common.shape_error('reshape', f'Cannot reshape a tensor with {total} elements '
+                                         f'to shape {target}')
+            target = [total // rest if d == -1 else d for d in target]
+        else:
+            target = [None if d == -1 else d for d in target]
+    elif xd is not None and None not in xd and int(np.prod(xd)) != int(np.prod(target)):
+        raise common.shape_error('reshape', f'Cannot reshape a tensor with {int(np.prod(xd))} '
+                                 f'elements to shape {target} ({int(np.prod(target))} elements)')
+    return x.dtype, tuple(target)
+
+
+RESHAPE = define_op('Reshape', _reshape_kernel, _reshape_infer,
+                    lambda op, g: (reshape(g, shape(op.inputs[0])), None))
+
+
+def reshape(tensor, shape, name=None):
+    x = to_tensor(tensor, op='reshape')
+    s = shape if isinstance(shape, Tensor) else to_tensor(shape, dtype=dtypes.int32, op='reshape')
+    return apply_op(RESHAPE, (x, s), None, name)
+
+
+def _broadcast_to_infer(x, shape):
+    known = common.static_value(shape)
+    if known is None:
+        n = shape.shape.as_tuple()
+        return x.dtype, None if n is None or n[0] is None else (None,) * n[0]
+    target = tuple(int(d) for d in np.reshape(known, [-1]))
+    common.broadcast_dims(dims(x), target, 'broadcast_to')
+    return x.dtype, target
+
+
+BROADCAST_TO = define_op('BroadcastTo', np.broadcast_to, _broadcast_to_infer,
+                         lambda op, g: (sum_to(g, op.inputs[0]), None))
+
+
+def broadcast_to(input, shape, name=None):
+    x = to_tensor(input, op='broadcast_to')
+    s = shape if isinstance(shape, Tensor) else to_tensor(shape, dtype=dtypes.int32,
+                                                         op='broadcast_to')
+    return apply_op(BROADCAST_TO, (x, s), None, name)
+
+
+def _sum_to_kernel(g, x):
+    target = np.shape(x)
+    if np.shape(g) == target:
+        return g
+    lead = np.ndim(g) - len(target)
+    axes = tuple(range(lead)) + tuple(
+        i + lead for i, d in enumerate(target) if d == 1 and np.shape(g)[i + lead] != 1)
+    summed = np.sum(g, axis=axes, keepdims=True, dtype=g.dtype) if axes else g
+    return np.reshape(summed, target)
+
+
+SUM_TO_SHAPE = define_op(
+    'SumToShape', _sum_to_kernel, lambda g, x: (g.dtype, dims(x)),
+    lambda op, dy: (broadcast_to(dy, shape(op.inputs[0])), None),
+    doc='Sums input 0 over its broadcast axes down to the shape of input 1 (gradient helper).')
+
+
+def sum_to(grad, x):
+    """Sums a broadcast gradient back to the shape of input `x` (no op when the shapes match)."""
+    gs, xs = dims(grad), dims(x)
+    if gs is not None and gs == xs and None not in gs:
+        return grad
+    return apply_op(SUM_TO_SHAPE, (grad, x))
+
+
+def _reduced_shape_kernel(shape, axes):
+    result = np.array(shape, copy=True)
+    result[list(axes) if axes is not None else slice(None)] = 1
+    return result
+
+
+REDUCED_SHAPE = define_op('ReducedShape', _reduced_shape_kernel,
+                          lambda s, axes: (s.dtype, dims(s)), None)
+
+
+def reduced_shape(x, axes):
+    """x's shape with the reduced `axes` (None: all) set to 1, for reshaping reduction gradients."""
+    d = dims(x)
+    if d is not None and None not in d:
+        return [1 if axes is None or i in axes else n for i, n in enumerate(d)]
+    return apply_op(REDUCED_SHAPE, (shape(x),), {'axes': axes})
+
+
+ZEROS_LIKE = define_op('ZerosLike', np.zeros_like, same_as_first, None)
+ONES_LIKE = define_op('OnesLike', np.ones_like, same_as_first, None)
+
+
+def zeros_like(input, dtype=None, name=None):
+    x = to_tensor(input, op='zeros_like')
+    result = apply_op(ZEROS_LIKE, (x,), None, name)
+    return result if dtype is None else cast(result, dtype)
+
+
+def ones_like(input, dtype=None, name=None):
+    x = to_tensor(input, op='ones_like')
+    result = apply_op(ONES_LIKE, (x,), None, name)
+    return result if dtype is None else cast(result, dtype)
+
+
+def _fill_kernel(dims_array, value):
+    return np.full(tuple(int(d) for d in dims_array), value, dtype=np.asarray(value).dtype)
+
+
+def _fill_infer(dims_t, value):
+    known = common.static_value(dims_t)
+    if known is None:
+        n = dims_t.shape.as_tuple()
+        return value.dtype, None if n is None or n[0] is None else (None,) * n[0]
+    return value.dtype, tuple(int(d) for d in np.reshape(known, [-1]))
+
+
+FILL = define_op('Fill', _fill_kernel, _fill_infer,
+                 lambda op, g: (None, sum_to(g, op.inputs[1])))
+
+
+def fill(dims, value, name=None):
+    d = dims if isinstance(dims, Tensor) else to_tensor(dims, dtype=dtypes.int32, op='fill')
+    return apply_op(FILL, (d, to_tensor(value, op='fill')), None, name)

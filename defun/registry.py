@@ -1,0 +1,134 @@
+"""The op registry: one OpDef per op type, holding its kernel, its dtype/shape inference and its
+gradient side by side, and TensorFlow's gradient registration API on top of it.
+
+An op is defined once through `define_op`; a second definition of the same type raises and names the
+file and line of the first. Gradients live in a separate table keyed by op type, so that
+`RegisterGradient` can give a gradient to an op type that has none yet (TF's rule: registering twice is
+an error) and `no_gradient` marks an op type as not differentiable (its gradient is None).
+
+The gradient function of an op has TF's signature `grad(op, *output_grads) -> input grads`, where `op`
+has `type`, `name`, `inputs`, `outputs` and `get_attr(name)`: an Operation in a graph, or the record an
+eager tape keeps. It must use public ops only, so that it works on eager and graph tensors alike.
+"""
+import inspect
+
+__all__ = ['OpDef', 'define_op', 'get_op', 'RegisterGradient', 'no_gradient', 'NotDifferentiable',
+           'get_gradient_function', 'registered_ops']
+
+
+class OpDef:
+    """Everything about one op type.
+
+    kernel(*input_arrays, **attrs) -> array, or a tuple of arrays when num_outputs != 1.
+    infer(inputs, **attrs) -> (dtype, shape) or a list of them, one per output; `inputs` are tensors
+      (eager or symbolic) whose shapes may hold None for unknown dims.
+    num_outputs: an int, or None when it depends on attrs (infer then decides how many).
+    stateful: the op reads or changes state (variables, random seeds, printing, asserts), so the
+      executor keeps it in program order and never prunes or folds it.
+    """
+
+    __slots__ = ('type', 'kernel', 'infer', 'num_outputs', 'stateful', 'defined_at', 'doc',
+                 '__weakref__')
+
+    def __init__(self, type, kernel, infer, num_outputs=1, stateful=False, defined_at='', doc=''):
+        self.type = type
+        self.kernel = kernel
+        self.infer = infer
+        self.num_outputs = num_outputs
+        self.stateful = stateful
+        self.defined_at = defined_at
+        self.doc = doc
+
+    @property
+    def grad(self):
+        """The registered gradient function, None if not differentiable, MISSING if unregistered."""
+        return _GRADIENTS.get(self.type, MISSING)
+
+    def __repr__(self):
+        return f'<OpDef {self.type}>'
+
+
+class _Missing:
+    def __repr__(self):
+        return 'MISSING'
+
+
+MISSING = _Missing()
+
+_OPS = {}
+_GRADIENTS = {}   # op type -> gradient function, or None for "not differentiable"
+_GRADIENT_SITES = {}
+
+
+def _caller_site(depth=2):
+    frame = inspect.stack()[depth]
+    return f'{frame.filename}:{frame.lineno}'
+
+
+def define_op(type, kernel, infer, grad=MISSING, num_outputs=1, stateful=False, doc=''):
+    """Defines op `type`; `grad` may be a gradient function, None (not differentiable) or omitted."""
+    site = _caller_site()
+    if type in _OPS:
+        raise ValueError(f"Op type '{type}' is already defined at {_OPS[type].defined_at}; "
+                         f'second definition at {site}')
+    opdef = OpDef(type, kernel, infer, num_outputs, stateful, site, doc)
+    _OPS[type] = opdef
+    if grad is not MISSING:
+        _register_gradient(type, grad, site)
+    return opdef
+
+
+def get_op(type):
+    try:
+        return _OPS[type]
+    except KeyError:
+        raise LookupError(f"No op named '{type}' is defined") from None
+
+
+def registered_ops():
+    """All OpDefs, in definition order (tests walk this to check every op)."""
+    return list(_OPS.values())
+
+
+def _register_gradient(op_type, fn, site):
+    if op_type in _GRADIENTS:
+        raise KeyError(f"Registering two gradient with name '{op_type}'! "
+                       f'(First at {_GRADIENT_SITES[op_type]}, second at {site})')
+    _GRADIENTS[op_type] = fn
+    _GRADIENT_SITES[op_type] = site
+
+
+class RegisterGradient:
+    """Decorator registering the gradient function for an op type, as `tf.RegisterGradient`."""
+
+    def __init__(self, op_type):
+        if not isinstance(op_type, str):
+            raise TypeError('op_type must be a string')
+        self._op_type = op_type
+
+    def __call__(self, fn):
+        _register_gradient(self._op_type, fn, _caller_site())
+        return fn
+
+
+def no_gradient(op_type):
+    """Marks `op_type` as not differentiable: its gradient is None, never an error."""
+    if not isinstance(op_type, str):
+        raise TypeError('op_type must be a string')
+    _register_gradient(op_type, None, _caller_site())
+
+
+NotDifferentiable = no_gradient
+
+
+def get_gradient_function(op):
+    """The gradient function for an op (honouring a graph's gradient_override_map).
+
+    Returns None for ops registered as not differentiable; raises LookupError when the op type has no
+    gradient registered at all.
+    """
+    op_type = getattr(op, 'gradient_type', None) or op.type
+    fn = _GRADIENTS.get(op_type, MISSING)
+    if fn is MISSING:
+        raise LookupError(f"No gradient defined for operation '{op.name}' (op type: {op_type})")
+    return fn

@@ -1,0 +1,146 @@
+"""GradientTape: records the ops applied to watched tensors so that `gradient` can run them backwards.
+
+A tape keeps a list of op records and the set of tensor ids it tracks (watched tensors and every
+output of a recorded op). Recording is cheap when an op touches nothing tracked: one set lookup per
+input. The tape holds its tensors strongly only while it has records; `reset`, a finished
+non-persistent `gradient` call, or dropping the tape releases them, and nothing refers back to the
+tape, so no reference cycle keeps tensors alive.
+
+The backward pass itself lives in backprop.py.
+"""
+from defun import backprop, context, nest
+from defun.dispatch import OpRecord
+
+__all__ = ['GradientTape', 'TapeRecords', 'variable_accessed', 'watch_tensor']
+
+_state = context.state()
+
+
+class TapeRecords:
+    """The raw recording: which tensors are tracked and which ops touched them, in order."""
+
+    __slots__ = ('tracked', 'entries', 'watched', 'variables', 'watch_accessed')
+
+    def __init__(self, watch_accessed):
+        self.tracked = {}    # id(tensor) -> tensor; holding it keeps ids unique while recorded
+        self.entries = []    # OpRecords in execution order (a topological order)
+        self.watched = {}    # id -> tensor explicitly watched (or a variable's handle)
+        self.variables = {}  # id(variable) -> variable, in the order first watched
+        self.watch_accessed = watch_accessed
+
+    def record(self, opdef, inputs, outputs, attrs):
+        tracked = self.tracked
+        for t in inputs:
+            if id(t) in tracked:
+                break
+        else:
+            return
+        if opdef.grad is None:
+            return  # not differentiable: nothing can flow back through it
+        self.entries.append(OpRecord(opdef, inputs, outputs, attrs))
+        for t in outputs:
+            tracked[id(t)] = t
+
+    def release(self):
+        """Drops every recorded tensor (a used non-persistent tape); keeps the variables list."""
+        self.tracked = {}
+        self.entries = []
+        self.watched = {}
+
+    def watch(self, tensor):
+        self.tracked[id(tensor)] = tensor
+        self.watched[id(tensor)] = tensor
+
+    def watch_variable(self, variable):
+        if id(variable) not in self.variables:
+            self.variables[id(variable)] = variable
+        self.watch(variable.handle)
+
+
+class GradientTape:
+    """Records operations for automatic differentiation, as `tf.GradientTape`."""
+
+    def __init__(self, persistent=False, watch_accessed_variables=True):
+        self._persistent = persistent
+        self._watch_accessed_variables = watch_accessed_variables
+        self._records = TapeRecords(watch_accessed_variables)
+        self._recording = False
+        self._used = False
+
+    def __enter__(self):
+        if self._recording:
+            raise ValueError('Tape is still recording, This can happen if you try to re-enter an '
+                             'already-active tape.')
+        context.push_tape(self._records)
+        self._recording = True
+        return self
+
+    def __exit__(self, exc_type, exc, tb):
+        if self._recording:
+            context.pop_tape(self._records)
+            self._recording = False
+        return False
+
+    def watch(self, tensor):
+        """Ensures `tensor` (a tensor, a variable, or a nested structure of them) is traced."""
+        for t in nest.flatten(tensor):
+            watch_tensor(self._records, t)
+
+    def watched_variables(self):
+        return tuple(self._records.variables.values())
+
+    def stop_recording(self):
+        """A context manager in which this tape records nothing."""
+        if not self._recording:
+            raise ValueError('Tape.stop_recording() called when not recording.')
+        return context.recording_paused(self._records)
+
+    def reset(self):
+        """Clears everything recorded so far; the tape keeps recording if it was."""
+        old, self._records = self._records, TapeRecords(self._watch_accessed_variables)
+        if self._recording:
+            context.replace_tape(old, self._records)
+
+    def gradient(self, target, sources, output_gradients=None,
+                 unconnected_gradients='none'):
+        """Gradients of `target` with respect to `sources` (both may be nested structures)."""
+        return self._run(backprop.gradient, target, sources, output_gradients,
+                         unconnected_gradients)
+
+    def jacobian(self, target, sources, unconnected_gradients='none',
+                 parallel_iterations=None, experimental_use_pfor=True):
+        """Full jacobian: shape target.shape + source.shape per source."""
+        return self._run(backprop.jacobian, target, sources, unconnected_gradients)
+
+    def batch_jacobian(self, target, source, unconnected_gradients='none',
+                       parallel_iterations=None, experimental_use_pfor=True):
+        """Jacobian of each example of a batch: shape [batch] + target.shape[1:] + source.shape[1:]."""
+        return self._run(backprop.batch_jacobian, target, source, unconnected_gradients)
+
+    def _run(self, pass_fn, *args):
+        if self._used and not self._persistent:
+            raise RuntimeError('A non-persistent GradientTape can only be used to compute one set '
+                               'of gradients (or jacobians)')
+        records = self._records
+        # This tape must not record its own backward pass; enclosing tapes do (higher order).
+        with context.recording_paused(records):
+            result = pass_fn(records, *args)
+        if not self._persistent:
+            self._used = True
+            records.release()
+        return result
+
+
+def watch_tensor(records, t):
+    handle = getattr(t, 'handle', None)
+    if handle is not None and hasattr(t, 'assign'):
+        records.watch_variable(t)
+    else:
+        records.watch(t)
+
+
+def variable_accessed(variable):
+    """Called on every variable read: tapes watching accessed variables start tracking it."""
+    for records in _state.tapes:
+        if records.watch_accessed and variable.trainable:
+            records.watch_variable(variable)

@@ -1,0 +1,284 @@
+"""Tensor, the one type shared by eager and graph tensors, and conversion of Python values to tensors.
+
+`Tensor` holds what both kinds share (dtype, shape, the Python protocol). `EagerTensor` holds an ndarray
+and is what every eager op returns; graph tensors live in graph.py and extend `Tensor`. Arithmetic
+operators and indexing are ops, so the op tables install them here (`install_operator`) rather than
+this module importing the op tables (see DESIGN.md's layering).
+
+Conversion follows TensorFlow 2: Python floats become float32, ints int32 (int64 when too large),
+numpy arrays keep their dtype, and a requested dtype never silently truncates a float to an integer.
+"""
+import numpy as np
+
+from defun import context, dtypes
+from defun.shapes import TensorShape
+
+__all__ = ['Tensor', 'EagerTensor', 'convert_to_tensor', 'is_tensor', 'install_operator',
+           'register_tensor_conversion_function']
+
+
+class Tensor:
+    """A multi-dimensional array of one dtype: eager (holding a value) or symbolic (in a graph)."""
+
+    __slots__ = ('__weakref__',)
+    # numpy must defer to our operators (so `ndarray + tensor` gives a Tensor).
+    __array_priority__ = 100
+
+    @property
+    def ndim(self):
+        return self.shape.rank
+
+    def get_shape(self):
+        return self.shape
+
+    @property
+    def device(self):
+        return '/job:localhost/replica:0/task:0/device:CPU:0'
+
+    def __hash__(self):
+        return id(self)
+
+    def __copy__(self):
+        return self
+
+    def __deepcopy__(self, memo):
+        return self
+
+    # `__eq__`, arithmetic, comparison and indexing operators are installed by defun.ops.
+
+
+_OPERATOR_NAMES = frozenset([
+    '__add__', '__radd__', '__sub__', '__rsub__', '__mul__', '__rmul__', '__truediv__',
+    '__rtruediv__', '__floordiv__', '__rfloordiv__', '__mod__', '__rmod__', '__pow__', '__rpow__',
+    '__matmul__', '__rmatmul__', '__neg__', '__pos__', '__abs__', '__invert__', '__and__', '__rand__',
+    '__or__', '__ror__', '__xor__', '__rxor__', '__lt__', '__le__', '__gt__', '__ge__', '__eq__',
+    '__ne__', '__getitem__', '__iter__'])
+
+
+def install_operator(name, fn):
+    """Installs a Python operator (e.g. '__add__') on every Tensor; used by the op tables only."""
+    if name not in _OPERATOR_NAMES:
+        raise ValueError(f'{name} is not an operator Tensor supports')
+    setattr(Tensor, name, fn)
+
+
+class EagerTensor(Tensor):
+    """A tensor with a concrete value: an ndarray (or numpy scalar) that is never mutated."""
+
+    __slots__ = ('array',)
+
+    def __init__(self, array):
+        self.array = array  # an ndarray or numpy scalar, never mutated once wrapped
+
+    @property
+    def dtype(self):
+        return dtypes.from_numpy(self.array.dtype)
+
+    @property
+    def shape(self):
+        return TensorShape.from_tuple(self.array.shape)
+
+    @property
+    def name(self):
+        raise AttributeError('Tensor.name is undefined when eager execution is enabled.')
+
+    @property
+    def op(self):
+        raise AttributeError('Tensor.op is undefined when eager execution is enabled.')
+
+    @property
+    def graph(self):
+        raise AttributeError('Tensor.graph is undefined when eager execution is enabled.')
+
+    def numpy(self):
+        v = self.array
+        # TF hands out a copy for arrays (callers may mutate it) and a numpy scalar for rank 0.
+        if type(v) is np.ndarray:
+            return v[()] if v.ndim == 0 else v.copy()
+        return v
+
+    def __array__(self, dtype=None, copy=None):
+        a = np.asarray(self.array)
+        return a if dtype is None else a.astype(dtype)
+
+    def __bool__(self):
+        return bool(self.array)
+
+    def __float__(self):
+        return float(self.array)
+
+    def __int__(self):
+        return int(self.array)
+
+    def __complex__(self):
+        return complex(self.array)
+
+    def __index__(self):
+        if not self.dtype.is_integer:
+            raise TypeError(f'Only integer tensors can be used as an index, got {self.dtype.name}')
+        return int(self.array)
+
+    def __len__(self):
+        if not self.array.shape:
+            raise TypeError('Scalar tensor has no `len()`')
+        return self.array.shape[0]
+
+    def __format__(self, spec):
+        if not self.array.shape:
+            return format(self.array.item(), spec)
+        return format(str(self), spec)
+
+    def __repr__(self):
+        return (f'<tf.Tensor: shape={self.shape}, dtype={self.dtype.name}, '
+                f'numpy={_numpy_text(self.array, repr)}>')
+
+    def __str__(self):
+        return (f'tf.Tensor({_numpy_text(self.array, str)}, shape={self.shape}, '
+                f'dtype={self.dtype.name})')
+
+    def __reduce__(self):
+        return convert_to_tensor, (self.numpy(),)
+
+
+def _numpy_text(value, fmt):
+    if isinstance(value, np.ndarray) and value.ndim == 0:
+        value = value[()]
+    if isinstance(value, np.ndarray):
+        return np.array2string(value) if fmt is str else repr(value)
+    if isinstance(value, (bytes, np.bytes_)):
+        return repr(value)
+    return str(value.item() if hasattr(value, 'item') else value) if fmt is str else repr(value)
+
+
+def is_tensor(x):
+    """True for eager and graph tensors (and anything registered as tensor-like, e.g. Variables)."""
+    return isinstance(x, Tensor) or type(x) in _CONVERSION_FUNCTIONS
+
+
+# Classes (such as Variable) that convert to a tensor on use: class -> fn(value, dtype) -> Tensor.
+_CONVERSION_FUNCTIONS = {}
+
+
+def register_tensor_conversion_function(cls, fn):
+    _CONVERSION_FUNCTIONS[cls] = fn
+
+
+def convert_to_tensor(value, dtype=None, name=None, dtype_hint=None, preferred_dtype=None):
+    """Converts a Tensor, Variable, numpy array or Python value to a Tensor, following TF's rules."""
+    if dtype is not None:
+        dtype = dtypes.as_dtype(dtype)
+    if isinstance(value, Tensor):
+        if dtype is not None and value.dtype is not dtype:
+            raise ValueError(
+                f'Tensor conversion requested dtype {dtype.name} for Tensor with dtype '
+                f'{value.dtype.name}: {value!r}')
+        return value
+    convert = _CONVERSION_FUNCTIONS.get(type(value))
+    if convert is not None:
+        return convert(value, dtype)
+    if isinstance(value, (list, tuple)) and _contains_tensor(value):
+        # TF auto-packs lists of tensors with the (differentiable) stack op.
+        return _packer[0](value, dtype)
+    hint = dtype_hint if dtype_hint is not None else preferred_dtype
+    if dtype is None and hint is not None:
+        try:
+            array = to_array(value, dtypes.as_dtype(hint))
+        except (TypeError, ValueError):
+            array = to_array(value, None)
+    else:
+        array = to_array(value, dtype)
+    return constant_from_array(array, name)
+
+
+def constant_from_array(array, name=None):
+    """An eager tensor in eager mode; a Const node of the current graph while building one."""
+    graph = context.current_graph()
+    if graph is None:
+        return EagerTensor(array)
+    return graph.add_constant(array, name=name)
+
+
+def to_array(value, dtype):
+    """Converts a Python or numpy value to an ndarray of `dtype` (inferred by TF's rules when None).
+
+    Raises TypeError for values that do not convert (TF's message), and for a float or complex value
+    that a requested integer/bool dtype would truncate.
+    """
+    is_numpy = isinstance(value, (np.ndarray, np.generic))
+    try:
+        array = np.asarray(value)
+    except (ValueError, TypeError) as exc:
+        raise ValueError(f'Can\'t convert non-rectangular Python sequence to Tensor: {exc}') from None
+    if array.dtype.kind == 'O' or array.dtype.kind in 'US':
+        if _all_strings(array):
+            return array.astype(object)
+        raise TypeError(
+            f'Failed to convert elements of {_short(value)} to Tensor. Consider casting elements '
+            f'to a supported type.')
+    if dtype is None:
+        return _default_array(array, is_numpy)
+    target = dtype.np_dtype
+    if array.dtype == target:
+        return array
+    if not _safe_kind_change(array, dtype, is_numpy):
+        raise TypeError(f'Cannot convert {_short(value)} to EagerTensor of dtype {dtype.name}')
+    return array.astype(target)
+
+
+def _default_array(array, is_numpy):
+    if is_numpy:
+        return array
+    kind = array.dtype.kind
+    if kind == 'f':
+        return array.astype(np.float32)
+    if kind == 'i':
+        info = np.iinfo(np.int32)
+        if array.size == 0 or (array.min() >= info.min and array.max() <= info.max):
+            return array.astype(np.int32)
+        return array.astype(np.int64)
+    return array
+
+
+def _safe_kind_change(array, dtype, is_numpy):
+    src, dst = array.dtype.kind, dtype.np_dtype.kind
+    if src == dst:
+        return True
+    if dst == 'c':
+        return src in 'biuf'
+    if dst == 'f':
+        return src in 'biu'
+    if dst in 'iu':
+        if src in 'iub':
+            return True
+        # numpy arrays of a float dtype may be cast explicitly (tf.constant does); Python floats never.
+        return is_numpy and src == 'f'
+    if dst == 'b':
+        return False
+    return False
+
+
+def _all_strings(array):
+    return all(isinstance(v, (str, bytes)) for v in array.flat)
+
+
+def _contains_tensor(seq):
+    for v in seq:
+        if isinstance(v, Tensor) or type(v) in _CONVERSION_FUNCTIONS:
+            return True
+        if isinstance(v, (list, tuple)) and _contains_tensor(v):
+            return True
+    return False
+
+
+# A list holding tensors converts by stacking them; the array op table installs `stack` here.
+_packer = []
+
+
+def install_packer(fn):
+    """fn(nested list holding tensors, dtype or None) -> Tensor; installed by the array op table."""
+    _packer[:] = [fn]
+
+
+def _short(value):
+    text = repr(value)
+    return text if len(text) < 80 else text[:77] + '...'

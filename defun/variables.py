@@ -1,0 +1,222 @@
+"""Variable: mutable state with a stable identity, read and written through ops on its handle.
+
+A variable owns a storage object (holding the current ndarray) and a resource handle, an eager tensor
+of dtype `resource` whose payload is that storage. Reads (`value()`, any use as a tensor) go through the
+ReadVariableOp on the handle, so tapes record them and graphs capture the handle, by reference: a
+compiled function sees later assignments without retracing. The handle refers to the storage, not to
+the variable, so there is no reference cycle.
+"""
+import weakref
+
+import numpy as np
+
+from defun import context, dtypes
+from defun.ops import state
+from defun.shapes import TensorShape
+from defun.tape import variable_accessed
+from defun.tensor import EagerTensor, Tensor, convert_to_tensor, register_tensor_conversion_function
+
+__all__ = ['Variable', 'ResourceHandle']
+
+_state = context.state()
+
+
+class _Storage:
+    __slots__ = ('value',)
+
+    def __init__(self, value):
+        self.value = value
+
+
+class ResourceHandle(EagerTensor):
+    """The eager handle of one variable; `variable` is a weak reference back to its owner."""
+
+    __slots__ = ('_variable_ref', 'var_dtype', 'var_shape')
+
+    def __init__(self, storage, variable):
+        super().__init__(storage)
+        self._variable_ref = weakref.ref(variable)
+        self.var_dtype = variable.dtype
+        self.var_shape = variable.shape
+
+    @property
+    def variable(self):
+        return self._variable_ref()
+
+    @property
+    def dtype(self):
+        return dtypes.resource
+
+    @property
+    def shape(self):
+        return TensorShape.from_tuple(())
+
+    def numpy(self):
+        raise TypeError('A variable handle has no value of its own; read the variable instead.')
+
+    def __repr__(self):
+        var = self.variable
+        return f'<ResourceHandle of {var.name if var is not None else "a deleted variable"}>'
+
+    __str__ = __repr__
+
+
+_name_counts = {}
+
+
+def _unique_name(name):
+    base = name or 'Variable'
+    count = _name_counts.get(base, 0)
+    _name_counts[base] = count + 1
+    return base if count == 0 else f'{base}_{count}'
+
+
+class Variable:
+    """A mutable tensor-valued state, as `tf.Variable`."""
+
+    def __init__(self, initial_value=None, trainable=True, validate_shape=True, name=None,
+                 dtype=None, shape=None, **unused_tf_options):
+        if initial_value is None:
+            raise ValueError('The initial_value must be specified.')
+        with context.init_scope():
+            if callable(initial_value):
+                initial_value = initial_value()
+            array = _initial_array(initial_value, dtype)
+        self._dtype = dtypes.from_numpy(array.dtype)
+        self._shape = TensorShape(np.shape(array)) if shape is None else TensorShape(shape)
+        if not self._shape.is_compatible_with(np.shape(array)):
+            raise ValueError(f'Variable initial value shape {list(np.shape(array))} is not '
+                             f'compatible with the declared shape {self._shape}')
+        self._trainable = bool(trainable)
+        self._name = _unique_name(name) + ':0'
+        self._storage = _Storage(array)
+        self.handle = ResourceHandle(self._storage, self)
+        context.variable_created(self)
+
+    # -- properties
+    dtype = property(lambda self: self._dtype)
+    shape = property(lambda self: self._shape)
+    name = property(lambda self: self._name)
+    trainable = property(lambda self: self._trainable)
+
+    @property
+    def ndim(self):
+        return self._shape.rank
+
+    def get_shape(self):
+        return self._shape
+
+    @property
+    def device(self):
+        return '/job:localhost/replica:0/task:0/device:CPU:0'
+
+    # -- reading
+    def value(self):
+        """The current value as a tensor; recorded on tapes and captured by reference in graphs."""
+        if _state.tapes:
+            variable_accessed(self)
+        return state.read_variable(self.handle, self._dtype, self._shape.as_tuple())
+
+    read_value = value
+
+    def numpy(self):
+        if context.current_graph() is not None:
+            raise NotImplementedError(
+                'Variable.numpy() is only available outside compiled functions; inside them use '
+                'the variable as a tensor.')
+        value = self._storage.value
+        return value.copy() if isinstance(value, np.ndarray) else value
+
+    def __array__(self, dtype=None, copy=None):
+        return np.asarray(self.numpy(), dtype=dtype)
+
+    # -- writing
+    def _assign(self, value, mode, read_value):
+        value = convert_to_tensor(value, dtype=self._dtype)
+        if not self._shape.is_compatible_with(value.shape):
+            raise ValueError(f'Cannot assign value of shape {value.shape} to variable '
+                             f'{self._name} of shape {self._shape}')
+        result = state.assign_variable(self.handle, value, mode)
+        if context.current_graph() is not None:
+            return result if read_value else None
+        return self
+
+    def assign(self, value, use_locking=None, name=None, read_value=True):
+        return self._assign(value, 'set', read_value)
+
+    def assign_add(self, delta, use_locking=None, name=None, read_value=True):
+        return self._assign(delta, 'add', read_value)
+
+    def assign_sub(self, delta, use_locking=None, name=None, read_value=True):
+        return self._assign(delta, 'sub', read_value)
+
+    # -- Python protocol
+    def __repr__(self):
+        if context.current_graph() is not None:
+            return f"<tf.Variable '{self._name}' shape={self._shape} dtype={self._dtype.name}>"
+        return (f"<tf.Variable '{self._name}' shape={self._shape} dtype={self._dtype.name}, "
+                f'numpy={np.array2string(np.asarray(self._storage.value), separator=", ")}>')
+
+    def __hash__(self):
+        return id(self)
+
+    def __bool__(self):
+        return bool(self.value())
+
+    def __float__(self):
+        return float(self.value())
+
+    def __int__(self):
+        return int(self.value())
+
+    def __index__(self):
+        return self.value().__index__()
+
+    def __len__(self):
+        return len(self.value())
+
+    def __iter__(self):
+        return iter(self.value())
+
+
+def _initial_array(value, dtype):
+    if isinstance(value, Tensor):
+        array = getattr(value, 'array', None)
+        if array is None and hasattr(value, 'static_value'):
+            array = value.static_value()
+        if array is None:
+            raise ValueError(
+                'A Variable created inside a compiled function needs an initial value that does '
+                'not depend on the function\'s inputs (pass a Python/numpy value, a constant '
+                'expression, or a callable), or create the variable outside the function.')
+        tensor = EagerTensor(array)
+        return convert_to_tensor(tensor, dtype=dtype).array if dtype is not None and \
+            tensor.dtype != dtype else np.asarray(array)
+    if isinstance(value, Variable):
+        value = value.numpy()
+    return np.asarray(convert_to_tensor(value, dtype=dtype).array)
+
+
+def _delegate(op_name):
+    def method(self, *args):
+        return getattr(self.value(), op_name)(*args)
+    method.__name__ = op_name
+    return method
+
+
+for _op in ['__add__', '__radd__', '__sub__', '__rsub__', '__mul__', '__rmul__', '__truediv__',
+            '__rtruediv__', '__floordiv__', '__rfloordiv__', '__mod__', '__rmod__', '__pow__',
+            '__rpow__', '__matmul__', '__rmatmul__', '__neg__', '__pos__', '__abs__', '__invert__',
+            '__and__', '__rand__', '__or__', '__ror__', '__xor__', '__rxor__', '__lt__', '__le__',
+            '__gt__', '__ge__', '__eq__', '__ne__', '__getitem__']:
+    setattr(Variable, _op, _delegate(_op))
+
+
+def _convert_variable(variable, dtype):
+    if dtype is not None and dtypes.as_dtype(dtype) is not variable.dtype:
+        raise ValueError(f'Incompatible type conversion requested to type {dtype.name} for '
+                         f'variable of type {variable.dtype.name}')
+    return variable.value()
+
+
+register_tensor_conversion_function(Variable, _convert_variable)
