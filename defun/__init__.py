@@ -7,10 +7,10 @@ from defun.dtypes import (DType, as_dtype, float16, half, float32, float64, doub
 from defun.shapes import TensorShape, TensorSpec  # noqa
 from defun.tensor import Tensor, convert_to_tensor, is_tensor  # noqa
 from defun import nest, errors  # noqa
-from defun.ops.core import identity, cast, shape, reshape, broadcast_to, zeros_like, ones_like, fill  # noqa
-from defun.ops.math import (add, subtract, multiply, divide, truediv, negative, sin, cos, exp,  # noqa
-                            square, reduce_sum, add_n, matmul)
-from defun.ops.array import zeros, ones, stack, unstack, concat, split, one_hot, size  # noqa
+from defun.ops.core import *  # noqa: F401,F403  (each op table's __all__ is its public surface)
+from defun.ops.math import *  # noqa: F401,F403
+from defun.ops.array import *  # noqa: F401,F403
+from defun import math, linalg, nn, random, debugging  # noqa: F401
 from defun.variables import Variable  # noqa
 from defun.tape import GradientTape  # noqa
 from defun.context import executing_eagerly, init_scope  # noqa

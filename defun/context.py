@@ -9,6 +9,8 @@ starts both afresh and leaving it brings the outer ones back.
 import contextlib
 import threading
 
+import numpy as np
+
 __all__ = ['executing_eagerly', 'current_graph', 'graph_mode', 'init_scope', 'tapes',
            'tape_stack', 'recording_paused']
 
@@ -176,3 +178,25 @@ def variable_creation_hook(hook):
 def variable_created(variable):
     for hook in reversed(_state.variable_hooks):
         hook(variable)
+
+
+# Random state is process-wide, as TF's global seed is: tf.random.set_seed affects every thread.
+_random = {'seed': None, 'generator': None, 'lock': threading.Lock()}
+
+
+def set_random_seed(seed):
+    """Resets the global random generator (tf.random.set_seed)."""
+    with _random['lock']:
+        _random['seed'] = seed
+        _random['generator'] = np.random.default_rng(seed)
+
+
+def random_generator():
+    """The global numpy Generator that random kernels draw from (seeded by set_random_seed)."""
+    gen = _random['generator']
+    if gen is None:
+        with _random['lock']:
+            if _random['generator'] is None:
+                _random['generator'] = np.random.default_rng()
+            gen = _random['generator']
+    return gen

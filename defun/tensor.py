@@ -220,7 +220,7 @@ def to_array(value, dtype):
     target = dtype.np_dtype
     if array.dtype == target:
         return array
-    if not _safe_kind_change(array, dtype, is_numpy):
+    if array.size and not _safe_kind_change(array, dtype, is_numpy):
         raise TypeError(f'Cannot convert {_short(value)} to EagerTensor of dtype {dtype.name}')
     return array.astype(target)
 

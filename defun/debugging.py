@@ -1,0 +1,1 @@
+"""The `tf.debugging` namespace."""

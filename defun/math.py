@@ -1,0 +1,2 @@
+"""The `tf.math` namespace."""
+from defun.ops.math import *  # noqa: F401,F403

@@ -1,0 +1,2 @@
+"""The `tf.random` namespace."""
+from defun.context import set_random_seed as set_seed  # noqa: F401

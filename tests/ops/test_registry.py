@@ -1,0 +1,108 @@
+"""Registry-driven op tests: every registered op is run against numpy, its graph-mode shape/dtype
+inference is checked against the eager result, and its gradient against finite differences (first
+and second order, float64). Specs live in tests/ops/specs_*.py."""
+import importlib
+import pathlib
+
+import numpy as np
+import pytest
+
+import defun as tf
+from defun import nest, registry, testing
+from defun.tensor import EagerTensor
+
+SPEC_FILES = sorted(p.stem for p in pathlib.Path(__file__).parent.glob('specs_*.py'))
+SPECS = [s for name in SPEC_FILES for s in importlib.import_module(f'tests.ops.{name}').SPECS]
+
+# Op types whose behaviour needs state or structure a spec cannot express; each names its tests.
+TESTED_ELSEWHERE = {
+    'ReadVariableOp': 'tests/test_variables.py',
+    'AssignVariableOp': 'tests/test_variables.py',
+    'AssignAddVariableOp': 'tests/test_variables.py',
+    'AssignSubVariableOp': 'tests/test_variables.py',
+    'SumToShape': 'every broadcasting gradient in this file',
+    'ReducedShape': 'reduction gradients with unknown shapes (tests/test_gradients.py)',
+}
+
+
+def _flat(value):
+    return [v for v in nest.flatten(value)]
+
+
+def test_every_op_has_a_spec():
+    covered = {s.op_type for s in SPECS} | set(TESTED_ELSEWHERE)
+    missing = [op.type for op in registry.registered_ops() if op.type not in covered]
+    assert not missing, f'ops without a test spec: {missing}'
+
+
+def test_every_op_declares_its_gradient():
+    missing = [op.type for op in registry.registered_ops() if op.grad is registry.MISSING]
+    assert not missing, f'ops with neither a gradient nor no_gradient: {missing}'
+
+
+def test_specs_name_real_ops():
+    known = {op.type for op in registry.registered_ops()}
+    assert not [s.op_type for s in SPECS if s.op_type not in known]
+
+
+@pytest.mark.parametrize('spec', SPECS, ids=lambda s: s.label())
+def test_forward_matches_numpy(spec):
+    if spec.reference is None:
+        pytest.skip('reference checked in a dedicated test')
+    result = _flat(spec.call(*[EagerTensor(a) for a in spec.inputs]))
+    expected = _flat(spec.reference(*[np.array(a) for a in spec.inputs]))
+    assert len(result) == len(expected)
+    for r, e in zip(result, expected):
+        e = np.asarray(e)
+        assert r.dtype.np_dtype == e.dtype, f'{spec.label()}: dtype {r.dtype.name} vs {e.dtype}'
+        assert r.shape.as_tuple() == e.shape
+        if e.dtype.kind in 'fc':
+            np.testing.assert_allclose(r.numpy(), e, rtol=spec.rtol, atol=spec.atol)
+        else:
+            np.testing.assert_array_equal(r.numpy(), e)
+
+
+def _graph_outputs(spec, known_shapes):
+    graph = tf.Graph()
+    with graph.as_default():
+        phs = [tf.compat.v1.placeholder(tf.as_dtype(a.dtype),
+                                        a.shape if known_shapes else [None] * a.ndim)
+               for a in spec.inputs]
+        return _flat(spec.call(*phs))
+
+
+@pytest.mark.parametrize('spec', SPECS, ids=lambda s: s.label())
+def test_inferred_shape_and_dtype_match_eager(spec):
+    eager = _flat(spec.call(*[EagerTensor(a) for a in spec.inputs]))
+    symbolic = _graph_outputs(spec, known_shapes=True)
+    assert len(eager) == len(symbolic)
+    for e, s in zip(eager, symbolic):
+        assert s.dtype is e.dtype
+        assert s.shape.is_compatible_with(e.shape), f'{s.shape} vs {e.shape}'
+    unknown = _graph_outputs(spec, known_shapes=False)
+    for e, s in zip(eager, unknown):
+        assert s.dtype is e.dtype
+        assert s.shape.is_compatible_with(e.shape), f'{s.shape} vs {e.shape}'
+
+
+def _float_inputs(spec):
+    return [a for a in spec.inputs if np.asarray(a).dtype.kind == 'f']
+
+
+def _float_outputs(spec):
+    outs = _flat(spec.call(*[EagerTensor(a) for a in spec.inputs]))
+    return [o for o in outs if o is not None and o.dtype.is_floating]
+
+
+GRAD_SPECS = [s for s in SPECS if s.grad and _float_inputs(s) and _float_outputs(s)]
+SECOND_SPECS = [s for s in GRAD_SPECS if s.second_order]
+
+
+@pytest.mark.parametrize('spec', GRAD_SPECS, ids=lambda s: s.label())
+def test_gradient_matches_finite_differences(spec):
+    assert testing.gradient_error(spec.call, spec.inputs) < spec.grad_tol
+
+
+@pytest.mark.parametrize('spec', SECOND_SPECS, ids=lambda s: s.label())
+def test_second_order_gradient_matches_finite_differences(spec):
+    assert testing.second_order_error(spec.call, spec.inputs) < spec.grad_tol * 10
