@@ -13,7 +13,8 @@ from defun import nest, registry
 from defun.ops import array as array_ops
 from defun.ops import math as math_ops
 
-__all__ = ['backward', 'gradient', 'jacobian', 'batch_jacobian', 'normalize_unconnected']
+__all__ = ['backward', 'gradient', 'jacobian', 'batch_jacobian', 'normalize_unconnected',
+           'initial_grads']
 
 
 def normalize_unconnected(value):
@@ -116,7 +117,7 @@ def _source_tensor(source):
     return source, source.dtype
 
 
-def _initial_grads(flat_targets, output_gradients):
+def initial_grads(flat_targets, output_gradients):
     if output_gradients is None:
         flat_out = [None] * len(flat_targets)
     else:
@@ -147,7 +148,7 @@ def gradient(records, target, sources, output_gradients=None, unconnected_gradie
             raise TypeError(f'GradientTape.gradient sources must be tensors or variables, got '
                             f'{s!r}')
     source_ids = {id(k) for k, _ in keyed}
-    target_grads = _initial_grads(flat_targets, output_gradients)
+    target_grads = initial_grads(flat_targets, output_gradients)
     grads = backward(records.entries, target_grads, source_ids)
     flat = []
     for (key, dtype), source in zip(keyed, flat_sources):

@@ -30,6 +30,7 @@ class _State(threading.local):
         self.graph = None          # mirror of frames[-1].graph, read on every op dispatch
         self.tapes = []            # active GradientTapes, innermost last
         self.variable_hooks = []   # callables told of each new Variable (function tracing)
+        self.default_graph = None  # what get_default_graph() returns outside any graph
 
 
 _state = _State()
@@ -200,3 +201,11 @@ def random_generator():
                 _random['generator'] = np.random.default_rng()
             gen = _random['generator']
     return gen
+
+
+def default_graph(factory):
+    """The calling thread's default graph (created on first use) for get_default_graph()."""
+    st = _state
+    if st.default_graph is None:
+        st.default_graph = factory()
+    return st.default_graph

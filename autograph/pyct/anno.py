@@ -17,6 +17,7 @@ class Key(enum.Enum):
     LIVE_IN = 'frozenset of names live right before a statement or a loop body'
     DEFINED_IN = 'frozenset of names defined on every path reaching a compound statement'
     DEFINED_HERE = 'True on a Name load that is defined on every path reaching it'
+    EXTRA_TEST = 'gast expression: an extra condition of a for loop (the negated break flag)'
     LOOP_OPTIONS = 'gast keywords from set_loop_options, taken out of a loop body'
 
 

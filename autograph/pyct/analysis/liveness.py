@@ -5,7 +5,8 @@ iterated to a fixed point, break to the loop exit, continue to the loop head, re
 exit). It annotates:
 
   * every compound statement (if, while, for, with, try) with `Key.LIVE_OUT`: names live just after it;
-  * every loop with `Key.LIVE_IN`: names live at the top of its body.
+  * every loop with `Key.LIVE_IN`: names live at its head, each time its condition is tested (for a
+    `for`, before its target is assigned).
 
 Nested functions are opaque: the names they read from outside count as read where they are defined.
 """
@@ -66,7 +67,7 @@ class _Liveness:
             if new_head == head:
                 break
             head = new_head
-        anno.setanno(node, anno.Key.LIVE_IN, frozenset(body_in))
+        anno.setanno(node, anno.Key.LIVE_IN, frozenset(head))
         return head
 
     def visit_While(self, node, live_after):

@@ -1,0 +1,210 @@
+"""`if`, `while` and `for` statements, as calls to `ag__.if_stmt`, `while_stmt` and `for_stmt`.
+
+Each block becomes a nested function that declares `nonlocal` every name the block writes, so run as
+plain Python it behaves exactly like the statement. For a tensor condition the operators also need
+the construct's *state*: two generated functions read and write it (`get_state` / `set_state`):
+
+  * for an `if`, the names either branch writes; the first `nouts` of them (those live after the if)
+    are its outputs;
+  * for a loop, the names the body writes that are live at the loop head or after the loop: its
+    loop variables.
+
+Every state name that is not a parameter starts the function as `ag__.Undefined(name)`, so the
+nested functions can bind it even when no branch has assigned it yet. Reads of such names that the
+reaching-definitions analysis cannot prove defined go through `ag__.ld(name)`, which raises
+UnboundLocalError for an undefined value, as Python would.
+
+Expects break, continue and return to be converted already (a for loop may carry an extra test).
+"""
+import gast
+
+from autograph.pyct import anno
+from autograph.pyct import origin
+from autograph.pyct import templates
+from autograph.pyct import transformer
+from autograph.pyct.analysis import liveness
+from autograph.pyct.analysis import reaching
+from autograph.pyct.analysis import scopes
+
+_IF_TEMPLATE = '''
+def if_true():
+    global global_names
+    nonlocal modified
+    body
+def if_false():
+    global global_names
+    nonlocal modified
+    orelse
+get_and_set_state
+ag__.if_stmt(test, if_true, if_false, get_state, set_state, symbol_names, nouts)
+'''
+
+_WHILE_TEMPLATE = '''
+def loop_test():
+    return test
+def loop_body():
+    global global_names
+    nonlocal modified
+    body
+get_and_set_state
+ag__.while_stmt(loop_test, loop_body, get_state, set_state, symbol_names, opts)
+'''
+
+_FOR_TEMPLATE = '''
+def loop_body(iterate):
+    global global_names
+    nonlocal modified
+    target = iterate
+    body
+extra_test_def
+ag__.for_stmt(iter_, extra_test, loop_body, get_state, set_state, symbol_names, opts)
+'''
+
+_STATE_TEMPLATE = '''
+def get_state():
+    return state
+def set_state(values):
+    nonlocal names
+    state_target = values
+'''
+
+
+class _ControlFlow(transformer.Base):
+
+    def __init__(self, ctx):
+        super().__init__(ctx)
+        self.state_names = set()
+        self.helper_names = set()
+
+    def _new(self, base):
+        name = self.ctx.namer.new_symbol(base)
+        self.helper_names.add(name)
+        return name
+
+    def _writes(self, nodes):
+        found = scopes.activity(nodes)
+        return found.writes - self.ctx.globals - self.helper_names
+
+    def _declarations(self, written):
+        return {'global_names': sorted(written & self.ctx.globals),
+                'modified': sorted(self._writes_local(written))}
+
+    def _writes_local(self, written):
+        return written - self.ctx.globals - self.helper_names
+
+    def _state_functions(self, state):
+        get_state, set_state = self._new('get_state'), self._new('set_state')
+        values = self._new('vars_')
+        if state:
+            tuple_load = gast.Tuple(elts=[_name(n) for n in state], ctx=gast.Load())
+            statements = templates.replace(_STATE_TEMPLATE, get_state=get_state,
+                                           set_state=set_state, state=tuple_load, names=state,
+                                           state_target=tuple_load, values=values)
+        else:
+            statements = templates.replace(
+                'def get_state():\n    return ()\ndef set_state(values):\n    pass',
+                get_state=get_state, set_state=set_state, values=values)
+        self.state_names.update(state)
+        return statements, get_state, set_state
+
+    def visit_If(self, node):
+        written = scopes.activity(node.body + node.orelse).writes
+        local = sorted(self._writes_local(written))
+        live_out = anno.getanno(node, anno.Key.LIVE_OUT, frozenset())
+        outputs = [n for n in local if n in live_out]
+        state = outputs + [n for n in local if n not in live_out]
+        node = self.generic_visit(node)
+        state_defs, get_state, set_state = self._state_functions(state)
+        new = templates.replace(
+            _IF_TEMPLATE, if_true=self._new('if_body'), if_false=self._new('else_body'),
+            body=node.body, orelse=node.orelse or [gast.Pass()], test=node.test,
+            get_and_set_state=state_defs, get_state=get_state, set_state=set_state,
+            symbol_names=templates.name_tuple(state), nouts=gast.Constant(value=len(outputs), kind=None),
+            **self._declarations(written))
+        return origin.copy_location(new, node)
+
+    def _loop_variables(self, node, written):
+        live = anno.getanno(node, anno.Key.LIVE_IN, frozenset()) | anno.getanno(
+            node, anno.Key.LIVE_OUT, frozenset())
+        return [n for n in sorted(self._writes_local(written)) if n in live]
+
+    def visit_While(self, node):
+        written = scopes.activity(node.body).writes
+        loop_vars = self._loop_variables(node, written)
+        node = self.generic_visit(node)
+        state_defs, get_state, set_state = self._state_functions(loop_vars)
+        new = templates.replace(
+            _WHILE_TEMPLATE, loop_test=self._new('loop_test'), loop_body=self._new('loop_body'),
+            test=node.test, body=node.body, get_and_set_state=state_defs, get_state=get_state,
+            set_state=set_state, symbol_names=templates.name_tuple(loop_vars),
+            opts=_options(node), **self._declarations(written))
+        return origin.copy_location(new, node)
+
+    def visit_For(self, node):
+        written = scopes.activity(node.body + [node.target]).writes
+        loop_vars = self._loop_variables(node, written)
+        node = self.generic_visit(node)
+        state_defs, get_state, set_state = self._state_functions(loop_vars)
+        extra = anno.getanno(node, anno.Key.EXTRA_TEST)
+        if extra is not None:
+            extra_test = self._new('extra_test')
+            extra_def = templates.replace('def extra_test():\n    return test',
+                                          extra_test=extra_test, test=extra)
+            extra_ref = extra_test
+        else:
+            extra_def, extra_ref = [], gast.Constant(value=None, kind=None)
+        new = templates.replace(
+            _FOR_TEMPLATE, loop_body=self._new('loop_body'), iterate=self._new('itr'),
+            target=node.target, body=node.body, extra_test_def=state_defs + extra_def,
+            iter_=node.iter, extra_test=extra_ref, get_state=get_state, set_state=set_state,
+            symbol_names=templates.name_tuple(loop_vars), opts=_options(node),
+            **self._declarations(written))
+        return origin.copy_location(new, node)
+
+
+def _name(name):
+    return gast.Name(id=name, ctx=gast.Load(), annotation=None, type_comment=None)
+
+
+def _options(node):
+    keywords = anno.getanno(node, anno.Key.LOOP_OPTIONS, [])
+    return gast.Dict(keys=[gast.Constant(value=k.arg, kind=None) for k in keywords],
+                     values=[k.value for k in keywords])
+
+
+class _LoadWrapper(gast.NodeTransformer):
+    """Routes reads of possibly-undefined state names through `ag__.ld`."""
+
+    def __init__(self, names):
+        self.names = names
+
+    def _scope(self, node):
+        return self.generic_visit(node) if transformer.is_generated(node) else node
+
+    visit_FunctionDef = visit_Lambda = visit_ClassDef = _scope
+
+    def visit_Name(self, node):
+        if (isinstance(node.ctx, gast.Load) and node.id in self.names
+                and not transformer.is_generated(node)
+                and not anno.getanno(node, anno.Key.DEFINED_HERE, False)):
+            return gast.copy_location(templates.replace_as_expression('ag__.ld(name)', name=node), node)
+        return node
+
+
+def transform(node, ctx):
+    if isinstance(node, gast.Lambda):
+        return node
+    liveness.resolve(node)
+    reaching.resolve(node)
+    converter = _ControlFlow(ctx)
+    node = converter.visit_scope_body(node)
+    undefined = sorted(converter.state_names - ctx.parameters - ctx.nonlocals - ctx.globals)
+    if undefined:
+        wrapper = _LoadWrapper(set(undefined))
+        node.body = [wrapper.visit(s) for s in node.body]
+        inits = []
+        for name in undefined:
+            inits += templates.replace('name = ag__.Undefined(label)', name=name,
+                                       label=gast.Constant(value=name, kind=None))
+        node.body = origin.copy_location(inits, node.body[0]) + node.body
+    return node

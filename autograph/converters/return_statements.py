@@ -1,0 +1,132 @@
+"""Return from anywhere, rewritten to a single exit at the end of the function.
+
+Branch and loop bodies become nested functions, so a `return` inside them cannot leave the user's
+function. This converter stores the value instead (`retval_ = value; do_return = True`) and makes
+the code after it unreachable by construction:
+
+  * after an `if` where only one branch can fall through, the rest of the block moves into that
+    branch (so `if c: return a` / `return b` becomes an if/else that sets `retval_` on both sides,
+    which a tensor condition needs);
+  * otherwise the rest is guarded by `if not do_return:`;
+  * inside a loop, the return also breaks out (`break`, handled by break_statements), and code after
+    an inner loop that may have returned starts with `if do_return: break`.
+
+The function ends with `return retval_`. Returns at the top level of the body are left as they are.
+"""
+import gast
+
+from autograph.pyct import origin
+from autograph.pyct import templates
+from autograph.pyct import transformer
+
+_LOOPS = (gast.While, gast.For)
+_SCOPES = (gast.FunctionDef, gast.AsyncFunctionDef, gast.Lambda, gast.ClassDef)
+
+
+def _contains_return(node):
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, gast.Return):
+            return True
+        if n is not node and isinstance(n, _SCOPES):
+            continue
+        stack.extend(gast.iter_child_nodes(n))
+    return False
+
+
+def always_returns(statements):
+    """True when every path through `statements` ends in return or raise."""
+    if not statements:
+        return False
+    last = statements[-1]
+    if isinstance(last, (gast.Return, gast.Raise)):
+        return True
+    if isinstance(last, gast.If):
+        return always_returns(last.body) and always_returns(last.orelse)
+    if isinstance(last, gast.With):
+        return always_returns(last.body)
+    return any(isinstance(s, (gast.Return, gast.Raise)) for s in statements)
+
+
+class _Returns:
+
+    def __init__(self, retval, do_return):
+        self.retval = retval
+        self.do_return = do_return
+
+    def block(self, statements, top, in_loop):
+        out = []
+        for i, statement in enumerate(statements):
+            if not _contains_return(statement):
+                out.append(statement)
+                continue
+            rest = statements[i + 1:]
+            if isinstance(statement, gast.Return):
+                out.extend([statement] if top else self._store(statement, in_loop))
+                return out
+            if isinstance(statement, gast.If):
+                body_returns = always_returns(statement.body)
+                else_returns = always_returns(statement.orelse)
+                if rest and body_returns != else_returns:
+                    if body_returns:
+                        statement.orelse = statement.orelse + rest
+                    else:
+                        statement.body = statement.body + rest
+                    rest = []
+                elif body_returns and else_returns:
+                    rest = []
+                statement.body = self.block(statement.body, False, in_loop)
+                statement.orelse = self.block(statement.orelse, False, in_loop)
+            elif isinstance(statement, _LOOPS):
+                statement.body = self.block(statement.body, False, True)
+                statement.orelse = self.block(statement.orelse, False, in_loop)
+            else:
+                self._nested_blocks(statement, in_loop)
+            out.append(statement)
+            if rest:
+                out.extend(self._guard(self.block(rest, False, in_loop), in_loop, statement))
+            return out
+        return out
+
+    def _nested_blocks(self, statement, in_loop):
+        for field in ('body', 'orelse', 'finalbody'):
+            if getattr(statement, field, None):
+                setattr(statement, field, self.block(getattr(statement, field), False, in_loop))
+        for handler in getattr(statement, 'handlers', ()):
+            handler.body = self.block(handler.body, False, in_loop)
+
+    def _store(self, node, in_loop):
+        value = node.value if node.value is not None else gast.Constant(value=None, kind=None)
+        new = templates.replace('do_return = True\nretval = value',
+                                do_return=self.do_return, retval=self.retval, value=value)
+        if in_loop:
+            new.append(gast.Break())
+        return origin.copy_location(new, node)
+
+    def _guard(self, rest, in_loop, after):
+        if in_loop:
+            # Leave the enclosing loop too; break_statements guards what follows.
+            new = templates.replace('if do_return:\n    break', do_return=self.do_return)
+            return origin.copy_location(new, after) + rest
+        new = templates.replace('if not do_return:\n    rest', do_return=self.do_return, rest=rest)
+        return origin.copy_location(new, after)
+
+
+def transform(node, ctx):
+    if isinstance(node, gast.Lambda):
+        return node
+    nested = [s for s in node.body if _contains_return(s) and not isinstance(s, gast.Return)]
+    if not nested:
+        return node
+    retval = ctx.namer.new_symbol('retval_')
+    do_return = ctx.namer.new_symbol('do_return')
+    falls_through = not always_returns(node.body)
+    body = _Returns(retval, do_return).block(node.body, True, False)
+    prologue = templates.replace('do_return = False', do_return=do_return)
+    if falls_through:
+        prologue += templates.replace('retval = None', retval=retval)
+    if not isinstance(body[-1], gast.Return):
+        body += templates.replace('return retval', retval=retval)
+    node.body = origin.copy_location(prologue, node.body[0]) + origin.copy_location(body, node.body[-1])
+    return node

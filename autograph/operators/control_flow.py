@@ -1,0 +1,169 @@
+"""`if_stmt`, `while_stmt`, `for_stmt`: statements as functions of their blocks.
+
+Blocks arrive as argument-less functions that read and write the user's variables through
+`nonlocal`; `get_state` / `set_state` read and write the construct's state (branch outputs or loop
+variables, named by `symbol_names`). With a Python condition or iterable the statement simply runs.
+With a tensor while a graph is built, it becomes `defun.cond` / `defun.while_loop`: each traced block
+starts from the state the construct was entered with, and what it leaves behind is checked so that
+errors name the variable (undefined in a branch, changing dtype or shape across iterations).
+"""
+import defun
+
+from autograph.operators import loop_state
+from autograph.operators import special_values
+from autograph.operators import tensors
+
+
+def if_stmt(cond, body, orelse, get_state, set_state, symbol_names, nouts):
+    """Runs `body` if `cond` else `orelse`; a graph-tensor `cond` stages both with `defun.cond`."""
+    if tensors.is_graph_tensor(cond):
+        _graph_if(cond, body, orelse, get_state, set_state, symbol_names, nouts)
+    elif cond:
+        body()
+    else:
+        orelse()
+
+
+def _graph_if(cond, body, orelse, get_state, set_state, symbol_names, nouts):
+    initial = get_state()
+    traced = {}
+
+    def branch(block, label):
+        def run():
+            set_state(initial)
+            block()
+            outputs = tuple(get_state()[:nouts])
+            _check_branch(outputs, symbol_names, label)
+            outputs = tensors.to_tensor_leaves(outputs)
+            traced[label] = outputs
+            if len(traced) == 2:
+                _check_branches_agree(traced['main'], traced['else'], symbol_names)
+            return outputs
+        return run
+
+    if nouts == 0:
+        defun.cond(cond, _no_outputs(branch(body, 'main')), _no_outputs(branch(orelse, 'else')))
+        set_state(initial)
+        return
+    results = defun.cond(cond, branch(body, 'main'), branch(orelse, 'else'))
+    set_state(tuple(results) + tuple(initial[nouts:]))
+
+
+def _no_outputs(run):
+    def wrapped():
+        run()
+        return None
+    return wrapped
+
+
+def _check_branch(outputs, symbol_names, label):
+    for name, value in zip(symbol_names, outputs):
+        if special_values.is_undefined(value):
+            raise ValueError(
+                "'%s' must also be initialized in the %s branch: it is used after a tensor-dependent"
+                " `if`, so both branches must give it a value" % (name, label))
+        if value is None:
+            raise ValueError("'%s' is None at the end of the %s branch of a tensor-dependent `if`;"
+                             ' both branches must give it a tensor value' % (name, label))
+
+
+def _check_branches_agree(main, other, symbol_names):
+    for name, a, b in zip(symbol_names, main, other):
+        try:
+            defun.nest.assert_same_structure(a, b)
+        except (ValueError, TypeError) as e:
+            raise TypeError("'%s' must have the same nested structure in the main and else branches:"
+                            ' %s' % (name, e)) from e
+        for x, y in zip(defun.nest.flatten(a), defun.nest.flatten(b)):
+            if tensors.is_tensor(x) and tensors.is_tensor(y) and x.dtype != y.dtype:
+                raise TypeError("'%s' has dtype %s in the main branch, but dtype %s in the else branch"
+                                % (name, x.dtype.name, y.dtype.name))
+
+
+def while_stmt(test, body, get_state, set_state, symbol_names, opts):
+    """Runs `while test(): body()`; a graph-tensor test stages the loop with `defun.while_loop`."""
+    first = test()
+    if tensors.is_graph_tensor(first):
+        _graph_while(test, body, get_state, set_state, symbol_names, opts)
+        return
+    condition = first
+    while True:
+        if tensors.is_graph_tensor(condition):
+            raise NotImplementedError(
+                'the condition of this while loop started as a Python value, then became a tensor;'
+                ' this happens when a break or return inside it depends on a tensor, or when a'
+                ' variable of the condition changes type. Make the loop a tensor loop from the start'
+                ' (e.g. a tensor condition) instead')
+        if not condition:
+            return
+        body()
+        condition = test()
+
+
+def _graph_while(test, body, get_state, set_state, symbol_names, opts):
+    state = loop_state.LoopState(get_state, set_state, symbol_names, opts, 'while loop')
+    state.prepare(body)
+
+    def cond_fn(*loop_vars):
+        state.enter(loop_vars)
+        return _as_condition(test())
+
+    def body_fn(*loop_vars):
+        state.enter(loop_vars)
+        body()
+        return state.leave(loop_vars)
+
+    results = defun.while_loop(cond_fn, body_fn, state.initial, **state.loop_kwargs())
+    state.finish(results)
+
+
+def _as_condition(value):
+    return value if tensors.is_tensor(value) else defun.constant(bool(value))
+
+
+def for_stmt(iter_, extra_test, body, get_state, set_state, symbol_names, opts):
+    """Runs `for x in iter_: body(x)` while `extra_test()` holds; tensors use `defun.while_loop`."""
+    iterable = loop_state.indexed_iterable(iter_)
+    if iterable is not None:
+        _graph_for(iterable, extra_test, body, get_state, set_state, symbol_names, opts)
+        return
+    if tensors.is_tensor_array(iter_):
+        iter_ = (iter_.read(i) for i in range(int(iter_.size())))
+    if extra_test is not None and not _python_extra_test(extra_test):
+        return
+    for item in iter_:
+        body(item)
+        if extra_test is not None and not _python_extra_test(extra_test):
+            return
+
+
+def _python_extra_test(extra_test):
+    value = extra_test()
+    if tensors.is_graph_tensor(value):
+        raise NotImplementedError(
+            'a break or return inside a loop over a Python iterable depends on a tensor; a Python'
+            ' loop cannot stop on a tensor condition. Iterate over a tensor (e.g. defun.range)'
+            ' to make it a tensor loop')
+    return value
+
+
+def _graph_for(iterable, extra_test, body, get_state, set_state, symbol_names, opts):
+    state = loop_state.LoopState(get_state, set_state, symbol_names, opts, 'for loop')
+    state.prepare(lambda: body(iterable.item(defun.constant(0))))
+    length = iterable.length
+
+    def cond_fn(index, *loop_vars):
+        state.enter(loop_vars)
+        condition = index < length
+        if extra_test is not None:
+            condition = defun.logical_and(condition, _as_condition(extra_test()))
+        return condition
+
+    def body_fn(index, *loop_vars):
+        state.enter(loop_vars)
+        body(iterable.item(index))
+        return (index + 1,) + state.leave(loop_vars)
+
+    results = defun.while_loop(cond_fn, body_fn, (defun.constant(0),) + state.initial,
+                               **state.loop_kwargs(extra=1))
+    state.finish(results[1:])

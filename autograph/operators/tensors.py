@@ -1,0 +1,60 @@
+"""How the runtime operators tell tensors from Python values, and shared tensor helpers.
+
+A construct goes to a graph op only when its condition (or iterable) is a tensor *and* a graph is
+being built; with eager tensors and with Python values everything runs as plain Python, which gives
+the same results. `defun` is imported at the top but only touched at call time, because
+`defun.function` imports AutoGraph while `defun` itself is still being initialised.
+"""
+import numbers
+
+import numpy as np
+
+import defun
+
+
+def is_tensor(value):
+    return defun.is_tensor(value)
+
+
+def is_tensor_array(value):
+    return isinstance(value, defun.TensorArray)
+
+
+def building_graph():
+    return not defun.executing_eagerly()
+
+
+def is_graph_tensor(value):
+    """True for a symbolic tensor (or TensorArray) of a graph under construction."""
+    return (defun.is_tensor(value) or isinstance(value, defun.TensorArray)) and building_graph()
+
+
+def is_python_scalar(value):
+    return isinstance(value, (bool, numbers.Number, np.generic, np.ndarray)) and not defun.is_tensor(value)
+
+
+def to_tensor_leaves(structure):
+    """Converts Python numbers (and numpy values) in a nested structure to tensors."""
+    def convert(leaf):
+        return defun.constant(leaf) if is_python_scalar(leaf) else leaf
+    return defun.nest.map_structure(convert, structure)
+
+
+def shape_dims(shape):
+    """A shape as a list of ints/None, or None when even the rank is unknown."""
+    if shape is None:
+        return None
+    rank = getattr(shape, 'rank', None) if hasattr(shape, 'rank') else len(shape)
+    if rank is None:
+        return None
+    return list(shape.as_list()) if hasattr(shape, 'as_list') else list(shape)
+
+
+def is_subshape(shape, general):
+    """True when `shape` is at least as specific as `general` (None dims of `general` match any)."""
+    dims, general_dims = shape_dims(shape), shape_dims(general)
+    if general_dims is None:
+        return True
+    if dims is None or len(dims) != len(general_dims):
+        return False
+    return all(g is None or d == g for d, g in zip(dims, general_dims))

@@ -1,0 +1,299 @@
+"""The executor: turns a graph with chosen inputs and outputs into a plain Python callable, once.
+
+Building does the work a per-call interpreter would repeat: prune to the ops the outputs and the
+stateful ops need, simplify (identity chains, constant folding, common subexpressions of pure ops),
+and generate straight-line Python source, one line per op, with kernels and attrs bound as globals of
+the generated module. Ops are emitted in creation order, which is a topological order and keeps
+stateful ops (variable reads and writes, random, print, asserts) in program order, the guarantee TF's
+automatic control dependencies give.
+
+Ops that need more than one call (control flow) register an emitter that writes their lines.
+When a kernel fails at run time the error names the op and the user's line that created it.
+"""
+import itertools
+import keyword
+import linecache
+import re
+
+import numpy as np
+
+from defun import errors
+
+__all__ = ['compile_graph', 'GraphCallable', 'register_emitter', 'Optimizations']
+
+_EMITTERS = {}
+_counter = itertools.count()
+
+
+def register_emitter(op_type, emitter):
+    """emitter(op, input_names, output_names, bind) -> list of source lines (no indentation).
+    `bind(value, hint)` returns a global name bound to `value` in the generated module."""
+    if op_type in _EMITTERS:
+        raise ValueError(f'An emitter for {op_type} is already registered')
+    _EMITTERS[op_type] = emitter
+
+
+class Optimizations:
+    """Which graph simplifications the executor applies; all on by default."""
+
+    def __init__(self, prune=True, fold_constants=True, cse=True, remove_identity=True):
+        self.prune = prune
+        self.fold_constants = fold_constants
+        self.cse = cse
+        self.remove_identity = remove_identity
+
+
+_FOLD_LIMIT = 1 << 20
+
+
+class GraphCallable:
+    """A compiled graph: call with input arrays (in `inputs` order), get a tuple of output arrays."""
+
+    def __init__(self, fn, source, graph, op_lines):
+        self.fn = fn
+        self.source = source
+        self.graph = graph
+        self._op_lines = op_lines  # generated line number -> op, for error messages
+
+    def __call__(self, *arrays):
+        try:
+            return self.fn(*arrays)
+        except errors.OpError:
+            raise
+        except Exception as exc:
+            raise self.runtime_error(exc) from None
+
+    def runtime_error(self, exc):
+        """Wraps a kernel failure with the failing op and where the user created it."""
+        op = self.failing_op(exc.__traceback__)
+        if op is None:
+            return exc
+        where = ''
+        if op.origin is not None:
+            filename, lineno, func = op.origin
+            line = linecache.getline(filename, lineno).strip()
+            where = f'\n  created at {filename}:{lineno} in {func}: {line}'
+        message = (f"{op.type} op '{op.name}' failed on inputs ("
+                   f"{', '.join(errors.describe(t) for t in op.inputs)}): {exc}{where}")
+        if isinstance(exc, (TypeError,)):
+            return TypeError(message)
+        return errors.InvalidArgumentError(message, op)
+
+    def failing_op(self, tb):
+        op = None
+        while tb is not None:
+            if tb.tb_frame.f_code.co_filename == self.fn.__code__.co_filename:
+                op = self._op_lines.get(tb.tb_lineno, op)
+            tb = tb.tb_next
+        return op
+
+
+def compile_graph(graph, inputs, outputs, name='graph_fn', optimizations=None):
+    """Builds the callable for `graph` computing `outputs` (tensors) from `inputs` (placeholders)."""
+    opts = optimizations or Optimizations()
+    builder = _Builder(graph, inputs, outputs, opts, name)
+    return builder.build()
+
+
+class _Builder:
+    def __init__(self, graph, inputs, outputs, opts, name):
+        self.graph, self.inputs, self.outputs, self.opts = graph, inputs, outputs, opts
+        self.fn_name = _identifier(name)
+        self.names = {}           # id(tensor) -> source expression
+        self.consts = {}          # id(tensor) -> folded value
+        self.namespace = {'np': np}
+        self.used = set(keyword.kwlist) | {'np'}
+        self.cse = {}
+        self.lines = []
+        self.op_lines = {}
+
+    # -- naming
+    def fresh(self, hint):
+        base = _identifier(hint)
+        name = base
+        n = 1
+        while name in self.used:
+            name = f'{base}_{n}'
+            n += 1
+        self.used.add(name)
+        return name
+
+    def bind(self, value, hint):
+        name = self.fresh(hint)
+        self.namespace[name] = value
+        return name
+
+    # -- passes
+    def build(self):
+        for ph in self.inputs:
+            self.names[id(ph)] = self.fresh(ph.op.name)
+        live = self.live_ops()
+        for op in self.graph.get_operations():
+            if op in live:
+                self.visit(op)
+        self.emit_return()
+        return self.finish()
+
+    def live_ops(self):
+        """Ops needed for the outputs, plus every stateful op (never pruned) and its inputs."""
+        ops = self.graph.get_operations()
+        input_ids = {id(t) for t in self.inputs}
+        roots = [t.op for t in self.outputs if id(t) not in input_ids and hasattr(t, 'op')]
+        if not self.opts.prune:
+            roots = list(ops)
+        roots += [op for op in ops if op.opdef.stateful or op.opdef.num_outputs == 0]
+        live = set()
+        stack = list(roots)
+        while stack:
+            op = stack.pop()
+            if op in live:
+                continue
+            live.add(op)
+            stack.extend(t.op for t in op.inputs if id(t) not in input_ids)
+            stack.extend(op.control_inputs)
+        return live
+
+    def visit(self, op):
+        if op.type == 'Placeholder':
+            raise errors.InvalidArgumentError(
+                f"The graph needs placeholder '{op.name}' ({errors.describe(op.outputs[0])}) "
+                f'to compute its outputs, but it is not one of the inputs.')
+        if op.type == 'Const':
+            self.consts[id(op.outputs[0])] = op.attrs['value']
+            self.names[id(op.outputs[0])] = self.bind(op.attrs['value'], op.name)
+            return
+        if self.opts.remove_identity and op.type == 'Identity' and not op.control_inputs:
+            self.alias(op.outputs[0], op.inputs[0])
+            return
+        if self.try_fold(op) or self.try_cse(op):
+            return
+        self.emit(op)
+
+    def alias(self, tensor, source):
+        self.names[id(tensor)] = self.names[id(source)]
+        if id(source) in self.consts:
+            self.consts[id(tensor)] = self.consts[id(source)]
+
+    def try_fold(self, op):
+        if not self.opts.fold_constants or op.opdef.stateful or op.type in _EMITTERS:
+            return False
+        if not op.inputs or op.opdef.num_outputs == 0:
+            return False
+        if not all(id(t) in self.consts for t in op.inputs):
+            return False
+        arrays = [self.consts[id(t)] for t in op.inputs]
+        if any(np.size(a) > _FOLD_LIMIT for a in arrays):
+            return False
+        try:
+            result = op.opdef.kernel(*arrays, **op.attrs)
+        except Exception:
+            return False  # leave it to fail at run time, with the usual error
+        results = (result,) if op.opdef.num_outputs == 1 else tuple(result)
+        for t, value in zip(op.outputs, results):
+            self.consts[id(t)] = value
+            self.names[id(t)] = self.bind(value, t.op.name + '_folded')
+        return True
+
+    def try_cse(self, op):
+        if not self.opts.cse or op.opdef.stateful or op.type in _EMITTERS:
+            return False
+        key = _cse_key(op, self.names)
+        if key is None:
+            return False
+        previous = self.cse.get(key)
+        if previous is None:
+            self.cse[key] = op
+            return False
+        for t, p in zip(op.outputs, previous.outputs):
+            self.alias(t, p)
+        return True
+
+    # -- emission
+    def emit(self, op):
+        in_names = [self.names[id(t)] for t in op.inputs]
+        out_names = [self.fresh(op.name if len(op.outputs) == 1 else f'{op.name}_{i}')
+                     for i, _ in enumerate(op.outputs)]
+        emitter = _EMITTERS.get(op.type)
+        if emitter is not None:
+            body = emitter(op, in_names, out_names, self.bind)
+        else:
+            body = [self.call_line(op, in_names, out_names)]
+        for line in body:
+            self.lines.append(line)
+            self.op_lines[len(self.lines) + 1] = op  # +1: the def line comes first
+        for t, n in zip(op.outputs, out_names):
+            self.names[id(t)] = n
+
+    def call_line(self, op, in_names, out_names):
+        kernel = self.namespace.get(f'k_{op.type}')
+        if kernel is not op.opdef.kernel:
+            kernel_name = f'k_{op.type}' if kernel is None else self.fresh(f'k_{op.type}')
+            self.namespace[kernel_name] = op.opdef.kernel
+            self.used.add(kernel_name)
+        else:
+            kernel_name = f'k_{op.type}'
+        args = list(in_names)
+        for key, value in op.attrs.items():
+            args.append(f'{key}={self.attr_source(op, key, value)}')
+        call = f'{kernel_name}({", ".join(args)})'
+        if not out_names:
+            return call
+        if op.opdef.num_outputs == 1:
+            return f'{out_names[0]} = {call}'
+        return f'{", ".join(out_names)}{"," if len(out_names) == 1 else ""} = {call}'
+
+    def attr_source(self, op, key, value):
+        if value is None or isinstance(value, (bool, int)) or (
+                isinstance(value, float) and np.isfinite(value)):
+            return repr(value)
+        if isinstance(value, str) and len(value) < 40:
+            return repr(value)
+        if isinstance(value, tuple) and len(value) < 8 and all(
+                isinstance(v, int) and not isinstance(v, bool) for v in value):
+            return repr(value)
+        return self.bind(value, f'{op.name}_{key}')
+
+    def emit_return(self):
+        outs = [self.names[id(t)] for t in self.outputs]
+        self.lines.append(f'return ({", ".join(outs)}{"," if len(outs) == 1 else ""})')
+
+    def finish(self):
+        params = ', '.join(self.names[id(ph)] for ph in self.inputs)
+        source = f'def {self.fn_name}({params}):\n' + ''.join(
+            f'    {line}\n' for line in self.lines)
+        filename = f'<defun generated {self.fn_name} #{next(_counter)}>'
+        code = compile(source, filename, 'exec')
+        exec(code, self.namespace)
+        # Register the source so tracebacks and inspect show generated lines.
+        linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
+        return GraphCallable(self.namespace[self.fn_name], source, self.graph, self.op_lines)
+
+
+def _identifier(hint):
+    name = re.sub(r'\W', '_', str(hint)).strip('_') or 't'
+    if name[0].isdigit():
+        name = 't_' + name
+    return name
+
+
+def _cse_key(op, names):
+    try:
+        attrs = tuple(sorted((k, _hashable(v)) for k, v in op.attrs.items()))
+        key = (op.type, tuple(names[id(t)] for t in op.inputs), attrs)
+        hash(key)
+        return key
+    except TypeError:
+        return None
+
+
+def _hashable(value):
+    if isinstance(value, np.ndarray):
+        return ('ndarray', value.dtype.str, value.shape, value.tobytes())
+    if isinstance(value, list):
+        return tuple(_hashable(v) for v in value)
+    if isinstance(value, dict):
+        return tuple(sorted((k, _hashable(v)) for k, v in value.items()))
+    if callable(value) or hasattr(value, 'get_operations'):
+        return ('id', id(value))
+    return value
+

@@ -1,0 +1,127 @@
+"""FuncGraph: the graph a function is traced into, with inputs, outputs and captures.
+
+`capture` is the single choke point through which anything from outside enters: an eager tensor, a
+variable's handle, or a tensor of an enclosing graph becomes a placeholder of this graph (created once
+per outer tensor, however often it is used). A variable's handle is captured by reference, so the
+compiled function reads the variable's current value on every call. Nested FuncGraphs capture through
+their parents, so the outer graph sees the capture too.
+"""
+from defun import errors
+from defun.graph import PLACEHOLDER, Graph, GraphTensor
+from defun.shapes import TensorShape
+from defun.tensor import EagerTensor
+
+__all__ = ['FuncGraph']
+
+
+class FuncGraph(Graph):
+    """A Graph with inputs, outputs, structured outputs, variables and captures."""
+
+    def __init__(self, name, outer_graph=None, capture_by_value=False, foreign_ok=False):
+        super().__init__()
+        self.name = name
+        self.outer_graph = outer_graph
+        self.inputs = []
+        self.outputs = []
+        self.structured_outputs = None
+        self.structured_input_signature = None
+        self.variables = []
+        self._captures = {}          # id(outer tensor) -> (outer tensor, placeholder)
+        self._handle_variables = {}  # id(placeholder of a variable handle) -> variable
+        # A backward graph reads intermediates of its forward graph, which is not its ancestor.
+        self.foreign_ok = foreign_ok
+
+    # -- inputs
+    def add_placeholder(self, dtype, shape, name=None):
+        with self.as_default():
+            (ph,) = self.create_op(PLACEHOLDER, (), {'dtype': dtype, 'shape': TensorShape(shape)},
+                                   name or 'Placeholder')
+        return ph
+
+    # -- the capture choke point
+    def internalize(self, tensor):
+        if isinstance(tensor, GraphTensor) and tensor.op.graph is self:
+            return tensor
+        return self.capture(tensor)
+
+    def capture(self, tensor, name=None):
+        """Returns the placeholder standing for outer `tensor`, creating it on first use."""
+        entry = self._captures.get(id(tensor))
+        if entry is not None:
+            return entry[1]
+        if isinstance(tensor, GraphTensor):
+            source = self._capture_source(tensor)
+        elif isinstance(tensor, EagerTensor):
+            source = tensor
+        else:
+            raise TypeError(f'Cannot capture {tensor!r}: only tensors and variables can be used '
+                            f'inside a compiled function.')
+        ph = self._new_capture_placeholder(tensor, name)
+        self._captures[id(tensor)] = (source if source is not None else tensor, ph)
+        self.inputs.append(ph)
+        variable = _variable_of(tensor)
+        if variable is not None:
+            self._handle_variables[id(ph)] = variable
+            if not any(v is variable for v in self.variables):
+                self.variables.append(variable)
+        return ph
+
+    def variable_for(self, placeholder):
+        """The variable whose handle `placeholder` stands for, or None."""
+        return self._handle_variables.get(id(placeholder))
+
+    def _capture_source(self, tensor):
+        """For a tensor of an enclosing graph, captures it into the parent first (so the parent
+        feeds it); tensors of unrelated graphs are refused unless this graph allows them."""
+        owner = tensor.op.graph
+        graph = self.outer_graph
+        while graph is not None and graph is not owner:
+            graph = graph.outer_graph
+        if graph is None and not self.foreign_ok:
+            raise errors.InaccessibleTensorError(
+                f'The tensor {tensor.name} cannot be accessed from {self.name}, because it was '
+                f'defined in another function or code block ({getattr(owner, "name", owner)!r}). '
+                f'Return it from that function and pass it in as an argument instead.')
+        if graph is not None and isinstance(self.outer_graph, FuncGraph) and \
+                self.outer_graph is not owner:
+            return self.outer_graph.capture(tensor)
+        return tensor
+
+    def _new_capture_placeholder(self, tensor, name):
+        shape = tensor.shape.as_tuple()
+        with self.as_default():
+            (ph,) = self.create_op(PLACEHOLDER, (), {'dtype': tensor.dtype,
+                                                     'shape': TensorShape(shape)},
+                                   name or 'capture')
+        return ph
+
+    @property
+    def captures(self):
+        """(outer tensor, placeholder) pairs, in capture order."""
+        return [(outer, inner) for outer, inner in self._captures.values()]
+
+    @property
+    def external_captures(self):
+        return [outer for outer, _ in self._captures.values()]
+
+    @property
+    def internal_captures(self):
+        return [inner for _, inner in self._captures.values()]
+
+    def captured(self, tensor):
+        """The placeholder for outer `tensor` if it has been captured, else None."""
+        entry = self._captures.get(id(tensor))
+        return None if entry is None else entry[1]
+
+    @property
+    def trainable_variables(self):
+        return [v for v in self.variables if v.trainable]
+
+
+def _variable_of(tensor):
+    variable = getattr(tensor, 'variable', None)
+    if variable is not None:
+        return variable
+    if isinstance(tensor, GraphTensor) and isinstance(tensor.op.graph, FuncGraph):
+        return tensor.op.graph.variable_for(tensor)
+    return None

@@ -1,0 +1,404 @@
+"""Graphs: Graph, Operation and GraphTensor (symbolic tensors), with TensorFlow's API.
+
+While a graph is the current one (`Graph.as_default()`, or a FuncGraph being traced), the dispatch
+point calls `Graph.create_op`, which infers each output's dtype and static shape with the op's own
+rule and appends an Operation. Ops are kept in creation order, which is a topological order and the
+program order that stateful ops must keep.
+
+FuncGraph (funcgraph.py) adds inputs, outputs and captures on top of this.
+"""
+import contextlib
+import sys
+
+import numpy as np
+
+from defun import context, dtypes, errors, graph_text
+from defun.registry import define_op
+from defun.shapes import TensorShape
+from defun.tensor import EagerTensor, Tensor
+
+__all__ = ['Graph', 'Operation', 'GraphTensor', 'get_default_graph', 'get_static_value',
+           'placeholder']
+
+
+class GraphTensor(Tensor):
+    """A symbolic tensor: output `value_index` of operation `op`."""
+
+    __slots__ = ('op', 'value_index', 'dtype', '_shape')
+
+    def __init__(self, op, value_index, dtype, shape):
+        self.op = op
+        self.value_index = value_index
+        self.dtype = dtype
+        self._shape = shape if isinstance(shape, TensorShape) else TensorShape(shape)
+
+    @property
+    def shape(self):
+        return self._shape
+
+    def set_shape(self, shape):
+        self._shape = self._shape.merge_with(shape)
+
+    @property
+    def graph(self):
+        return self.op.graph
+
+    @property
+    def name(self):
+        return f'{self.op.name}:{self.value_index}'
+
+    def consumers(self):
+        return [op for op in self.op.graph.get_operations() if any(t is self for t in op.inputs)]
+
+    def static_value(self):
+        """The value if it can be computed at build time (constant folding), else None."""
+        return self.op.graph.fold(self)
+
+    def numpy(self):
+        raise NotImplementedError(
+            f'numpy() is only available when eager execution is enabled; {self.name} is a '
+            f'symbolic tensor of a graph being built (inside a tf.function). Use tensor ops, or '
+            f'tf.py_function / tf.numpy_function to run numpy code on its value.')
+
+    def __bool__(self):
+        raise errors.OperatorNotAllowedInGraphError(
+            f'Using a symbolic `tf.Tensor` ({self.name}) as a Python `bool` is not allowed: its value '
+            f'is unknown while the function is traced. Let AutoGraph convert the `if`/`while` '
+            f'(tf.function(autograph=True), the default), or use tf.cond / tf.while_loop.')
+
+    def __len__(self):
+        d = self._shape.as_tuple()
+        if d is None or not d or d[0] is None:
+            raise TypeError(f'len is not well defined for a symbolic Tensor ({self.name}) of '
+                            f'shape {self._shape}. Use tf.shape(x)[0] instead.')
+        return d[0]
+
+    def __index__(self):
+        raise TypeError(f'A symbolic tensor ({self.name}) cannot be used as a Python index; '
+                        f'its value is unknown until the function runs.')
+
+    def __float__(self):
+        raise TypeError(f'A symbolic tensor ({self.name}) cannot be converted to a Python float '
+                        f'while tracing.')
+
+    __int__ = __float__
+
+    def __array__(self, dtype=None, copy=None):
+        raise NotImplementedError(
+            f'Cannot convert a symbolic tf.Tensor ({self.name}) to a numpy array. This error may '
+            f'indicate that you are trying to pass a Tensor to a NumPy call, which is not supported.')
+
+    def __repr__(self):
+        return f"<tf.Tensor '{self.name}' shape={self._shape} dtype={self.dtype.name}>"
+
+    __str__ = __repr__
+
+
+class Operation:
+    """A node of a graph: an op type applied to input tensors, with attrs and control inputs."""
+
+    __slots__ = ('graph', 'opdef', 'name', 'inputs', 'outputs', 'attrs', 'control_inputs',
+                 'gradient_type', 'origin', '__weakref__')
+
+    def __init__(self, graph, opdef, name, inputs, attrs, control_inputs, origin):
+        self.graph = graph
+        self.opdef = opdef
+        self.name = name
+        self.inputs = tuple(inputs)
+        self.attrs = attrs or {}
+        self.control_inputs = tuple(control_inputs)
+        self.outputs = ()
+        self.gradient_type = None
+        self.origin = origin
+
+    @property
+    def type(self):
+        return self.opdef.type
+
+    @property
+    def node_def(self):
+        return self.graph.node_def(self)
+
+    def get_attr(self, name):
+        try:
+            return self.attrs[name]
+        except KeyError:
+            raise ValueError(f"Operation '{self.name}' has no attr named '{name}'.") from None
+
+    def values(self):
+        return self.outputs
+
+    def __repr__(self):
+        return f"<tf.Operation '{self.name}' type={self.type}>"
+
+
+def _const_infer(value, dtype):
+    return dtype, np.shape(value)
+
+
+CONST = define_op('Const', lambda value, dtype: value, _const_infer, None)
+
+
+def _placeholder_kernel(dtype, shape):
+    raise errors.InvalidArgumentError(
+        f'You must feed a value for placeholder tensor with dtype {dtype.name} and shape {shape}')
+
+
+PLACEHOLDER = define_op('Placeholder', _placeholder_kernel,
+                        lambda dtype, shape: (dtype, shape.as_tuple()), None)
+
+
+def _user_origin():
+    """(filename, lineno, function) of the innermost frame outside defun and autograph."""
+    frame = sys._getframe(2)
+    while frame is not None:
+        name = frame.f_globals.get('__name__', '')
+        if not (name.startswith('defun.') or name.startswith('autograph') or name == 'defun'
+                or name.startswith('contextlib')):
+            return frame.f_code.co_filename, frame.f_lineno, frame.f_code.co_name
+        frame = frame.f_back
+    return None
+
+
+class Graph:
+    """A dataflow graph of Operations, as `tf.Graph`."""
+
+    def __init__(self):
+        self._ops = []
+        self._by_name = {}
+        self._used_names = {}
+        self._finalized = False
+        self._overrides = {}
+        self._folded = {}
+        self.outer_graph = None
+        self.seed = None
+
+    # -- building
+    def as_default(self):
+        return context.graph_mode(self)
+
+    def create_op(self, opdef, inputs, attrs=None, name=None):
+        """Adds one op; returns its output tensors (a tuple). Called by the dispatch point."""
+        if self._finalized:
+            raise RuntimeError('Graph is finalized and cannot be modified.')
+        inputs = [self.internalize(t) for t in inputs]
+        inferred = opdef.infer(*inputs, **attrs) if attrs else opdef.infer(*inputs)
+        specs = [inferred] if opdef.num_outputs == 1 else list(inferred)
+        frame = context.current_frame()
+        op = Operation(self, opdef, self.unique_name(frame.scope + (name or opdef.type)),
+                       inputs, attrs, _control_ops(frame.control_inputs), _user_origin())
+        op.gradient_type = self._overrides.get(opdef.type)
+        op.outputs = tuple(GraphTensor(op, i, dtype, shape) for i, (dtype, shape) in
+                           enumerate(specs))
+        self._ops.append(op)
+        self._by_name[op.name] = op
+        return op.outputs
+
+    def internalize(self, tensor):
+        """Makes a tensor usable as an input here. A plain Graph embeds eager values as constants
+        and refuses tensors of other graphs; FuncGraph captures instead."""
+        if isinstance(tensor, GraphTensor):
+            if tensor.op.graph is self:
+                return tensor
+            raise errors.InaccessibleTensorError(
+                f'Tensor {tensor.name} must be from the same graph as the op using it; it belongs '
+                f'to another graph.')
+        if isinstance(tensor, EagerTensor) and tensor.dtype.name != 'resource':
+            return self.add_constant(tensor.array)
+        raise errors.InaccessibleTensorError(
+            f'{tensor!r} cannot be used in a plain tf.Graph; use it inside a tf.function instead.')
+
+    def add_constant(self, array, name=None):
+        value = np.asarray(array) if not isinstance(array, np.ndarray) else array
+        with context.graph_mode(self) if context.current_graph() is not self else \
+                contextlib.nullcontext():
+            (out,) = self.create_op(CONST, (), {'value': value,
+                                                'dtype': dtypes.from_numpy(value.dtype)},
+                                    name or 'Const')
+        return out
+
+    def unique_name(self, name, mark_as_used=True):
+        count = self._used_names.get(name, 0)
+        unique = name if count == 0 else f'{name}_{count}'
+        while unique in self._used_names and unique != name:
+            count += 1
+            unique = f'{name}_{count}'
+        if mark_as_used:
+            self._used_names[name] = count + 1
+            self._used_names.setdefault(unique, 1)
+        return unique
+
+    # -- queries
+    def get_operations(self):
+        return list(self._ops)
+
+    @property
+    def operations(self):
+        return self._ops
+
+    def get_operation_by_name(self, name):
+        try:
+            return self._by_name[name]
+        except KeyError:
+            raise KeyError(f"The name '{name}' refers to an Operation not in the graph.") from None
+
+    def get_tensor_by_name(self, name):
+        op_name, _, index = name.partition(':')
+        if not index:
+            raise ValueError(f"The name '{name}' looks like an Operation name; tensor names look "
+                             f"like '<op_name>:<output_index>'.")
+        op = self.get_operation_by_name(op_name)
+        try:
+            return op.outputs[int(index)]
+        except IndexError:
+            raise KeyError(f"The name '{name}' refers to a Tensor which does not exist. The "
+                           f"operation, '{op_name}', exists but only has {len(op.outputs)} "
+                           f'outputs.') from None
+
+    def finalize(self):
+        self._finalized = True
+
+    @property
+    def finalized(self):
+        return self._finalized
+
+    # -- scopes
+    def name_scope(self, name):
+        return _graph_scope(self, context.name_scope, name)
+
+    def control_dependencies(self, control_inputs):
+        return _graph_scope(self, context.control_dependencies, control_inputs)
+
+    @contextlib.contextmanager
+    def gradient_override_map(self, op_type_map):
+        """Ops of the given types created in the block use another op type's gradient."""
+        saved = dict(self._overrides)
+        self._overrides.update(op_type_map)
+        try:
+            yield
+        finally:
+            self._overrides = saved
+
+    # -- constant folding
+    def fold(self, tensor):
+        """Computes `tensor` at build time when it depends only on constants and static shapes."""
+        key = id(tensor)
+        if key in self._folded:
+            return self._folded[key][1]
+        value = _fold(tensor)
+        self._folded[key] = (tensor, value)
+        return value
+
+    def node_def(self, op):
+        return graph_text.node_def(op)
+
+    def as_graph_def(self):
+        """A GraphDef-like object: `node` holds name, op, input and attr per op; JSON-serialisable."""
+        return graph_text.graph_def(self)
+
+    def as_text(self):
+        """One line per op: outputs, op type, inputs, dtype and shape (nested graphs indented)."""
+        return graph_text.as_text(self)
+
+    def as_dot(self):
+        """The graph in Graphviz DOT text (no Graphviz needed to produce it)."""
+        return graph_text.as_dot(self)
+
+    def __repr__(self):
+        return f'<{type(self).__name__} with {len(self._ops)} ops>'
+
+
+def _graph_scope(graph, manager, arg):
+    @contextlib.contextmanager
+    def scope():
+        if context.current_graph() is graph:
+            with manager(arg) as value:
+                yield value
+        else:
+            with graph.as_default(), manager(arg) as value:
+                yield value
+    return scope()
+
+
+def _control_ops(control_inputs):
+    ops = []
+    for c in control_inputs:
+        if isinstance(c, GraphTensor):
+            ops.append(c.op)
+        elif isinstance(c, Operation):
+            ops.append(c)
+        elif c is None or isinstance(c, EagerTensor):
+            continue  # eager values have already happened
+        elif hasattr(c, 'op') and isinstance(getattr(c, 'op', None), Operation):
+            ops.append(c.op)
+    return ops
+
+
+_SHAPE_FOLDS = {
+    'Shape': lambda op: (np.asarray(op.inputs[0].shape.as_list(),
+                                    dtype=op.get_attr('out_type').np_dtype)
+                         if op.inputs[0].shape.is_fully_defined() else None),
+    'Size': lambda op: (np.asarray(op.inputs[0].shape.num_elements(),
+                                   dtype=op.get_attr('out_type').np_dtype)
+                        if op.inputs[0].shape.is_fully_defined() else None),
+    'Rank': lambda op: (np.int32(op.inputs[0].shape.rank)
+                        if op.inputs[0].shape.rank is not None else None),
+}
+_FOLD_LIMIT = 1 << 16  # elements: folding is for shapes and small constants, not for big compute
+
+
+def _fold(tensor):
+    op = tensor.op
+    if op.type == 'Const':
+        return op.attrs['value']
+    shape_rule = _SHAPE_FOLDS.get(op.type)
+    if shape_rule is not None:
+        return shape_rule(op)
+    if op.opdef.stateful or op.type == 'Placeholder' or op.opdef.num_outputs == 0:
+        return None
+    arrays = []
+    for t in op.inputs:
+        if not isinstance(t, GraphTensor):
+            return None
+        value = t.op.graph.fold(t)
+        if value is None or np.size(value) > _FOLD_LIMIT:
+            return None
+        arrays.append(value)
+    try:
+        result = op.opdef.kernel(*arrays, **op.attrs)
+    except Exception:
+        return None  # the op will report the problem when it runs
+    if op.opdef.num_outputs != 1:
+        result = result[tensor.value_index]
+    return result
+
+
+def get_default_graph():
+    """The current graph; outside any graph, a per-thread default graph, as in TF."""
+    graph = context.current_graph()
+    if graph is not None:
+        return graph
+    return context.default_graph(Graph)
+
+
+def get_static_value(tensor, partial=False):
+    """The value of `tensor` if it is known without running the graph, else None."""
+    if isinstance(tensor, EagerTensor):
+        return tensor.numpy()
+    if isinstance(tensor, GraphTensor):
+        value = tensor.op.graph.fold(tensor)
+        return None if value is None else np.asarray(value)
+    if hasattr(tensor, 'numpy') and hasattr(tensor, 'assign'):
+        return None  # variables can change
+    return np.asarray(tensor)
+
+
+def placeholder(dtype, shape=None, name=None):
+    """compat.v1.placeholder: an input of the current graph (not usable eagerly)."""
+    graph = context.current_graph()
+    if graph is None:
+        raise RuntimeError('tf.placeholder() is not compatible with eager execution.')
+    (out,) = graph.create_op(PLACEHOLDER, (), {'dtype': dtypes.as_dtype(dtype),
+                                               'shape': TensorShape(shape)},
+                             name or 'Placeholder')
+    return out

@@ -1,0 +1,39 @@
+"""`name_scope` and `control_dependencies` as TF2 exposes them: they shape the ops of the graph being
+built and are harmless no-ops in eager execution."""
+import contextlib
+
+from defun import context
+
+__all__ = ['name_scope', 'control_dependencies']
+
+
+class name_scope:  # noqa: N801 - TensorFlow's name
+    """Prefixes the names of ops created in the block with `name/` (a graph concern only)."""
+
+    def __init__(self, name):
+        if not isinstance(name, str) or not name.replace('/', '').replace('_', '').replace(
+                '-', '').replace('.', '').isalnum() and name:
+            raise ValueError(f"'{name}' is not a valid scope name")
+        self._name = name
+        self._manager = None
+
+    @property
+    def name(self):
+        return self._name
+
+    def __enter__(self):
+        self._manager = context.name_scope(self._name)
+        return self._manager.__enter__()
+
+    def __exit__(self, *exc):
+        return self._manager.__exit__(*exc)
+
+
+@contextlib.contextmanager
+def control_dependencies(control_inputs):
+    """Ops created in the block run after `control_inputs` (eager: they already ran)."""
+    if context.executing_eagerly():
+        yield
+        return
+    with context.control_dependencies(control_inputs):
+        yield
