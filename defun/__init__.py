@@ -10,6 +10,9 @@ from defun import nest, errors  # noqa
 from defun.ops.core import *  # noqa: F401,F403  (each op table's __all__ is its public surface)
 from defun.ops.math import *  # noqa: F401,F403
 from defun.ops.array import *  # noqa: F401,F403
+from defun.ops.transform import *  # noqa
+from defun.ops.indexing import *  # noqa
+from defun.ops.sorting import *  # noqa
 from defun import math, linalg, nn, random, debugging  # noqa: F401
 from defun.variables import Variable  # noqa
 from defun.tape import GradientTape  # noqa
@@ -18,3 +21,5 @@ from defun.graph import Graph, Operation, get_default_graph, get_static_value  #
 from defun.scopes import name_scope, control_dependencies  # noqa
 from defun.gradients import gradients, UnconnectedGradients, AggregationMethod  # noqa
 from defun import compat  # noqa
+from defun.function import function, Function  # noqa
+from defun.concrete import ConcreteFunction  # noqa

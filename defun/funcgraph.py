@@ -7,6 +7,7 @@ compiled function reads the variable's current value on every call. Nested FuncG
 their parents, so the outer graph sees the capture too.
 """
 from defun import errors
+from defun.executor import compile_graph
 from defun.graph import PLACEHOLDER, Graph, GraphTensor
 from defun.shapes import TensorShape
 from defun.tensor import EagerTensor
@@ -30,6 +31,8 @@ class FuncGraph(Graph):
         self._handle_variables = {}  # id(placeholder of a variable handle) -> variable
         # A backward graph reads intermediates of its forward graph, which is not its ancestor.
         self.foreign_ok = foreign_ok
+        # While tracing a call: the arrays of its tensor arguments (see lift_value).
+        self.trace_argument_arrays = None
 
     # -- inputs
     def add_placeholder(self, dtype, shape, name=None):
@@ -112,6 +115,21 @@ class FuncGraph(Graph):
         """The placeholder for outer `tensor` if it has been captured, else None."""
         entry = self._captures.get(id(tensor))
         return None if entry is None else entry[1]
+
+    def lift_value(self, tensor):
+        """Computes `tensor` now, from constants and the argument values of the call being traced
+        (how a variable created inside a function gets an initial value computed from its inputs);
+        None when it depends on something unknown."""
+        folded = self.fold(tensor)
+        if folded is not None or self.trace_argument_arrays is None:
+            return folded
+        n = len(self.trace_argument_arrays)
+        captured = list(self._captures.values())
+        feeds = self.trace_argument_arrays + [getattr(outer, 'array', None) for outer, _ in captured]
+        if any(f is None for f in feeds):
+            return None
+        inputs = self.inputs[:n] + [inner for _, inner in captured]
+        return compile_graph(self, inputs, [tensor], 'lifted_value')(*feeds)[0]
 
     @property
     def trainable_variables(self):

@@ -182,8 +182,10 @@ class Variable:
 def _initial_array(value, dtype):
     if isinstance(value, Tensor):
         array = getattr(value, 'array', None)
-        if array is None and hasattr(value, 'static_value'):
-            array = value.static_value()
+        if array is None:
+            graph = value.graph
+            lift = getattr(graph, 'lift_value', None)
+            array = lift(value) if lift is not None else graph.fold(value)
         if array is None:
             raise ValueError(
                 'A Variable created inside a compiled function needs an initial value that does '

@@ -1,0 +1,282 @@
+"""ConcreteFunction: one traced graph made callable, and its gradient as another ConcreteFunction.
+
+Calling a ConcreteFunction is one op (`PartitionedCall`, or `StatefulPartitionedCall` when the graph
+touches state) through the single dispatch point: eagerly it runs the compiled graph, inside another
+trace it becomes a node of the outer graph, and under a tape it is recorded as one op.
+
+Gradients: the backward graph is derived symbolically from the forward graph (the same backward pass
+as tapes and `gradients()` use) into a FuncGraph that reads forward tensors it needs by capturing them.
+Those captured forward tensors are the *intermediates*: the forward variant of the call returns them
+as extra outputs, so the backward never recomputes the forward. Both are built once per
+ConcreteFunction, lazily, and the backward is itself a ConcreteFunction, so higher-order gradients and
+nested compiled calls work the same way.
+"""
+import threading
+
+from defun import backprop, context, nest
+from defun.dispatch import apply_op
+from defun.executor import compile_graph
+from defun.funcgraph import FuncGraph
+from defun.graph import GraphTensor
+from defun.ops import core
+from defun.registry import define_op
+from defun.tape import variable_accessed
+from defun.tensor import EagerTensor
+
+__all__ = ['ConcreteFunction']
+
+
+def _call_kernel(*arrays, f, with_intermediates):
+    return f.run_arrays(arrays, with_intermediates)
+
+
+def _call_infer(*inputs, f, with_intermediates):
+    return f.output_specs(with_intermediates)
+
+
+def _call_grad(op, *grads):
+    return op.get_attr('f').call_gradient(op, grads)
+
+
+CALL = define_op('PartitionedCall', _call_kernel, _call_infer, _call_grad, num_outputs=None)
+STATEFUL_CALL = define_op('StatefulPartitionedCall', _call_kernel, _call_infer, _call_grad,
+                          num_outputs=None, stateful=True)
+
+
+def _is_stateful(graph):
+    return any(op.opdef.stateful for op in graph.get_operations())
+
+
+class ConcreteFunction:
+    """A traced function for one input signature: `graph`, `inputs`, `outputs`, `variables`..."""
+
+    def __init__(self, graph, arg_placeholders, structured_outputs, name=None,
+                 structured_input_signature=None, arg_binder=None):
+        self.graph = graph
+        self._arg_placeholders = list(arg_placeholders)
+        arg_ids = {id(p) for p in self._arg_placeholders}
+        # Everything the graph captured from outside that is not an argument is fed on each call.
+        pairs = [(outer, inner) for outer, inner in graph.captures if id(inner) not in arg_ids]
+        self._captured_values = [outer for outer, _ in pairs]
+        self._flat_inputs = self._arg_placeholders + [inner for _, inner in pairs]
+        self.structured_outputs = structured_outputs
+        self.structured_input_signature = structured_input_signature
+        self.name = name or graph.name
+        self._arg_binder = arg_binder
+        self._opdef = STATEFUL_CALL if _is_stateful(graph) else CALL
+        self._callable = compile_graph(graph, self._flat_inputs, graph.outputs, self.name)
+        self._lock = threading.Lock()
+        self._gradient_parts = None   # (forward callable, intermediates, backward fn) once built
+        self._gradient_error = None
+
+    # -- the TF surface
+    @property
+    def inputs(self):
+        return list(self._flat_inputs)
+
+    @property
+    def outputs(self):
+        return list(self.graph.outputs)
+
+    @property
+    def captured_inputs(self):
+        return list(self._captured_values)
+
+    @property
+    def variables(self):
+        return tuple(self.graph.variables)
+
+    @property
+    def trainable_variables(self):
+        return tuple(v for v in self.graph.variables if v.trainable)
+
+    @property
+    def function_source(self):
+        """The generated Python source that runs the forward graph."""
+        return self._callable.source
+
+    @property
+    def backward_source(self):
+        """The generated source of the backward function (building it if needed)."""
+        return self.backward_function().function_source
+
+    def pretty_printed_signature(self, verbose=True):
+        args = ', '.join(f'{p.op.name}: {_spec_text(p)}' for p in self._arg_placeholders)
+        outs = nest.map_structure(
+            lambda t: _spec_text(t) if t is not None else 'None', self.structured_outputs)
+        return f'{self.name}({args}) -> {outs}'
+
+    def __repr__(self):
+        return f'<ConcreteFunction {self.pretty_printed_signature()}>'
+
+    # -- calling
+    def __call__(self, *args, **kwargs):
+        flat = self._arg_binder(args, kwargs) if self._arg_binder else list(args)
+        return self.call_flat(self._check_args(flat))
+
+    def _check_args(self, flat):
+        if len(flat) != len(self._arg_placeholders):
+            raise TypeError(f'{self.name} takes {len(self._arg_placeholders)} tensor arguments, '
+                            f'got {len(flat)}')
+        checked = []
+        for value, ph in zip(flat, self._arg_placeholders):
+            t = core.to_tensor(value, op=self.name) if not hasattr(value, 'dtype') or \
+                not isinstance(value, (EagerTensor, GraphTensor)) else value
+            if t.dtype is not ph.dtype or not ph.shape.is_compatible_with(t.shape):
+                raise TypeError(
+                    f'{self.name}: argument {ph.op.name} expects {_spec_text(ph)}, got '
+                    f'{_spec_text(t)}. Call the tf.function itself to trace a new signature.')
+            checked.append(t)
+        return checked
+
+    def call_flat(self, tensors):
+        """Calls with the flat list of argument tensors; returns the structured outputs."""
+        inputs = list(tensors) + self._captured_values
+        with_intermediates = self._wants_intermediates(inputs)
+        if context.tapes():
+            _notify_variable_reads(self.graph.variables)
+        flat = apply_op(self._opdef, inputs, {'f': self, 'with_intermediates': with_intermediates})
+        outputs = list(flat[:len(self.graph.outputs)])
+        return _pack(self.structured_outputs, outputs)
+
+    def _wants_intermediates(self, inputs):
+        if not self.graph.outputs:
+            return False
+        graph = context.current_graph()
+        if graph is None:
+            tapes = context.tapes()
+            if not tapes or not any(id(t) in tape.tracked for tape in tapes for t in inputs):
+                return False
+        return self.gradient_parts() is not None
+
+    def run_arrays(self, arrays, with_intermediates):
+        """The kernel of the call op: runs the compiled graph on arrays."""
+        if with_intermediates:
+            return self._gradient_parts.forward_call(*arrays)
+        return self._callable(*arrays)
+
+    def output_specs(self, with_intermediates):
+        tensors = list(self.graph.outputs)
+        if with_intermediates:
+            tensors += self._gradient_parts.intermediates
+        return [(t.dtype, t.shape.as_tuple()) for t in tensors]
+
+    # -- gradients
+    def gradient_parts(self):
+        """The _GradientParts, built once; None when the graph has no gradient (the error is raised
+        when a gradient is asked for)."""
+        if self._gradient_parts is None and self._gradient_error is None:
+            with self._lock:
+                if self._gradient_parts is None and self._gradient_error is None:
+                    try:
+                        self._gradient_parts = _GradientParts(self)
+                    except LookupError as exc:
+                        self._gradient_error = exc
+        return self._gradient_parts
+
+    def backward_function(self):
+        parts = self.gradient_parts()
+        if parts is None:
+            raise self._gradient_error
+        return parts.first_order
+
+    def call_gradient(self, op, grads):
+        """Gradient of one call op: feeds output gradients and intermediates to the backward."""
+        parts = self.gradient_parts()
+        if parts is None:
+            raise self._gradient_error
+        if not op.get_attr('with_intermediates'):
+            raise LookupError(f"No intermediates were kept for call op '{op.name}' of {self.name}; "
+                              f'its gradient cannot be computed')
+        n_out = len(self.graph.outputs)
+        outputs, kept = op.outputs[:n_out], op.outputs[n_out:]
+        higher = any(g is not None for g in grads[n_out:])
+        if higher:
+            backward, read, index = parts.full, parts.full_read, parts.full_index
+            pairs = list(zip(outputs, grads[:n_out])) + list(zip(kept, grads[n_out:]))
+        else:
+            backward, read, index = parts.first_order, parts.first_read, parts.first_index
+            pairs = list(zip(outputs, grads[:n_out]))
+        seeds = [g if g is not None else core.zeros_like(t)
+                 for t, g in pairs if t.dtype.is_differentiable]
+        fed = [kept[parts.position[id(t)]] for t in read]
+        flat = nest.flatten(backward.call_flat(seeds + fed))
+        result = [None] * len(op.inputs)
+        for i, g in zip(index, flat):
+            result[i] = g
+        return result
+
+
+def _spec_text(t):
+    dims = t.shape.as_tuple()
+    shape = '<unknown>' if dims is None else str(list(dims)).replace('None', '?')
+    return f'{t.dtype.name}{shape}'
+
+
+def _pack(structure, flat):
+    return nest.pack_sequence_as(structure, flat) if structure is not None else None
+
+
+def _notify_variable_reads(variables):
+    for v in variables:
+        variable_accessed(v)
+
+
+def _build_backward(concrete, targets, suffix):
+    """A backward ConcreteFunction taking one gradient per float tensor of `targets` (forward
+    tensors) followed by the forward tensors it reads; returns it, those tensors, and which forward
+    input each of its outputs is the gradient of."""
+    forward = concrete.graph
+    inputs = concrete.inputs
+    graph = FuncGraph(f'{concrete.name}_{suffix}', foreign_ok=True)
+    with context.graph_mode(graph, fresh_tapes=True):
+        seeds, target_grads = [], {}
+        for t in targets:
+            if t.dtype.is_differentiable:
+                ph = graph.add_placeholder(t.dtype, t.shape.as_tuple(), 'grad')
+                seeds.append(ph)
+                target_grads.setdefault(id(t), []).append(ph)
+        results = backprop.backward(forward.get_operations(), target_grads,
+                                    {id(x) for x in inputs})
+        grads, grad_index = [], []
+        for i, x in enumerate(inputs):
+            g = results.get(id(x))
+            if g is not None:
+                grads.append(graph.internalize(g))
+                grad_index.append(i)
+    graph.outputs = grads
+    read = [outer for outer, _ in graph.captures
+            if isinstance(outer, GraphTensor) and outer.op.graph is forward]
+    backward = ConcreteFunction(graph, seeds + [graph.captured(t) for t in read], list(grads),
+                                name=graph.name)
+    return backward, read, grad_index
+
+
+class _GradientParts:
+    """The forward variant returning intermediates, and the backward functions that consume them.
+
+    `first_order` takes gradients of the outputs only (the usual case). `full` also takes gradients
+    of the intermediates, which appear when the backward itself is differentiated (higher order):
+    it is found by a fixed point, since differentiating with respect to intermediates may read
+    further forward tensors, which then must be returned too.
+    """
+
+    def __init__(self, concrete):
+        forward = concrete.graph
+        outputs = list(forward.outputs)
+        self.first_order, first_read, self.first_index = _build_backward(
+            concrete, outputs, 'backward')
+        intermediates = list(first_read)
+        while True:
+            full, read, index = _build_backward(concrete, outputs + intermediates, 'backward_full')
+            known = {id(t) for t in intermediates}
+            new = [t for t in read if id(t) not in known]
+            if not new:
+                break
+            intermediates += new
+        self.full, self.full_read, self.full_index = full, read, index
+        self.first_read = first_read
+        self.intermediates = intermediates
+        self.position = {id(t): i for i, t in enumerate(intermediates)}
+        self.forward_call = compile_graph(forward, concrete.inputs, outputs + intermediates,
+                                          f'{concrete.name}_forward')

@@ -1,0 +1,352 @@
+"""`function` / Function: the trace cache in front of ConcreteFunctions, with retraces that explain
+themselves.
+
+A call binds its arguments to the Python signature (defaults applied, so `f(x)` and `f(x, 2.0)` with
+default 2.0 share a trace), encodes them into a TraceKey, and looks the key up; lookup -> trace -> add
+reads top to bottom in `_concrete_for`. A miss first tries the existing traces that accept the call
+(unknown dims), then traces; with `reduce_retracing` the new trace is relaxed against the previous one
+(dims that differ become None). Every retrace records which argument changed, from what to what;
+after TF's threshold a warning prints that history with the call site and the usual fixes, and
+`explain_retraces()` returns it on demand.
+
+Methods: Function is a descriptor; each instance gets its own bound Function, held in a
+WeakKeyDictionary whose values refer back to the instance only weakly, so dropping the instance frees
+its traces. Tracing is serialised per Function by a lock; calls of existing traces take no lock.
+"""
+import functools
+import inspect
+import logging
+import sys
+import threading
+import weakref
+
+from defun.shapes import TensorSpec
+from defun.tensor import Tensor, convert_to_tensor
+from defun.trace_key import TENSOR, TraceKey, accepts, describe_changes, encode, relax
+from defun.tracing import VariablePolicy, flatten_tensors, trace_function
+
+__all__ = ['function', 'Function']
+
+_log = logging.getLogger('defun')
+RETRACE_WARNING_THRESHOLD = 5
+
+
+class _Binder:
+    """Binds call arguments to the function's parameters, the same way for every call."""
+
+    def __init__(self, fn):
+        try:
+            self.signature = inspect.signature(fn)
+        except (TypeError, ValueError):
+            self.signature = None
+        params = list(self.signature.parameters.values()) if self.signature else []
+        # Fast path: only plain positional parameters without defaults, called positionally.
+        self.simple = bool(self.signature) and all(
+            p.kind == p.POSITIONAL_OR_KEYWORD and p.default is p.empty for p in params)
+        self.names = tuple(p.name for p in params)
+
+    def bind(self, args, kwargs):
+        if self.signature is None:
+            return tuple(f'arg{i}' for i in range(len(args))), list(args), None
+        if self.simple and not kwargs and len(args) == len(self.names):
+            return self.names, list(args), None
+        try:
+            bound = self.signature.bind(*args, **kwargs)
+        except TypeError as exc:
+            raise TypeError(f'{exc}') from None
+        bound.apply_defaults()
+        return tuple(bound.arguments), list(bound.arguments.values()), bound
+
+    def call_arguments(self, values, bound=None):
+        if self.signature is None:
+            return list(values), {}
+        new = inspect.BoundArguments(self.signature, dict(zip(
+            self.signature.parameters, values)))
+        return new.args, new.kwargs
+
+    def flat_tensor_args(self, args, kwargs):
+        _, values, _ = self.bind(args, kwargs)
+        return flatten_tensors(values, [])
+
+
+class Function:
+    """A Python function compiled per input signature, as `tf.function` returns."""
+
+    def __init__(self, python_function, name=None, input_signature=None, autograph=True,
+                 reduce_retracing=False, jit_compile=None):
+        if not callable(python_function):
+            raise TypeError(f'tf.function expects a callable, got {python_function!r}')
+        self._python_function = python_function
+        self._name = name or getattr(python_function, '__name__', type(python_function).__name__)
+        self._autograph = autograph
+        self._reduce_retracing = reduce_retracing
+        self._jit_compile = jit_compile
+        self._input_signature = None if input_signature is None else tuple(input_signature)
+        self._binder = _Binder(python_function)
+        self._cache = {}            # TraceKey -> ConcreteFunction
+        self._holders = {}          # TraceKey -> weak refs of objects keyed by identity
+        self._lock = threading.RLock()
+        self._tracing_count = 0
+        self._variables_created = False
+        self._retraces = []
+        self._warned = False
+        self._instances = weakref.WeakKeyDictionary()
+        functools.update_wrapper(self, python_function, updated=())
+
+    # -- the TF surface
+    @property
+    def python_function(self):
+        return self._python_function
+
+    @property
+    def input_signature(self):
+        return self._input_signature
+
+    def experimental_get_tracing_count(self):
+        return self._tracing_count
+
+    def pretty_printed_concrete_signatures(self, verbose=True):
+        return '\n\n'.join(c.pretty_printed_signature(verbose) for c in self._cache.values())
+
+    def explain_retraces(self):
+        """Every retrace so far: which arguments changed (name, old, new) and where it was called."""
+        return list(self._retraces)
+
+    def __repr__(self):
+        return f'<defun.Function {self._name}>'
+
+    # -- methods
+    def __get__(self, instance, owner):
+        if instance is None:
+            return self
+        try:
+            bound = self._instances.get(instance)
+        except TypeError:
+            bound = None  # unhashable instance: no per-instance cache possible
+        if bound is None:
+            bound = Function(_WeakMethod(self._python_function, instance), self._name,
+                             self._input_signature, self._autograph, self._reduce_retracing,
+                             self._jit_compile)
+            try:
+                self._instances[instance] = bound
+            except TypeError:
+                pass
+        return bound
+
+    # -- calling
+    def __call__(self, *args, **kwargs):
+        names, values, _ = self._binder.bind(args, kwargs)
+        if self._input_signature is not None:
+            key, leaves = self._signature_key(names, values)
+        else:
+            holders, leaves = [], []
+            parts = tuple([encode(v, holders) for v in values])
+            key = TraceKey(names, parts)
+            flatten_tensors(values, leaves)
+        concrete = self._cache.get(key)
+        if concrete is None or not self._holders_alive(key):
+            concrete = self._concrete_for(key, values)
+        return concrete.call_flat(leaves)
+
+    def get_concrete_function(self, *args, **kwargs):
+        """The ConcreteFunction for these arguments (values or TensorSpecs), tracing if needed."""
+        names, values, _ = self._binder.bind(args, kwargs) if (args or kwargs) else (
+            self._binder.names, list(self._input_signature or ()), None)
+        if self._input_signature is not None and not (args or kwargs):
+            key, _ = self._signature_key(names, list(self._input_signature), specs=True)
+        elif self._input_signature is not None:
+            key, _ = self._signature_key(names, values, specs=True)
+        else:
+            key = TraceKey(names, tuple(encode(v, []) for v in values))
+        concrete = self._cache.get(key)
+        return concrete if concrete is not None else self._concrete_for(key, values)
+
+    def _signature_key(self, names, values, specs=False):
+        """Checks the call against input_signature; returns the signature's key and the tensors."""
+        signature = self._input_signature
+        if len(values) != len(signature):
+            raise TypeError(f'{self._name}() takes {len(signature)} arguments under its '
+                            f'input_signature, got {len(values)}')
+        leaves = []
+        for name, value, spec in zip(names, values, signature):
+            if specs and isinstance(value, TensorSpec):
+                ok = spec.is_compatible_with(value)
+                tensor = None
+            else:
+                tensor = _convert_for_spec(value, spec, name, self._name)
+                ok = spec.is_compatible_with(tensor)
+            if not ok:
+                raise TypeError(
+                    f'{self._name}: argument `{name}` does not fit its input_signature: expected '
+                    f'{spec}, got {_describe(value)}. Binding inputs to tf.function failed.')
+            leaves.append(tensor)
+        return TraceKey(names, tuple(encode(s, []) for s in signature)), leaves
+
+    def _holders_alive(self, key):
+        refs = self._holders.get(key)
+        return refs is None or all(r() is not None for r in refs)
+
+    def _concrete_for(self, key, values):
+        """lookup -> trace -> add, under the lock so each key traces once."""
+        with self._lock:
+            concrete = self._cache.get(key)
+            if concrete is not None and self._holders_alive(key):
+                return concrete
+            for cached_key, cached in self._cache.items():
+                if len(cached_key.parts) == len(key.parts) and cached_key.names == key.names and \
+                        all(accepts(g, s) for g, s in zip(cached_key.parts, key.parts)):
+                    return cached
+            trace_key = self._relaxed(key)
+            self._record_retrace(trace_key)
+            concrete = self._trace(trace_key, values)
+            self._cache[trace_key] = concrete
+            self._holders[trace_key] = _weak_holders(values)
+            return concrete
+
+    def _relaxed(self, key):
+        if not self._reduce_retracing or not self._cache:
+            return key
+        previous = list(self._cache)[-1]
+        if previous.names != key.names:
+            return key
+        parts = [relax(o, n) for o, n in zip(previous.parts, key.parts)]
+        if any(p is None for p in parts):
+            return key
+        return TraceKey(key.names, tuple(parts))
+
+    def _trace(self, key, values):
+        fn = self._traced_python_function()
+        signature = tuple(_spec_of_part(p) for p in key.parts)
+        first = not self._variables_created
+        policy = VariablePolicy(allowed=first, fn_name=self._name)
+        concrete = trace_function(fn, self._name, self._binder, key.names, values, key.parts,
+                                  policy, signature)
+        self._tracing_count += 1
+        if policy.created:
+            self._variables_created = True
+            # TF's rule: after a trace that created variables, trace again with creation
+            # forbidden, so a function that creates a variable on every call fails now.
+            concrete = trace_function(fn, self._name, self._binder, key.names, values,
+                                      key.parts, VariablePolicy(False, self._name), signature)
+        return concrete
+
+    def _traced_python_function(self):
+        if not self._autograph:
+            return self._python_function
+        try:
+            from autograph import impl as autograph_impl
+        except ImportError:  # autograph not installed alongside: run the body as is
+            return self._python_function
+        return autograph_impl.convert(self._python_function)
+
+    # -- retrace explanations
+    def _record_retrace(self, key):
+        if not self._cache:
+            return
+        previous = [k for k in self._cache if k.names == key.names]
+        base = previous[-1] if previous else list(self._cache)[-1]
+        entry = {'trace': self._tracing_count + 1, 'changes': describe_changes(base, key),
+                 'call_site': _call_site()}
+        self._retraces.append(entry)
+        if len(self._retraces) + 1 >= RETRACE_WARNING_THRESHOLD and not self._warned:
+            self._warned = True
+            _log.warning(self._retrace_warning())
+
+    def _retrace_warning(self):
+        lines = [f'{self._name} has been traced {len(self._retraces) + 1} times. Retracing is '
+                 f'expensive; these calls caused it:']
+        for entry in self._retraces:
+            changed = '; '.join(f'`{n}` changed from {old} to {new}'
+                                for n, old, new in entry['changes']) or 'a new trace key'
+            lines.append(f'  trace {entry["trace"]} at {entry["call_site"]}: {changed}')
+        lines.append('Usual fixes: pass tensors instead of Python numbers, give an '
+                     'input_signature, or use reduce_retracing=True for changing shapes.')
+        return '\n'.join(lines)
+
+
+class _WeakMethod:
+    """A method bound to an instance held weakly (so a per-instance Function never keeps it alive)."""
+
+    def __init__(self, func, instance):
+        self._func = func
+        self._ref = weakref.ref(instance)
+        self.__name__ = getattr(func, '__name__', 'method')
+        self.__wrapped__ = func
+        try:
+            self.__signature__ = _drop_first(inspect.signature(func))
+        except (TypeError, ValueError):
+            pass
+
+    def __call__(self, *args, **kwargs):
+        instance = self._ref()
+        if instance is None:
+            raise ReferenceError(f'the instance of {self.__name__} has been deleted')
+        return self._func(instance, *args, **kwargs)
+
+
+def _drop_first(signature):
+    params = list(signature.parameters.values())[1:]
+    return signature.replace(parameters=params)
+
+
+def _weak_holders(values):
+    refs = []
+
+    def walk(v):
+        if isinstance(v, (list, tuple)):
+            for x in v:
+                walk(x)
+        elif isinstance(v, dict):
+            for x in v.values():
+                walk(x)
+        elif v is None or isinstance(v, (Tensor, bool, int, float, complex, str, bytes)):
+            return
+        else:
+            try:
+                refs.append(weakref.ref(v))
+            except TypeError:
+                pass
+    walk(values)
+    return refs or None
+
+
+def _spec_of_part(part):
+    return TensorSpec(part[2], part[1]) if part[0] == TENSOR else part
+
+
+def _convert_for_spec(value, spec, name, fn_name):
+    if isinstance(value, Tensor):
+        return value
+    try:
+        return convert_to_tensor(value, dtype=spec.dtype)
+    except (TypeError, ValueError) as exc:
+        raise TypeError(f'{fn_name}: argument `{name}` cannot be converted to {spec}: {exc}') \
+            from None
+
+
+def _describe(value):
+    if isinstance(value, (Tensor, TensorSpec)):
+        return str(TensorSpec(value.shape, value.dtype))
+    return repr(value)
+
+
+def _call_site():
+    frame = sys._getframe(1)
+    while frame is not None and frame.f_globals.get('__name__', '').startswith('defun'):
+        frame = frame.f_back
+    return f'{frame.f_code.co_filename}:{frame.f_lineno}' if frame is not None else '<unknown>'
+
+
+def function(func=None, input_signature=None, autograph=True, jit_compile=None,
+             reduce_retracing=False, experimental_relax_shapes=None, name=None, **unused):
+    """Compiles `func` into a graph per input signature, as `tf.function`."""
+    if experimental_relax_shapes is not None:
+        reduce_retracing = reduce_retracing or experimental_relax_shapes
+
+    def decorate(fn):
+        return Function(fn, name=name, input_signature=input_signature, autograph=autograph,
+                        reduce_retracing=reduce_retracing, jit_compile=jit_compile)
+    if func is None:
+        return decorate
+    return decorate(func)
+

@@ -1,0 +1,257 @@
+"""Arithmetic ops: the elementwise binary operations (+ - * / // % maximum minimum), negation, square,
+add_n, clip_by_value, and the Python arithmetic operators on tensors.
+
+Each op is one `define_op` entry: numpy kernel, dtype/shape inference, gradient (in our own ops),
+followed by its public Python function. Binary ops convert their operands by TF's rules
+(common.binary_args) and broadcast as numpy does; gradients of broadcast inputs are summed back to the
+input's shape with `sum_to`. The eager path of `+ - * /` is kept to the bare kernel call: that is the
+overhead a user of eager mode pays on every line.
+"""
+import numpy as np
+
+from defun import dtypes, errors
+from defun.dispatch import apply_op
+from defun.ops import common
+from defun.ops.common import binary_args, dims, same_as_first, to_tensor
+from defun.ops.core import cast, sum_to, zeros_like
+from defun.ops.dtype_checks import INEXACT, REAL, check_inputs, checked_kernel
+from defun.ops.logic import greater_equal, less_equal, where
+from defun.registry import define_op
+from defun.tensor import install_operator
+
+__all__ = ['add', 'subtract', 'multiply', 'divide', 'truediv', 'floordiv', 'floormod', 'mod',
+           'maximum', 'minimum', 'divide_no_nan', 'negative', 'square', 'add_n', 'clip_by_value',
+           'scalar_mul', 'convert_like']
+
+
+def convert_like(value, like):
+    """Converts `value` to a tensor of `like`'s dtype (output_gradients, grad_ys)."""
+    return to_tensor(value, dtype=like.dtype, name='gradient', op='gradient')
+
+
+# ---------------------------------------------------------------- elementwise binary
+
+def _binary_infer(op, kinds=None):
+    def infer(x, y):
+        if kinds is not None:
+            check_inputs(op, kinds, x)
+        return x.dtype, common.broadcast_dims(dims(x), dims(y), op)
+    return infer
+
+
+def _define_binary(op_type, kernel, grad, op, kinds=None):
+    if kinds is not None:
+        kernel = checked_kernel(kernel, kinds, op)
+    return define_op(op_type, kernel, _binary_infer(op, kinds), grad)
+
+
+ADD = _define_binary('AddV2', np.add, lambda op, g: (sum_to(g, op.inputs[0]),
+                                                     sum_to(g, op.inputs[1])), 'add')
+SUB = _define_binary('Sub', np.subtract, lambda op, g: (sum_to(g, op.inputs[0]),
+                                                        sum_to(-g, op.inputs[1])), 'subtract')
+MUL = _define_binary('Mul', np.multiply, lambda op, g: (sum_to(g * op.inputs[1], op.inputs[0]),
+                                                        sum_to(op.inputs[0] * g, op.inputs[1])),
+                     'multiply')
+
+
+def _real_div_grad(op, g):
+    x, y = op.inputs
+    return sum_to(g / y, x), sum_to(-g * x / (y * y), y)
+
+
+REAL_DIV = _define_binary('RealDiv', np.divide, _real_div_grad, 'truediv')
+
+
+def add(x, y, name=None):
+    x, y = binary_args(x, y, 'add')
+    return apply_op(ADD, (x, y), None, name)
+
+
+def subtract(x, y, name=None):
+    x, y = binary_args(x, y, 'subtract')
+    return apply_op(SUB, (x, y), None, name)
+
+
+def multiply(x, y, name=None):
+    x, y = binary_args(x, y, 'multiply')
+    return apply_op(MUL, (x, y), None, name)
+
+
+def _int_div_dtype(dtype):
+    # TF's truediv: int8/int16/uint8 -> float32, int32/int64 -> float64.
+    return dtypes.float32 if dtype.size <= 2 else dtypes.float64
+
+
+def truediv(x, y, name=None):
+    x, y = binary_args(x, y, 'truediv')
+    if x.dtype.is_integer:
+        target = _int_div_dtype(x.dtype)
+        x, y = cast(x, target), cast(y, target)
+    return apply_op(REAL_DIV, (x, y), None, name)
+
+
+divide = truediv
+
+
+def _check_int_divisor(x, y, op):
+    if x.dtype.kind in 'iu' and not np.all(y):
+        raise errors.InvalidArgumentError(f'{op}: Integer division by zero')
+
+
+def _floordiv_kernel(x, y):
+    _check_int_divisor(x, y, 'floordiv')
+    if x.dtype.kind in 'iu':
+        return np.floor_divide(x, y)
+    return np.floor(np.divide(x, y))   # TF floors the true quotient (numpy's // differs at edges)
+
+
+def _floormod_kernel(x, y):
+    _check_int_divisor(x, y, 'floormod')
+    return np.mod(x, y)
+
+
+def _floormod_grad(op, g):
+    x, y = op.inputs
+    return sum_to(g, x), sum_to(g * -floordiv(x, y), y)
+
+
+FLOOR_DIV = _define_binary('FloorDiv', _floordiv_kernel, None, 'floordiv', REAL)
+FLOOR_MOD = _define_binary('FloorMod', _floormod_kernel, _floormod_grad, 'floormod', REAL)
+
+
+def floordiv(x, y, name=None):
+    """Division rounding toward negative infinity (Python's //); not differentiable, as in TF."""
+    x, y = binary_args(x, y, 'floordiv')
+    return apply_op(FLOOR_DIV, (x, y), None, name)
+
+
+def floormod(x, y, name=None):
+    """The remainder of floordiv: x - floordiv(x, y) * y, with the sign of y (Python's %)."""
+    x, y = binary_args(x, y, 'floormod')
+    return apply_op(FLOOR_MOD, (x, y), None, name)
+
+
+mod = floormod
+
+
+def _min_max_grad(selector):
+    """TF's gradient of maximum/minimum: each element's gradient goes to the input it came from;
+    on ties it goes to x."""
+    def grad(op, g):
+        x, y = op.inputs
+        zero = zeros_like(g)
+        x_wins = selector(x, y)
+        return sum_to(where(x_wins, g, zero), x), sum_to(where(x_wins, zero, g), y)
+    return grad
+
+
+MAXIMUM = _define_binary('Maximum', np.maximum, _min_max_grad(greater_equal), 'maximum', REAL)
+MINIMUM = _define_binary('Minimum', np.minimum, _min_max_grad(less_equal), 'minimum', REAL)
+
+
+def maximum(x, y, name=None):
+    x, y = binary_args(x, y, 'maximum')
+    return apply_op(MAXIMUM, (x, y), None, name)
+
+
+def minimum(x, y, name=None):
+    x, y = binary_args(x, y, 'minimum')
+    return apply_op(MINIMUM, (x, y), None, name)
+
+
+def _div_no_nan_kernel(x, y):
+    zero = y == 0
+    if not zero.any():
+        return np.divide(x, y)
+    return np.where(zero, np.zeros((), x.dtype), np.divide(x, np.where(zero, 1, y).astype(y.dtype)))
+
+
+def _div_no_nan_grad(op, g):
+    x, y = op.inputs
+    return sum_to(divide_no_nan(g, y), x), sum_to(g * divide_no_nan(divide_no_nan(-x, y), y), y)
+
+
+DIV_NO_NAN = _define_binary('DivNoNan', _div_no_nan_kernel, _div_no_nan_grad, 'divide_no_nan',
+                            INEXACT)
+
+
+def divide_no_nan(x, y, name=None):
+    """x / y, but 0 wherever y is 0 (even where x is 0 or not finite)."""
+    x, y = binary_args(x, y, 'divide_no_nan')
+    return apply_op(DIV_NO_NAN, (x, y), None, name)
+
+
+# ---------------------------------------------------------------- negation, square, add_n
+
+NEG = define_op('Neg', np.negative, same_as_first, lambda op, g: -g)
+SQUARE = define_op('Square', np.square, same_as_first, lambda op, g: g * (op.inputs[0] * 2))
+
+
+def negative(x, name=None):
+    return apply_op(NEG, (to_tensor(x, op='negative'),), None, name)
+
+
+def square(x, name=None):
+    return apply_op(SQUARE, (to_tensor(x, op='square'),), None, name)
+
+
+def _add_n_kernel(*xs):
+    total = xs[0]
+    for v in xs[1:]:
+        total = total + v
+    return total
+
+
+def _add_n_infer(*xs):
+    shape = dims(xs[0])
+    for x in xs[1:]:
+        shape = common.broadcast_dims(shape, dims(x), 'add_n')
+    return xs[0].dtype, shape
+
+
+ADD_N = define_op('AddN', _add_n_kernel, _add_n_infer,
+                  lambda op, g: [g] * len(op.inputs))
+
+
+def add_n(inputs, name=None):
+    if not inputs:
+        raise ValueError('add_n: inputs must be a non-empty list of tensors')
+    tensors = common.same_dtype_args(list(inputs), 'add_n')
+    if len(tensors) == 1:
+        return tensors[0]
+    return apply_op(ADD_N, tuple(tensors), None, name)
+
+
+# ---------------------------------------------------------------- composites
+
+def clip_by_value(t, clip_value_min, clip_value_max, name=None):
+    """minimum(maximum(...)) as TF builds it; the bounds may not broadcast `t` to a larger shape."""
+    values = to_tensor(t, op='clip_by_value')
+    clipped = maximum(minimum(values, clip_value_max), clip_value_min)
+    if not values.shape.is_compatible_with(clipped.shape):
+        raise errors.InvalidArgumentError(
+            f'clip_by_value: the clip bounds would broadcast t from shape {values.shape} to '
+            f'{clipped.shape}; they must be scalars or have t\'s shape')
+    return clipped
+
+
+def scalar_mul(scalar, x, name=None):
+    """scalar * x for a scalar (rank-0) `scalar`."""
+    s = common.static_value(scalar) if common.is_tensor(scalar) else np.asarray(scalar)
+    if s is not None and np.ndim(s) != 0:
+        raise ValueError(f'scalar_mul: `scalar` must be a scalar, got shape {np.shape(s)}')
+    return multiply(scalar, x)
+
+
+# ---------------------------------------------------------------- Python operators
+
+def _reflected(fn):
+    return lambda self, other: fn(other, self)
+
+
+for _name, _fn in [('__add__', add), ('__sub__', subtract), ('__mul__', multiply),
+                   ('__truediv__', truediv), ('__floordiv__', floordiv), ('__mod__', floormod)]:
+    install_operator(_name, _fn)
+    install_operator('__r' + _name[2:], _reflected(_fn))
+install_operator('__neg__', negative)
+install_operator('__pos__', lambda self: self)

@@ -1,0 +1,55 @@
+"""TensorFlow's op type constraints for the math tables: which element types each op accepts, and the
+error when an input has another.
+
+A constraint is a string of numpy dtype kinds ('f' float, 'c' complex, 'i'/'u' integers, 'b' bool), so
+that the eager kernels check an ndarray with one string lookup and the inference rules check a DType
+the same way. As in TensorFlow, the eager failure is an InvalidArgumentError and the failure while a
+graph is built is a TypeError, both naming the op, the input and the allowed types.
+"""
+from defun import errors
+
+__all__ = ['FLOAT', 'INEXACT', 'REAL', 'NUMERIC', 'BOOL', 'checked_kernel', 'check_inputs',
+           'dtype_error']
+
+FLOAT = 'f'
+INEXACT = 'fc'      # float or complex
+REAL = 'fiu'        # ordered numbers (comparisons, maximum, floordiv)
+NUMERIC = 'fciu'
+BOOL = 'b'
+
+_KIND_NAMES = {'f': 'floating point', 'c': 'complex', 'i': 'signed integer',
+               'u': 'unsigned integer', 'b': 'bool'}
+
+
+def _allowed_text(kinds):
+    return ' or '.join(_KIND_NAMES[k] for k in kinds)
+
+
+def dtype_error(op, described, kinds, graph):
+    """The error for an input whose element type `op` does not accept."""
+    message = (f'{op}: expected a {_allowed_text(kinds)} tensor, got {described}'
+               + ('; use tf.cast first' if 'f' in kinds else ''))
+    return TypeError(message) if graph else errors.InvalidArgumentError(message)
+
+
+def _array_text(array):
+    shape = getattr(array, 'shape', ())
+    return f'{array.dtype.name}[{",".join(str(d) for d in shape)}]'
+
+
+def checked_kernel(kernel, kinds, op):
+    """Wraps a kernel so that eager calls reject arrays of other kinds, with TF's eager error."""
+    def checked(x, *rest, **attrs):
+        if x.dtype.kind not in kinds:
+            raise dtype_error(op, _array_text(x), kinds, graph=False)
+        return kernel(x, *rest, **attrs)
+
+    checked.__name__ = getattr(kernel, '__name__', op)
+    return checked
+
+
+def check_inputs(op, kinds, *tensors):
+    """Inference-time check (graph building): every tensor's dtype is of one of `kinds`."""
+    for t in tensors:
+        if t.dtype.np_dtype.kind not in kinds:
+            raise dtype_error(op, errors.describe(t), kinds, graph=True)

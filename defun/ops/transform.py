@@ -1,0 +1,366 @@
+"""Ops that rearrange a tensor's elements without computing new values: expand_dims, squeeze,
+transpose, tile, pad (constant and mirror modes), slice and reverse.
+
+Each op is one `define_op` entry (kernel, inference, gradient) followed by its public function. The
+gradients are TF's: the adjoint rearrangement (transpose by the inverse permutation, slice out of a
+padded gradient, pad a sliced one, fold a tiled or mirror-padded gradient back).
+"""
+import numpy as np
+
+from defun import dtypes, errors
+from defun.dispatch import apply_op
+from defun.ops import common
+from defun.ops.array import stack, sum_axes
+from defun.ops.common import dims, same_as_first, to_tensor
+from defun.ops.core import reshape, shape
+from defun.registry import define_op
+from defun.tensor import Tensor
+
+builtin_slice = slice  # this module defines tf.slice
+
+__all__ = ['expand_dims', 'squeeze', 'transpose', 'tile', 'pad', 'slice', 'reverse']
+
+
+def _int_vector(value, op, arg):
+    if isinstance(value, Tensor):
+        if not value.dtype.is_integer:
+            raise TypeError(f'{op}: `{arg}` must be an int32 or int64 tensor, got '
+                            f'{errors.describe(value)}')
+        return value
+    return to_tensor(value, dtype=dtypes.int32, name=arg, op=op)
+
+
+def _known_ints(t):
+    """The value of an int tensor as a tuple of ints when known now, else None."""
+    value = common.static_value(t)
+    return None if value is None else tuple(int(v) for v in np.reshape(value, [-1]))
+
+
+# ---------------------------------------------------------------- expand_dims / squeeze
+
+def _expand_dims_infer(x, axis):
+    d = dims(x)
+    if d is None:
+        return x.dtype, None
+    a = axis % (len(d) + 1)
+    return x.dtype, d[:a] + (1,) + d[a:]
+
+
+EXPAND_DIMS = define_op('ExpandDims', lambda x, axis: np.expand_dims(x, axis), _expand_dims_infer,
+                        lambda op, g: reshape(g, shape(op.inputs[0])))
+
+
+def expand_dims(input, axis, name=None):
+    x = to_tensor(input, op='expand_dims')
+    axis = int(axis)
+    r = x.shape.rank
+    if r is not None and not -r - 1 <= axis <= r:
+        raise errors.InvalidArgumentError(
+            f'expand_dims: axis {axis} is out of range for {errors.describe(x)} (expected in '
+            f'[{-r - 1}, {r}])')
+    if r is not None:
+        axis %= r + 1
+    return apply_op(EXPAND_DIMS, (x,), {'axis': axis}, name)
+
+
+def _squeeze_axes(d, axis):
+    if axis:
+        for a in axis:
+            if d[a] is not None and d[a] != 1:
+                raise errors.InvalidArgumentError(
+                    f'Can not squeeze dim[{a}], expected a dimension of 1, got {d[a]} for '
+                    f'\'Squeeze\' with input shape {list(d)}')
+        return axis
+    if None in d:
+        return None
+    return tuple(i for i, n in enumerate(d) if n == 1)
+
+
+def _squeeze_kernel(x, axis):
+    axes = _squeeze_axes(np.shape(x), axis)
+    return np.squeeze(x, axis=axes) if axes else x
+
+
+def _squeeze_infer(x, axis):
+    d = dims(x)
+    if d is None:
+        return x.dtype, None
+    axes = _squeeze_axes(d, axis)
+    if axes is None:
+        return x.dtype, None
+    return x.dtype, tuple(n for i, n in enumerate(d) if i not in axes)
+
+
+SQUEEZE = define_op('Squeeze', _squeeze_kernel, _squeeze_infer,
+                    lambda op, g: reshape(g, shape(op.inputs[0])))
+
+
+def squeeze(input, axis=None, name=None):
+    x = to_tensor(input, op='squeeze')
+    if axis is not None:
+        if isinstance(axis, (int, np.integer)):
+            axis = [axis]
+        r = x.shape.rank
+        if r is None and any(a < 0 for a in axis):
+            raise ValueError('squeeze: negative axes need a tensor of known rank')
+        axis = common.normalize_axis(axis, r, 'squeeze') if r is not None else tuple(axis)
+    return apply_op(SQUEEZE, (x,), {'axis': tuple(axis) if axis else None}, name)
+
+
+# ---------------------------------------------------------------- transpose
+
+def _transpose_infer(x, perm):
+    d = dims(x)
+    if d is None:
+        return x.dtype, None
+    return x.dtype, tuple(reversed(d)) if perm is None else tuple(d[p] for p in perm)
+
+
+def _transpose_grad(op, g):
+    perm = op.get_attr('perm')
+    return transpose(g, None if perm is None else list(np.argsort(perm)))
+
+
+TRANSPOSE = define_op('Transpose', lambda x, perm: np.transpose(x, perm), _transpose_infer,
+                      _transpose_grad)
+
+
+def transpose(a, perm=None, conjugate=False, name='transpose'):
+    x = to_tensor(a, op='transpose')
+    if perm is not None:
+        perm = _known_ints(perm if isinstance(perm, Tensor) else np.asarray(perm))
+        if perm is None:
+            raise ValueError('transpose: `perm` must be known while the graph is built')
+        r = x.shape.rank
+        if r is not None and sorted(perm) != list(np.arange(r)):
+            raise errors.InvalidArgumentError(
+                f'transpose expects a vector of size {r}. But input(1) is a vector of size '
+                f'{len(perm)}' if len(perm) != r else
+                f'transpose: perm {list(perm)} is not a permutation of 0..{r - 1} for '
+                f'{errors.describe(x)}')
+    result = apply_op(TRANSPOSE, (x,), {'perm': perm}, None if name == 'transpose' else name)
+    if conjugate and x.dtype.is_complex:
+        raise NotImplementedError('transpose(conjugate=True) needs tf.math.conj')
+    return result
+
+
+# ---------------------------------------------------------------- tile
+
+def _tile_infer(x, multiples):
+    d, m = dims(x), _known_ints(multiples)
+    if d is None:
+        n = multiples.shape.as_tuple()
+        return x.dtype, None if not n or n[0] is None else (None,) * n[0]
+    if m is None:
+        return x.dtype, (None,) * len(d)
+    if len(m) != len(d):
+        raise errors.InvalidArgumentError(f'Expected multiples argument to be a vector of length '
+                                          f'{len(d)} but got length {len(m)}')
+    return x.dtype, tuple(None if a is None else a * k for a, k in zip(d, m))
+
+
+def _tile_grad(op, g):
+    # Reshape to [m0, d0, m1, d1, ...] and sum over the multiples' axes (TF's rule).
+    x, multiples = op.inputs
+    split_shape = reshape(stack([multiples, shape(x, out_type=multiples.dtype)], axis=1), [-1])
+    n = multiples.shape[0]
+    summed = sum_axes(reshape(g, split_shape), tuple(range(0, 2 * n, 2)))
+    return summed, None
+
+
+TILE = define_op('Tile', lambda x, multiples: np.tile(x, tuple(int(m) for m in multiples)),
+                 _tile_infer, _tile_grad)
+
+
+def tile(input, multiples, name=None):
+    x = to_tensor(input, op='tile')
+    m = _int_vector(multiples, 'tile', 'multiples')
+    known, r = _known_ints(m), x.shape.rank
+    if known is not None and r is not None and len(known) != r:
+        raise errors.InvalidArgumentError(
+            f'Expected multiples argument to be a vector of length {r} but got length '
+            f'{len(known)} (tile of {errors.describe(x)})')
+    return apply_op(TILE, (x, m), None, name)
+
+
+# ---------------------------------------------------------------- pad
+
+_MIRROR_OFFSET = {'REFLECT': 1, 'SYMMETRIC': 0}
+
+
+def _check_paddings(d, p, mode):
+    if len(p) != 2 * len(d):
+        raise errors.InvalidArgumentError(
+            f'The first dimension of paddings must be the rank of inputs[{len(p) // 2},2], '
+            f'input shape: {list(d)}')
+    pairs = list(zip(p[::2], p[1::2]))
+    for i, ((before, after), n) in enumerate(zip(pairs, d)):
+        if before < 0 or after < 0:
+            raise errors.InvalidArgumentError(f'Paddings must be non-negative: {before} {after}')
+        if mode in _MIRROR_OFFSET and n is not None:
+            limit = n - _MIRROR_OFFSET[mode]
+            if before > limit or after > limit:
+                raise errors.InvalidArgumentError(
+                    f'paddings must be no greater than the dimension size ({n}) '
+                    f'{"minus one " if mode == "REFLECT" else ""}in {mode} mode: {before}, '
+                    f'{after} greater than {limit} in dimension {i}')
+    return pairs
+
+
+def _pad_infer(x, paddings, *rest, mode='CONSTANT'):
+    d, p = dims(x), _known_ints(paddings)
+    if d is None:
+        n = paddings.shape.as_tuple()
+        return x.dtype, None if not n or n[0] is None else (None,) * n[0]
+    if p is None:
+        return x.dtype, (None,) * len(d)
+    pairs = _check_paddings(d, p, mode)
+    return x.dtype, tuple(None if n is None else n + a + b for n, (a, b) in zip(d, pairs))
+
+
+def _pad_kernel(x, paddings, constant_values):
+    pairs = _check_paddings(np.shape(x), tuple(np.reshape(paddings, [-1])), 'CONSTANT')
+    return np.pad(x, pairs, constant_values=constant_values)
+
+
+def _slice_padded(op, g):
+    """The gradient of a pad: the un-padded window of g."""
+    x, paddings = op.inputs[0], op.inputs[1]
+    begin = reshape(slice(paddings, [0, 0], [-1, 1]), [-1])
+    return slice(g, begin, shape(x, out_type=paddings.dtype))
+
+
+PAD = define_op('PadV2', _pad_kernel, _pad_infer,
+                lambda op, g: (_slice_padded(op, g), None, None))
+
+
+def _mirror_pad_kernel(x, paddings, mode):
+    pairs = _check_paddings(np.shape(x), tuple(np.reshape(paddings, [-1])), mode)
+    return np.pad(x, pairs, mode='reflect' if mode == 'REFLECT' else 'symmetric')
+
+
+def _mirror_pad_grad_kernel(g, paddings, mode):
+    offset = _MIRROR_OFFSET[mode]
+    result = g
+    for axis, (before, after) in enumerate(np.reshape(paddings, [-1, 2])):
+        before, after = int(before), int(after)
+        n = result.shape[axis] - before - after
+        core = np.array(np.take(result, np.arange(before, before + n), axis=axis))
+        moved = np.moveaxis(core, axis, 0)
+        left = np.moveaxis(np.take(result, np.arange(before), axis=axis), axis, 0)
+        right = np.moveaxis(np.take(result, np.arange(before + n, before + n + after), axis=axis),
+                            axis, 0)
+        np.add.at(moved, before - 1 + offset - np.arange(before), left)
+        np.add.at(moved, n - 1 - offset - np.arange(after), right)
+        result = core
+    return result
+
+
+def _mirror_pad_grad_infer(g, paddings, mode):
+    d, p = dims(g), _known_ints(paddings)
+    if d is None or p is None:
+        return g.dtype, None if d is None else (None,) * len(d)
+    return g.dtype, tuple(None if n is None else n - a - b for n, a, b in zip(d, p[::2], p[1::2]))
+
+
+MIRROR_PAD = define_op('MirrorPad', _mirror_pad_kernel, _pad_infer,
+                       lambda op, g: (mirror_pad_grad(g, op.inputs[1], op.get_attr('mode')), None))
+MIRROR_PAD_GRAD = define_op(
+    'MirrorPadGrad', _mirror_pad_grad_kernel, _mirror_pad_grad_infer,
+    lambda op, g: (apply_op(MIRROR_PAD, (g, op.inputs[1]), {'mode': op.get_attr('mode')}), None))
+
+
+def mirror_pad_grad(g, paddings, mode):
+    return apply_op(MIRROR_PAD_GRAD, (g, paddings), {'mode': mode})
+
+
+def pad(tensor, paddings, mode='CONSTANT', constant_values=0, name=None):
+    """Pads with a constant, or mirrors the edges (REFLECT excludes the edge, SYMMETRIC repeats it)."""
+    x = to_tensor(tensor, op='pad')
+    p = _int_vector(paddings, 'pad', 'paddings')
+    mode = str(mode).upper()
+    if p.shape.rank not in (None, 2) or p.shape.as_tuple()[-1:] not in ((2,), (None,), ()):
+        raise errors.InvalidArgumentError(f'pad: paddings must be a matrix of shape [rank, 2], '
+                                          f'got {errors.describe(p)}')
+    known, d = _known_ints(p), dims(x)
+    if known is not None and d is not None:
+        _check_paddings(d, known, mode)
+    if mode == 'CONSTANT':
+        cv = constant_values if isinstance(constant_values, Tensor) else to_tensor(
+            constant_values, dtype=x.dtype, name='constant_values', op='pad')
+        return apply_op(PAD, (x, p, cv), None, name)
+    if mode not in _MIRROR_OFFSET:
+        raise ValueError(f'pad: Value of argument `mode` expected to be one of "CONSTANT", '
+                         f'"REFLECT", or "SYMMETRIC". Received `mode` = {mode}')
+    return apply_op(MIRROR_PAD, (x, p), {'mode': mode}, name)
+
+
+# ---------------------------------------------------------------- slice / reverse
+
+def _slice_bounds(d, begin, size):
+    bounds = []
+    for i, (n, b, s) in enumerate(zip(d, begin, size)):
+        end = (n if s == -1 else b + s) if n is not None or s != -1 else None
+        if b < 0 or (n is not None and end is not None and (end > n or b > n)) or s < -1:
+            raise errors.InvalidArgumentError(
+                f'Expected begin[{i}] in [0, {n}] and size[{i}] in [0, {n} - {b}], but got '
+                f'begin {list(begin)} and size {list(size)} for input shape {list(d)}')
+        bounds.append((b, end))
+    return bounds
+
+
+def _slice_kernel(x, begin, size):
+    bounds = _slice_bounds(np.shape(x), [int(b) for b in begin], [int(s) for s in size])
+    return x[tuple(builtin_slice(b, e) for b, e in bounds)]
+
+
+def _slice_infer(x, begin, size):
+    d, b, s = dims(x), _known_ints(begin), _known_ints(size)
+    if d is None:
+        n = begin.shape.as_tuple()
+        return x.dtype, None if not n or n[0] is None else (None,) * n[0]
+    if b is None or s is None:
+        return x.dtype, tuple(None if s is None or s[i] == -1 else s[i] for i in range(len(d)))
+    if len(b) != len(d) or len(s) != len(d):
+        raise errors.InvalidArgumentError(f'Expected begin and size arguments to be 1-D tensors '
+                                          f'of size {len(d)}, but got {len(b)} and {len(s)}')
+    return x.dtype, tuple(None if e is None else e - a for a, e in _slice_bounds(d, b, s))
+
+
+def _slice_grad(op, g):
+    x, begin, _ = op.inputs
+    after = shape(x, out_type=begin.dtype) - begin - shape(op.outputs[0], out_type=begin.dtype)
+    paddings = stack([begin, after], axis=1)
+    return apply_op(PAD, (g, paddings, to_tensor(0, dtype=g.dtype)), None), None, None
+
+
+SLICE = define_op('Slice', _slice_kernel, _slice_infer, _slice_grad)
+
+
+def slice(input_, begin, size, name=None):  # noqa: A001 - TF's name
+    """The window of `input_` starting at `begin` with extent `size` (-1: to the end)."""
+    x = to_tensor(input_, op='slice')
+    b = _int_vector(begin, 'slice', 'begin')
+    s = size if isinstance(size, Tensor) else to_tensor(size, dtype=b.dtype, op='slice')
+    return apply_op(SLICE, (x, b, s), None, name)
+
+
+REVERSE = define_op('ReverseV2', lambda x, axis: np.flip(x, axis), same_as_first,
+                    lambda op, g: reverse(g, op.get_attr('axis')))
+
+
+def reverse(tensor, axis, name=None):
+    x = to_tensor(tensor, op='reverse')
+    axes = _known_ints(axis if isinstance(axis, Tensor) else np.asarray(axis))
+    if axes is None:
+        raise ValueError('reverse: `axis` must be known while the graph is built')
+    r = x.shape.rank
+    if r is not None:
+        for a in axes:
+            if not -r <= a < r:
+                raise errors.InvalidArgumentError(
+                    f'reverse: axis {a} is out of range for {errors.describe(x)}')
+        if len(set(a % r for a in axes)) != len(axes):
+            raise errors.InvalidArgumentError(f'reverse: axis {list(axes)} has duplicates')
+        axes = tuple(a % r for a in axes)
+    return apply_op(REVERSE, (x,), {'axis': tuple(axes)}, name)

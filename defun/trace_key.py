@@ -1,0 +1,123 @@
+"""The trace cache key: what about a call's arguments decides which trace runs it.
+
+A key is a frozen, hashable dataclass over the canonical arguments (bound to the signature, defaults
+applied). Tensors (and numpy arrays) contribute dtype and shape; Python scalars, strings and None their
+type and value; lists, tuples, dicts and namedtuples their structure; variables and other objects
+their identity. `describe_changes` compares two keys argument by argument, which is what retrace
+explanations print.
+"""
+from dataclasses import dataclass
+
+import numpy as np
+
+from defun import dtypes
+from defun.shapes import TensorShape, TensorSpec
+from defun.tensor import Tensor
+
+__all__ = ['TraceKey', 'encode', 'describe_changes', 'relax', 'accepts']
+
+TENSOR, PYTHON, OBJECT, LIST, TUPLE, DICT, NAMEDTUPLE = 'T', 'P', 'O', 'L', 'U', 'D', 'N'
+
+
+@dataclass(frozen=True)
+class TraceKey:
+    """names: parameter names; parts: one encoded entry per parameter."""
+    names: tuple
+    parts: tuple
+
+    def __repr__(self):
+        return 'TraceKey(' + ', '.join(f'{n}={render(p)}' for n, p in zip(self.names, self.parts)) \
+            + ')'
+
+
+def encode(value, holders):
+    """The key part of one argument; objects keyed by identity are appended to `holders` so the
+    cache entry can hold them weakly."""
+    if isinstance(value, Tensor):
+        return (TENSOR, value.dtype, value.shape.as_tuple())
+    if isinstance(value, TensorSpec):
+        return (TENSOR, value.dtype, value.shape.as_tuple())
+    if isinstance(value, np.ndarray):
+        return (TENSOR, dtypes.from_numpy(value.dtype), value.shape)
+    if value is None or isinstance(value, (bool, int, float, complex, str, bytes, np.generic)):
+        return (PYTHON, type(value), value)
+    if isinstance(value, list):
+        return (LIST,) + tuple(encode(v, holders) for v in value)
+    if isinstance(value, tuple):
+        if hasattr(value, '_fields'):
+            return (NAMEDTUPLE, type(value)) + tuple(encode(v, holders) for v in value)
+        return (TUPLE,) + tuple(encode(v, holders) for v in value)
+    if isinstance(value, dict):
+        keys = sorted(value)
+        return (DICT, tuple(keys)) + tuple(encode(value[k], holders) for k in keys)
+    holders.append(value)
+    return (OBJECT, id(value))
+
+
+def render(part):
+    kind = part[0]
+    if kind == TENSOR:
+        return str(TensorSpec(part[2], part[1]))
+    if kind == PYTHON:
+        return repr(part[2])
+    if kind == OBJECT:
+        return f'<object id {part[1]:#x}>'
+    if kind == DICT:
+        return '{' + ', '.join(f'{k!r}: {render(p)}' for k, p in zip(part[1], part[2:])) + '}'
+    if kind == NAMEDTUPLE:
+        return f'{part[1].__name__}(' + ', '.join(render(p) for p in part[2:]) + ')'
+    items = ', '.join(render(p) for p in part[1:])
+    return f'[{items}]' if kind == LIST else f'({items})'
+
+
+def accepts(general, specific):
+    """True when a trace made for key part `general` can run a call with key part `specific`
+    (tensor shapes with None dims accept any size there; everything else must be equal)."""
+    if general == specific:
+        return True
+    if general[0] != specific[0] or len(general) != len(specific):
+        return False
+    if general[0] == TENSOR:
+        return general[1] is specific[1] and TensorShape(specific[2]).is_subtype_of(
+            TensorShape(general[2]))
+    if general[0] in (PYTHON, OBJECT):
+        return False
+    head = 2 if general[0] in (DICT, NAMEDTUPLE) else 1
+    if general[:head] != specific[:head]:
+        return False
+    return all(accepts(g, s) for g, s in zip(general[head:], specific[head:]))
+
+
+def relax(old, new):
+    """The most specific part that accepts both (None dims where tensor shapes differ), or None
+    when they differ in anything but shapes."""
+    if old == new:
+        return new
+    if old[0] != new[0] or len(old) != len(new):
+        return None
+    if old[0] == TENSOR:
+        if old[1] is not new[1]:
+            return None
+        shape = TensorShape(old[2]).most_specific_compatible_shape(TensorShape(new[2]))
+        return (TENSOR, new[1], shape.as_tuple())
+    if old[0] in (PYTHON, OBJECT):
+        return None
+    head = 2 if old[0] in (DICT, NAMEDTUPLE) else 1
+    if old[:head] != new[:head]:
+        return None
+    children = [relax(o, n) for o, n in zip(old[head:], new[head:])]
+    if any(c is None for c in children):
+        return None
+    return new[:head] + tuple(children)
+
+
+def describe_changes(old, new):
+    """[(parameter, old text, new text)] for every parameter whose key part differs."""
+    changes = []
+    old_parts = dict(zip(old.names, old.parts))
+    for name, part in zip(new.names, new.parts):
+        before = old_parts.get(name)
+        if before != part:
+            changes.append((name, render(before) if before is not None else '(absent)',
+                            render(part)))
+    return changes
