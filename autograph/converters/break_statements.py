@@ -73,7 +73,7 @@ class _Breaks(transformer.Base):
             node.test = templates.replace_as_expression('not flag and test', flag=flag, test=node.test)
         else:
             anno.setanno(node, anno.Key.EXTRA_TEST,
-                         templates.replace_as_expression('not flag', flag=flag))
+                         templates.replace_as_expression('ag__.not_(flag)', flag=flag))
         before = origin.copy_location(templates.replace('flag = False', flag=flag), node)
         after = []
         if orelse:

@@ -9,8 +9,8 @@ the construct's *state*: two generated functions read and write it (`get_state` 
   * for a loop, the names the body writes that are live at the loop head or after the loop: its
     loop variables.
 
-Every state name that is not a parameter starts the function as `ag__.Undefined(name)`, so the
-nested functions can bind it even when no branch has assigned it yet. Reads of such names that the
+Every name a block writes that is not a parameter starts the function as `ag__.Undefined(name)`,
+so the nested functions can declare it nonlocal even when nothing else in the function binds it. Reads of such names that the
 reaching-definitions analysis cannot prove defined go through `ag__.ld(name)`, which raises
 UnboundLocalError for an undefined value, as Python would.
 
@@ -74,6 +74,8 @@ class _ControlFlow(transformer.Base):
     def __init__(self, ctx):
         super().__init__(ctx)
         self.state_names = set()
+        # Names the generated functions declare nonlocal: the function itself must bind them.
+        self.bound_names = set()
         self.helper_names = set()
 
     def _new(self, base):
@@ -86,8 +88,9 @@ class _ControlFlow(transformer.Base):
         return found.writes - self.ctx.globals - self.helper_names
 
     def _declarations(self, written):
-        return {'global_names': sorted(written & self.ctx.globals),
-                'modified': sorted(self._writes_local(written))}
+        modified = sorted(self._writes_local(written))
+        self.bound_names.update(modified)
+        return {'global_names': sorted(written & self.ctx.globals), 'modified': modified}
 
     def _writes_local(self, written):
         return written - self.ctx.globals - self.helper_names
@@ -163,7 +166,9 @@ class _ControlFlow(transformer.Base):
 
 
 def _name(name):
-    return gast.Name(id=name, ctx=gast.Load(), annotation=None, type_comment=None)
+    node = gast.Name(id=name, ctx=gast.Load(), annotation=None, type_comment=None)
+    anno.setanno(node, anno.Key.GENERATED, True)
+    return node
 
 
 def _options(node):
@@ -198,7 +203,7 @@ def transform(node, ctx):
     reaching.resolve(node)
     converter = _ControlFlow(ctx)
     node = converter.visit_scope_body(node)
-    undefined = sorted(converter.state_names - ctx.parameters - ctx.nonlocals - ctx.globals)
+    undefined = sorted((converter.state_names | converter.bound_names) - ctx.parameters - ctx.nonlocals - ctx.globals)
     if undefined:
         wrapper = _LoadWrapper(set(undefined))
         node.body = [wrapper.visit(s) for s in node.body]

@@ -24,12 +24,13 @@ _SCOPES = (gast.FunctionDef, gast.AsyncFunctionDef, gast.Lambda, gast.ClassDef)
 
 
 def _contains_return(node):
+    """True when the statement `node` returns from the current scope (nested defs don't count)."""
     stack = [node]
     while stack:
         n = stack.pop()
         if isinstance(n, gast.Return):
             return True
-        if n is not node and isinstance(n, _SCOPES):
+        if isinstance(n, _SCOPES):
             continue
         stack.extend(gast.iter_child_nodes(n))
     return False
@@ -84,7 +85,8 @@ class _Returns:
             else:
                 self._nested_blocks(statement, in_loop)
             out.append(statement)
-            if rest:
+            # After an inner loop that returned, the enclosing loop must stop too.
+            if rest or (in_loop and isinstance(statement, _LOOPS)):
                 out.extend(self._guard(self.block(rest, False, in_loop), in_loop, statement))
             return out
         return out

@@ -10,6 +10,7 @@ errors name the variable (undefined in a branch, changing dtype or shape across 
 import defun
 
 from autograph.operators import loop_state
+from autograph.operators import py_builtins
 from autograph.operators import special_values
 from autograph.operators import tensors
 
@@ -123,7 +124,7 @@ def _as_condition(value):
 
 def for_stmt(iter_, extra_test, body, get_state, set_state, symbol_names, opts):
     """Runs `for x in iter_: body(x)` while `extra_test()` holds; tensors use `defun.while_loop`."""
-    iterable = loop_state.indexed_iterable(iter_)
+    iterable = py_builtins.indexed_iterable(iter_)
     if iterable is not None:
         _graph_for(iterable, extra_test, body, get_state, set_state, symbol_names, opts)
         return

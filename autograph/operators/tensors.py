@@ -17,7 +17,8 @@ def is_tensor(value):
 
 
 def is_tensor_array(value):
-    return isinstance(value, defun.TensorArray)
+    # An empty tuple matches nothing, while defun is built without TensorArray.
+    return isinstance(value, getattr(defun, 'TensorArray', ()))
 
 
 def building_graph():
@@ -26,7 +27,7 @@ def building_graph():
 
 def is_graph_tensor(value):
     """True for a symbolic tensor (or TensorArray) of a graph under construction."""
-    return (defun.is_tensor(value) or isinstance(value, defun.TensorArray)) and building_graph()
+    return (defun.is_tensor(value) or is_tensor_array(value)) and building_graph()
 
 
 def is_python_scalar(value):

@@ -20,6 +20,15 @@ def _drop_empty_locations(tree):
                 delattr(node, field)
 
 
+def _clamp_locations(tree):
+    """Makes every node's end at or after its start (generated nodes mix inherited positions)."""
+    for node in ast.walk(tree):
+        if 'end_lineno' not in getattr(node, '_attributes', ()):
+            continue
+        if (node.end_lineno, node.end_col_offset) < (node.lineno, node.col_offset):
+            node.end_lineno, node.end_col_offset = node.lineno, node.col_offset
+
+
 def _factory(node, free_names):
     """gast Module: def factory(): <free names> = None; <node>; return <function>."""
     lineno = node.lineno
@@ -29,6 +38,10 @@ def _factory(node, free_names):
     if isinstance(node, gast.Lambda):
         body.append(gast.Return(value=node))
     else:
+        if node.name not in free_names:
+            # Without this, the def would make the function's own name (used by recursive
+            # calls) a local of the factory, and so a free variable of the converted code.
+            body.insert(0, gast.Global(names=[node.name]))
         body.append(node)
         body.append(gast.Return(value=gast.Name(id=node.name, ctx=gast.Load(), annotation=None,
                                                 type_comment=None)))
@@ -39,6 +52,7 @@ def _factory(node, free_names):
         body=body, decorator_list=[], returns=None, type_comment=None, type_params=[])
     # Generated statements of the factory inherit this location from it (fix_missing_locations).
     factory.lineno, factory.col_offset = lineno, 0
+    factory.end_lineno, factory.end_col_offset = node.end_lineno, node.end_col_offset
     return gast.Module(body=[factory], type_ignores=[])
 
 
@@ -47,6 +61,7 @@ def compile_function(node, filename, free_names):
     module = gast.gast_to_ast(_factory(node, free_names))
     _drop_empty_locations(module)
     ast.fix_missing_locations(module)
+    _clamp_locations(module)
     module_code = compile(module, filename, 'exec', dont_inherit=True)
     factory_code = next(c for c in module_code.co_consts if isinstance(c, types.CodeType))
     name = '<lambda>' if isinstance(node, gast.Lambda) else node.name

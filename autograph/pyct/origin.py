@@ -15,8 +15,6 @@ from autograph.pyct import parser
 
 OriginInfo = collections.namedtuple('OriginInfo', ['filename', 'lineno', 'function_name', 'source_line'])
 
-_LOCATION_FIELDS = ('lineno', 'col_offset', 'end_lineno', 'end_col_offset')
-
 
 def resolve(tree, filename, function_name):
     """Records an OriginInfo on every located node of a freshly parsed user tree."""
@@ -34,8 +32,9 @@ def copy_location(nodes, from_node):
             if not isinstance(node, (gast.stmt, gast.expr, gast.excepthandler)):
                 continue
             if getattr(node, 'lineno', None) is None:
-                for field in _LOCATION_FIELDS:
-                    setattr(node, field, getattr(from_node, field, None))
+                # Generated code stands for the first line of the user statement it replaces.
+                node.lineno = node.end_lineno = from_node.lineno
+                node.col_offset = node.end_col_offset = from_node.col_offset
                 anno.copyanno(from_node, node, anno.Key.ORIGIN)
     return nodes
 

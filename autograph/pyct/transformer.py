@@ -70,6 +70,11 @@ class Base(gast.NodeTransformer):
 
     def _stay_in_scope(self, node):
         # Decorators and defaults are evaluated in this scope; bodies belong to the nested one.
+        # Lambdas the converters generated (for and/or, conditional expressions, ...) wrap user
+        # expressions of this scope, so later converters must see inside them.
+        if isinstance(node, gast.Lambda) and is_generated(node):
+            node.body = self.visit(node.body)
+            return node
         if isinstance(node, gast.Lambda):
             node.args = self.visit(node.args)
         elif isinstance(node, gast.ClassDef):

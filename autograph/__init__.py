@@ -1,0 +1,36 @@
+"""AutoGraph: rewrite Python control flow over tensors into graph control flow.
+
+`to_graph(f)` returns `f` converted: its `if`/`while`/`for` on tensors become `defun.cond` /
+`defun.while_loop`, `and`/`or`/`not`, conditional expressions, `assert` and `print` become their
+graph forms, and the functions it calls are converted in turn; on Python values everything behaves
+exactly as before. `to_code(f)` shows the converted source. `check(f)` reports, before any tracing,
+constructs that usually surprise (see `autograph.preflight`). `defun.function` applies this to the
+functions it traces.
+"""
+from autograph import experimental
+from autograph import impl
+from autograph import preflight
+from autograph.errors import AutoGraphWarning
+from autograph.impl import do_not_convert
+from autograph.preflight import check
+
+impl.conversion_hooks.append(preflight.warn_at_conversion)
+
+
+def to_graph(entity, recursive=True, experimental_optional_features=None):
+    """Returns the converted version of a function or method (the same object if not convertible).
+
+    `recursive` is accepted for TensorFlow compatibility: calls are always converted recursively.
+    """
+    del recursive, experimental_optional_features
+    return impl.convert(entity)
+
+
+def to_code(entity, recursive=True, experimental_optional_features=None):
+    """Returns the source of the converted function, as a string."""
+    del recursive, experimental_optional_features
+    return impl.converted_source(entity)
+
+
+__all__ = ['to_graph', 'to_code', 'do_not_convert', 'experimental', 'check', 'AutoGraphWarning',
+           'preflight']

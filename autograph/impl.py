@@ -1,0 +1,179 @@
+"""convert / converted_call: which functions AutoGraph converts, and the cache of conversions.
+
+`convert(fn)` returns a callable with `fn`'s signature that runs the converted code, or `fn` itself
+when it must not be converted: functions marked `do_not_convert`, functions of allow-listed modules
+(numpy, the standard library's functional helpers, `defun`, AutoGraph itself), generators, and
+functions whose source cannot be read (these get one warning). Conversions are cached weakly per
+function object (and the compiled code per code object), so dropping a closure frees its converted
+twin. Bound methods convert their function and bind the result to the same object.
+
+`converted_call(f, args, kwargs)` is what every call in converted code goes through: builtins
+AutoGraph overloads (print, range, len, ...) go to their overloads, user functions are converted
+recursively, everything else is called as is.
+"""
+import functools
+import inspect
+import types
+import warnings
+import weakref
+
+import defun
+
+from autograph import conversion
+from autograph import errors
+from autograph import operators
+from autograph.pyct import loader
+from autograph.pyct import parser
+
+# Modules (by top-level package) whose functions are never converted.
+ALLOWLIST = frozenset([
+    'builtins', 'numpy', 'defun', 'autograph', 'gast', 'astunparse', 'functools', 'collections',
+    'inspect', 'typing', 'abc', 'copy', 'math', 'cmath', 'random', 're', 'itertools', 'operator',
+    'contextlib', 'dataclasses', 'enum', 'weakref', 'threading', 'logging', 'warnings', 'os',
+    'sys', 'io', 'json', 'time', 'pytest', '_pytest', 'scipy', 'tensorflow', 'importlib'])
+
+DO_NOT_CONVERT = 'autograph_do_not_convert'
+
+
+def _namespace():
+    namespace = types.ModuleType('ag__', 'The runtime operators, as seen by converted code.')
+    for name in operators.__all__:
+        setattr(namespace, name, getattr(operators, name))
+    namespace.converted_call = converted_call
+    return namespace
+
+
+_USER_FRAMES = errors.UserFrames()
+_code_cache = {}
+_function_cache = weakref.WeakKeyDictionary()
+_unconverted = weakref.WeakSet()
+# Hooks run on the original function before its first conversion (autograph.check's warnings).
+conversion_hooks = []
+
+
+def is_allowlisted(fn):
+    module = getattr(fn, '__module__', None) or ''
+    return module.split('.')[0] in ALLOWLIST
+
+
+def _should_convert(fn):
+    if getattr(fn, DO_NOT_CONVERT, False) or is_allowlisted(fn):
+        return False
+    if _USER_FRAMES.is_converted(fn.__code__):
+        return False  # already converted code (e.g. a nested function of a converted function)
+    return not (inspect.isgeneratorfunction(fn) or inspect.iscoroutinefunction(fn)
+                or inspect.isasyncgenfunction(fn))
+
+
+def convert(fn):
+    """The converted version of `fn` (a function, bound method or callable), or `fn` itself."""
+    if isinstance(fn, types.MethodType):
+        converted = convert(fn.__func__)
+        return fn if converted is fn.__func__ else types.MethodType(converted, fn.__self__)
+    if not isinstance(fn, types.FunctionType) or not _should_convert(fn):
+        return fn
+    cached = _function_cache.get(fn)
+    if cached is not None:
+        return cached
+    if fn in _unconverted:
+        return fn
+    try:
+        converted = _convert_function(fn)
+    except parser.SourceUnavailableError as e:
+        _unconverted.add(fn)
+        warnings.warn('AutoGraph cannot read the source of %s (%s), so it runs unconverted: Python'
+                      ' control flow on tensors inside it will fail while tracing'
+                      % (fn.__qualname__, e), errors.AutoGraphWarning, stacklevel=3)
+        return fn
+    _function_cache[fn] = converted
+    return converted
+
+
+def _convert_function(fn):
+    result = _code_cache.get(fn.__code__)
+    if result is None:
+        for hook in conversion_hooks:
+            hook(fn)
+        result = conversion.convert_code(fn)
+        for code in loader.code_objects(result.code):
+            generated = code is result.code or code in result.helper_codes
+            _USER_FRAMES.register([code], fn.__name__ if generated else code.co_name)
+        _code_cache[fn.__code__] = result
+    return _error_rewriting_wrapper(conversion.instantiate(result, fn, _AG_CELL), fn)
+
+
+def _error_rewriting_wrapper(converted, original):
+    """Calls `converted`; exceptions leave with the user's location in their message."""
+
+    def wrapper(*args, **kwargs):
+        try:
+            return converted(*args, **kwargs)
+        except Exception as e:
+            raise errors.rewrite(e, _USER_FRAMES, parser.source_line)
+
+    for attribute in ('__name__', '__qualname__', '__doc__', '__module__'):
+        setattr(wrapper, attribute, getattr(original, attribute))
+    try:
+        wrapper.__signature__ = inspect.signature(original)
+    except (TypeError, ValueError):
+        pass
+    wrapper.autograph_converted = converted
+    return wrapper
+
+
+def converted_call(f, args, kwargs=None):
+    """Calls `f(*args, **kwargs)`, converting `f` first when it is user code."""
+    kwargs = kwargs or {}
+    overload = _overload(f)
+    if overload is not None:
+        return overload(*args, **kwargs)
+    if isinstance(f, functools.partial):
+        return converted_call(f.func, f.args + tuple(args), {**f.keywords, **kwargs})
+    if isinstance(f, (types.FunctionType, types.MethodType)):
+        return convert(f)(*args, **kwargs)
+    if not isinstance(f, type) and callable(f) and isinstance(getattr(type(f), '__call__', None),
+                                                              types.FunctionType):
+        return convert(types.MethodType(type(f).__call__, f))(*args, **kwargs)
+    return f(*args, **kwargs)
+
+
+def _overload(f):
+    try:
+        overload = operators.OVERLOADS.get(f)
+    except TypeError:  # unhashable callable
+        return None
+    if overload is None and f is getattr(defun, 'stack', None):
+        return operators.stack
+    return overload
+
+
+def do_not_convert(func=None):
+    """Marks `func` (or, as `@do_not_convert()`, the decorated function) to run unconverted."""
+    if func is None:
+        return do_not_convert
+    if isinstance(func, types.FunctionType):
+        setattr(func, DO_NOT_CONVERT, True)
+        return func
+
+    @functools.wraps(func)
+    def unconverted(*args, **kwargs):
+        return func(*args, **kwargs)
+    setattr(unconverted, DO_NOT_CONVERT, True)
+    return unconverted
+
+
+def converted_source(fn):
+    """Readable source of the converted `fn`; raises ValueError when it is not converted."""
+    target = fn.__func__ if isinstance(fn, types.MethodType) else fn
+    if not isinstance(target, types.FunctionType) or not _should_convert(target):
+        raise ValueError('%r is not converted by AutoGraph (not a user function, allow-listed or'
+                         ' marked do_not_convert)' % (fn,))
+    result = _code_cache.get(target.__code__)
+    if result is None:
+        result = conversion.convert_code(target)
+    return result.source()
+
+
+# The `ag__` namespace converted code sees, in one cell shared by every converted function.
+AG = _namespace()
+_AG_CELL = conversion.new_cell(AG)

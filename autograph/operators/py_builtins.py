@@ -1,0 +1,117 @@
+"""Builtins that AutoGraph overloads for tensors: range, len, enumerate, zip, print, int, float, ...
+
+`converted_call` routes calls of these builtins here. Each behaves exactly like the builtin unless a
+graph tensor is involved; then `range(n)` becomes `defun.range(n)`, `len(t)` the size of the first
+dimension, `enumerate`/`zip` an `IndexedIterable` a tensor `for` loop can walk, `print` the print op.
+"""
+import builtins
+import sys
+
+import defun
+
+from autograph.operators import tensors
+
+
+class IndexedIterable:
+    """Something a tensor loop can iterate: a scalar length and an item-by-index function."""
+
+    def __init__(self, length, item):
+        self.length = length
+        self.item = item
+
+
+def indexed_iterable(value):
+    """An IndexedIterable for a graph tensor, TensorArray or IndexedIterable; None otherwise."""
+    if isinstance(value, IndexedIterable):
+        return value
+    if not tensors.building_graph():
+        return None
+    if tensors.is_tensor_array(value):
+        return IndexedIterable(value.size(), value.read)
+    if tensors.is_tensor(value):
+        return IndexedIterable(defun.shape(value)[0], lambda i: defun.gather(value, i))
+    return None
+
+
+def _any_graph_tensor(values):
+    return any(tensors.is_graph_tensor(v) or isinstance(v, IndexedIterable) for v in values)
+
+
+def range_(*args):
+    if _any_graph_tensor(args):
+        return defun.range(*args)
+    return builtins.range(*args)
+
+
+def len_(value):
+    if tensors.is_tensor_array(value):
+        return value.size()
+    if tensors.is_graph_tensor(value):
+        dims = tensors.shape_dims(value.shape)
+        if dims is None or not dims:
+            raise ValueError('len() of a tensor needs at least one dimension; got shape %s'
+                             % (value.shape,))
+        return dims[0] if dims[0] is not None else defun.shape(value)[0]
+    return builtins.len(value)
+
+
+def enumerate_(iterable, start=0):
+    if not _any_graph_tensor([iterable]):
+        return builtins.enumerate(iterable, start)
+    inner = indexed_iterable(iterable)
+    return IndexedIterable(inner.length, lambda i: (i + start, inner.item(i)))
+
+
+def zip_(*iterables):
+    if not _any_graph_tensor(iterables):
+        return builtins.zip(*iterables)
+    inners = [indexed_iterable(it if _any_graph_tensor([it]) else defun.convert_to_tensor(it))
+              for it in iterables]
+    length = inners[0].length
+    for inner in inners[1:]:
+        length = defun.minimum(length, inner.length)
+    return IndexedIterable(length, lambda i: tuple(inner.item(i) for inner in inners))
+
+
+def print_(*objects, sep=' ', end='\n', file=None, flush=False):
+    """Python's print, or the print op when a graph tensor is among the objects."""
+    if _any_graph_tensor(objects):
+        return defun.print(*objects, sep=sep, end=end,
+                           output_stream=file if file is not None else sys.stdout)
+    return builtins.print(*objects, sep=sep, end=end, file=file, flush=flush)
+
+
+def int_(value=0, *args):
+    if not args and tensors.is_graph_tensor(value):
+        return defun.cast(value, defun.int32)
+    return builtins.int(value, *args)
+
+
+def float_(value=0.0):
+    if tensors.is_graph_tensor(value):
+        return defun.cast(value, defun.float32)
+    return builtins.float(value)
+
+
+def _reduce_pair(name, op):
+    python_fn = getattr(builtins, name)
+
+    def overload(*args, **kwargs):
+        if len(args) > 1 and not kwargs and _any_graph_tensor(args):
+            result = args[0]
+            for arg in args[1:]:
+                result = op()(result, arg)
+            return result
+        return python_fn(*args, **kwargs)
+    overload.__name__ = name + '_'
+    return overload
+
+
+max_ = _reduce_pair('max', lambda: defun.maximum)
+min_ = _reduce_pair('min', lambda: defun.minimum)
+
+OVERLOADS = {
+    builtins.range: range_, builtins.len: len_, builtins.enumerate: enumerate_,
+    builtins.zip: zip_, builtins.print: print_, builtins.int: int_, builtins.float: float_,
+    builtins.max: max_, builtins.min: min_,
+}

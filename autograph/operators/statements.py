@@ -1,0 +1,15 @@
+"""`assert` as a function: Python's AssertionError, or an assertion op for a graph tensor."""
+import defun
+
+from autograph.operators import tensors
+
+
+def assert_stmt(test, message_fn):
+    if tensors.is_graph_tensor(test):
+        message = message_fn()
+        data = [message] if message is not None else ['Assertion failed']
+        return defun.debugging.Assert(test, data)
+    if not test:
+        message = message_fn()
+        raise AssertionError(message) if message is not None else AssertionError()
+    return None
