@@ -273,6 +273,8 @@ def _identifier(hint):
     name = re.sub(r'\W', '_', str(hint)).strip('_') or 't'
     if name[0].isdigit():
         name = 't_' + name
+    if keyword.iskeyword(name):
+        name += '_'
     return name
 
 

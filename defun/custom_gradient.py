@@ -1,0 +1,64 @@
+"""`custom_gradient`: a function that computes its own gradient, in eager code and in graphs alike.
+
+The user's function runs with the enclosing tapes paused (its inner ops are not recorded) while a
+private tape notes which trainable variables it reads. Its outputs then pass through the
+CustomGradient op, whose inputs are also the arguments and those variables' handles, and whose
+gradient calls the user's gradient function. Tapes record that op; `gradients()` and compiled
+backward graphs call the same gradient function.
+"""
+import functools
+
+from defun import context, nest
+from defun.ops.functional import custom_gradient_op
+from defun.tape import TapeRecords
+from defun.tensor import convert_to_tensor
+
+__all__ = ['custom_gradient']
+
+
+def custom_gradient(f=None):
+    """Decorator: f(*args) returns (outputs, grad_fn); grad_fn(*output_grads) returns the gradients
+    of the arguments (and, when f reads variables, takes `variables=` and also returns theirs)."""
+    if f is None:
+        return custom_gradient
+
+    @functools.wraps(f)
+    def wrapper(*args, **kwargs):
+        tensors = [convert_to_tensor(a) for a in args]
+        watcher = TapeRecords(watch_accessed=True)
+        with context.tape_stack([watcher]):
+            result, grad_fn = f(*tensors, **kwargs)
+        variables = list(watcher.variables.values())
+        flat = [convert_to_tensor(o) for o in nest.flatten(result)]
+
+        def gradient(*output_grads):
+            return _call_user_gradient(f, grad_fn, output_grads, len(tensors), variables)
+
+        outputs = custom_gradient_op(flat, tensors, [v.handle for v in variables], gradient)
+        return nest.pack_sequence_as(result, list(outputs))
+    return wrapper
+
+
+def _call_user_gradient(f, grad_fn, output_grads, n_args, variables):
+    name = getattr(f, '__name__', 'function')
+    if variables:
+        try:
+            arg_grads, var_grads = grad_fn(*output_grads, variables=variables)
+        except TypeError as exc:
+            if 'variables' not in str(exc):
+                raise
+            raise TypeError(f'The custom gradient function of {name} must accept a `variables` '
+                            f'keyword argument, because {name} reads variables '
+                            f'{[v.name for v in variables]}; return (input grads, variable grads).'
+                            ) from None
+        var_grads = list(var_grads)
+    else:
+        arg_grads, var_grads = grad_fn(*output_grads), []
+    arg_grads = list(arg_grads) if isinstance(arg_grads, (list, tuple)) else [arg_grads]
+    if len(arg_grads) != n_args:
+        raise ValueError(f'The custom gradient function of {name} returned {len(arg_grads)} '
+                         f'gradients, but {name} has {n_args} tensor arguments')
+    if len(var_grads) != len(variables):
+        raise ValueError(f'The custom gradient function of {name} returned {len(var_grads)} '
+                         f'variable gradients for {len(variables)} variables')
+    return arg_grads, var_grads
