@@ -2,7 +2,7 @@
 
 `convert(fn)` returns a callable with `fn`'s signature that runs the converted code, or `fn` itself
 when it must not be converted: functions marked `do_not_convert`, functions of allow-listed modules
-(numpy, the standard library's functional helpers, `defun`, AutoGraph itself), generators, and
+(numpy, the standard library, `defun`, AutoGraph itself), generators, and
 functions whose source cannot be read (these get one warning). Conversions are cached weakly per
 function object (and the compiled code per code object), so dropping a closure frees its converted
 twin. Bound methods convert their function and bind the result to the same object.
@@ -13,6 +13,8 @@ recursively, everything else is called as is.
 """
 import functools
 import inspect
+import os
+import sysconfig
 import types
 import warnings
 import weakref
@@ -51,9 +53,22 @@ _unconverted = weakref.WeakSet()
 conversion_hooks = []
 
 
+_STDLIB_DIR = os.path.abspath(sysconfig.get_paths()['stdlib']) + os.sep
+_SITE_DIRS = tuple(os.path.abspath(p) + os.sep for p in {sysconfig.get_paths()['purelib'],
+                                                         sysconfig.get_paths()['platlib']})
+
+
+def _in_standard_library(fn):
+    filename = os.path.abspath(fn.__code__.co_filename)
+    return filename.startswith(_STDLIB_DIR) and not filename.startswith(_SITE_DIRS)
+
+
 def is_allowlisted(fn):
+    """True for functions of allow-listed packages and of the standard library."""
     module = getattr(fn, '__module__', None) or ''
-    return module.split('.')[0] in ALLOWLIST
+    if module.split('.')[0] in ALLOWLIST:
+        return True
+    return isinstance(fn, types.FunctionType) and _in_standard_library(fn)
 
 
 def _should_convert(fn):
