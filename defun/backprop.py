@@ -10,6 +10,7 @@ Missing gradients of an op's other float outputs are fed as zeros. The gradient 
 registry's, written with our own ops, so running them under an outer tape records them (higher order).
 """
 from defun import nest, registry
+from defun.tensor import Tensor
 from defun.ops import array as array_ops
 from defun.ops import math as math_ops
 
@@ -114,6 +115,9 @@ def _source_tensor(source):
     """A variable's gradient flows to its handle; everything else is its own key."""
     if hasattr(source, 'handle') and hasattr(source, 'assign'):
         return source.handle, source.dtype
+    if not isinstance(source, Tensor):
+        raise TypeError(f'GradientTape.gradient sources must be tensors or variables, got '
+                        f'{source!r} of type {type(source).__name__}')
     return source, source.dtype
 
 
@@ -143,10 +147,6 @@ def gradient(records, target, sources, output_gradients=None, unconnected_gradie
     flat_targets = [_read(t) for t in nest.flatten(target)]
     flat_sources = nest.flatten(sources)
     keyed = [_source_tensor(s) for s in flat_sources]
-    for s, (key, _) in zip(flat_sources, keyed):
-        if key is None or not hasattr(key, 'dtype'):
-            raise TypeError(f'GradientTape.gradient sources must be tensors or variables, got '
-                            f'{s!r}')
     source_ids = {id(k) for k, _ in keyed}
     target_grads = initial_grads(flat_targets, output_gradients)
     grads = backward(records.entries, target_grads, source_ids)

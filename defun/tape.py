@@ -122,9 +122,13 @@ class GradientTape:
             raise RuntimeError('A non-persistent GradientTape can only be used to compute one set '
                                'of gradients (or jacobians)')
         records = self._records
-        # This tape must not record its own backward pass; enclosing tapes do (higher order).
-        with context.recording_paused(records):
+        # A non-persistent tape never records its own backward pass (enclosing tapes do: higher
+        # order); a persistent one still recording inside its block does, as in TF.
+        if self._persistent and self._recording:
             result = pass_fn(records, *args)
+        else:
+            with context.recording_paused(records):
+                result = pass_fn(records, *args)
         if not self._persistent:
             self._used = True
             records.release()
