@@ -25,9 +25,17 @@ from defun.tensor import EagerTensor
 
 __all__ = ['ConcreteFunction']
 
+_state = context.state()
+
 
 def _call_kernel(*arrays, f, with_intermediates):
-    return f.run_arrays(arrays, with_intermediates)
+    if with_intermediates:
+        return f.gradient_parts().forward_call.fn(*arrays)
+    return f.run(*arrays)
+
+
+def _call_error(exc, inputs, attrs):
+    return attrs['f'].runtime_error(exc, attrs['with_intermediates'])
 
 
 def _call_infer(*inputs, f, with_intermediates):
@@ -38,9 +46,10 @@ def _call_grad(op, *grads):
     return op.get_attr('f').call_gradient(op, grads)
 
 
-CALL = define_op('PartitionedCall', _call_kernel, _call_infer, _call_grad, num_outputs=None)
+CALL = define_op('PartitionedCall', _call_kernel, _call_infer, _call_grad, num_outputs=None,
+                 explain_error=_call_error)
 STATEFUL_CALL = define_op('StatefulPartitionedCall', _call_kernel, _call_infer, _call_grad,
-                          num_outputs=None, stateful=True)
+                          num_outputs=None, stateful=True, explain_error=_call_error)
 
 
 def _is_stateful(graph):
@@ -65,6 +74,10 @@ class ConcreteFunction:
         self._arg_binder = arg_binder
         self._opdef = STATEFUL_CALL if _is_stateful(graph) else CALL
         self._callable = compile_graph(graph, self._flat_inputs, graph.outputs, self.name)
+        self.run = self._callable.fn   # the generated function itself: arrays in, arrays out
+        self._plain_attrs = {'f': self, 'with_intermediates': False}
+        self._gradient_attrs = {'f': self, 'with_intermediates': True}
+        self._pack = _packer(structured_outputs)
         self._lock = threading.Lock()
         self._gradient_parts = None   # (forward callable, intermediates, backward fn) once built
         self._gradient_error = None
@@ -131,29 +144,30 @@ class ConcreteFunction:
 
     def call_flat(self, tensors):
         """Calls with the flat list of argument tensors; returns the structured outputs."""
-        inputs = list(tensors) + self._captured_values
-        with_intermediates = self._wants_intermediates(inputs)
-        if context.tapes():
+        inputs = tensors + self._captured_values
+        st = _state
+        if st.graph is None and not st.tapes:
+            # The hot path: eager, nothing records.
+            return self._pack(apply_op(self._opdef, inputs, self._plain_attrs))
+        if st.tapes:
             _notify_variable_reads(self.graph.variables)
-        flat = apply_op(self._opdef, inputs, {'f': self, 'with_intermediates': with_intermediates})
-        outputs = list(flat[:len(self.graph.outputs)])
-        return _pack(self.structured_outputs, outputs)
+        attrs = self._gradient_attrs if self._wants_intermediates(inputs) else self._plain_attrs
+        return self._pack(apply_op(self._opdef, inputs, attrs))
 
     def _wants_intermediates(self, inputs):
         if not self.graph.outputs:
             return False
-        graph = context.current_graph()
-        if graph is None:
-            tapes = context.tapes()
-            if not tapes or not any(id(t) in tape.tracked for tape in tapes for t in inputs):
+        if _state.graph is None:
+            tapes = _state.tapes
+            if not any(id(t) in tape.tracked for tape in tapes for t in inputs):
                 return False
         return self.gradient_parts() is not None
 
-    def run_arrays(self, arrays, with_intermediates):
-        """The kernel of the call op: runs the compiled graph on arrays."""
-        if with_intermediates:
-            return self._gradient_parts.forward_call(*arrays)
-        return self._callable(*arrays)
+    def runtime_error(self, exc, with_intermediates=False):
+        """The error to raise for a failure inside the compiled graph: names the failing op and
+        the user's line that created it."""
+        callable_ = self._gradient_parts.forward_call if with_intermediates else self._callable
+        return callable_.runtime_error(exc)
 
     def output_specs(self, with_intermediates):
         tensors = list(self.graph.outputs)
@@ -213,8 +227,22 @@ def _spec_text(t):
     return f'{t.dtype.name}{shape}'
 
 
-def _pack(structure, flat):
-    return nest.pack_sequence_as(structure, flat) if structure is not None else None
+def _packer(structure):
+    """A function from the call op's flat outputs (None leaves absent, intermediates after the
+    outputs) to the structure the Python function returned."""
+    if not nest.is_nested(structure):
+        if structure is None:
+            return lambda flat: None
+        return lambda flat: flat[0]
+    leaves = nest.flatten(structure)
+    slots = [i for i, v in enumerate(leaves) if v is not None]
+
+    def pack(flat):
+        values = [None] * len(leaves)
+        for i, value in zip(slots, flat):
+            values[i] = value
+        return nest.pack_sequence_as(structure, values)
+    return pack
 
 
 def _notify_variable_reads(variables):

@@ -13,6 +13,7 @@ from defun.tensor import EagerTensor
 __all__ = ['apply_op', 'OpRecord']
 
 _state = context.state()
+_new_tensor = object.__new__  # skips EagerTensor.__init__'s frame on the hot path
 
 
 class OpRecord:
@@ -59,7 +60,11 @@ def apply_op(opdef, inputs, attrs=None, name=None):
         except Exception as exc:
             raise kernel_error(opdef, inputs, attrs, exc) from None
         if opdef.num_outputs == 1:
-            outputs = (EagerTensor(out),)
+            result = _new_tensor(EagerTensor)
+            result.array = out
+            if not st.tapes:
+                return result  # the eager hot path ends here
+            outputs = (result,)
         else:
             outputs = tuple([EagerTensor(o) for o in out])
     if st.tapes:
@@ -70,6 +75,8 @@ def apply_op(opdef, inputs, attrs=None, name=None):
 
 def kernel_error(opdef, inputs, attrs, exc):
     """Turns a failure inside a kernel into TF's error type with the op and its inputs named."""
+    if opdef.explain_error is not None:
+        return opdef.explain_error(exc, inputs, attrs)
     if any(not isinstance(t, EagerTensor) for t in inputs):
         bad = next(t for t in inputs if not isinstance(t, EagerTensor))
         return errors.InaccessibleTensorError(

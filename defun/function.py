@@ -22,7 +22,8 @@ import weakref
 
 from defun.shapes import TensorSpec
 from defun.tensor import Tensor, convert_to_tensor
-from defun.trace_key import TENSOR, TraceKey, accepts, describe_changes, encode, relax
+from defun.trace_key import (TENSOR, TraceKey, accepts, describe_changes, encode, part_dtype,
+                             relax)
 from defun.tracing import VariablePolicy, flatten_tensors, trace_function
 
 __all__ = ['function', 'Function']
@@ -84,6 +85,7 @@ class Function:
         self._input_signature = None if input_signature is None else tuple(input_signature)
         self._binder = _Binder(python_function)
         self._cache = {}            # TraceKey -> ConcreteFunction
+        self._memo = {}             # (names, parts) -> ConcreteFunction: the hot-path lookup
         self._holders = {}          # TraceKey -> weak refs of objects keyed by identity
         self._lock = threading.RLock()
         self._tracing_count = 0
@@ -140,12 +142,18 @@ class Function:
             key, leaves = self._signature_key(names, values)
         else:
             holders, leaves = [], []
-            parts = tuple([encode(v, holders) for v in values])
+            parts = tuple([encode(v, holders, leaves) for v in values])
+            # The memo maps the key's raw parts (hashed in C) to a trace; keys holding objects by
+            # identity stay out of it, since their liveness must be checked on every call.
+            concrete = self._memo.get((names, parts))
+            if concrete is not None:
+                return concrete.call_flat(leaves)
             key = TraceKey(names, parts)
-            flatten_tensors(values, leaves)
         concrete = self._cache.get(key)
         if concrete is None or not self._holders_alive(key):
             concrete = self._concrete_for(key, values)
+            if self._input_signature is None and not holders:
+                self._memo[(names, key.parts)] = concrete
         return concrete.call_flat(leaves)
 
     def get_concrete_function(self, *args, **kwargs):
@@ -157,7 +165,7 @@ class Function:
         elif self._input_signature is not None:
             key, _ = self._signature_key(names, values, specs=True)
         else:
-            key = TraceKey(names, tuple(encode(v, []) for v in values))
+            key = TraceKey(names, tuple(encode(v, [], []) for v in values))
         concrete = self._cache.get(key)
         return concrete if concrete is not None else self._concrete_for(key, values)
 
@@ -180,7 +188,7 @@ class Function:
                     f'{self._name}: argument `{name}` does not fit its input_signature: expected '
                     f'{spec}, got {_describe(value)}. Binding inputs to tf.function failed.')
             leaves.append(tensor)
-        return TraceKey(names, tuple(encode(s, []) for s in signature)), leaves
+        return TraceKey(names, tuple(encode(s, [], []) for s in signature)), leaves
 
     def _holders_alive(self, key):
         refs = self._holders.get(key)
@@ -311,7 +319,7 @@ def _weak_holders(values):
 
 
 def _spec_of_part(part):
-    return TensorSpec(part[2], part[1]) if part[0] == TENSOR else part
+    return TensorSpec(part[2], part_dtype(part)) if part[0] == TENSOR else part
 
 
 def _convert_for_spec(value, spec, name, fn_name):

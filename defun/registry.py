@@ -25,13 +25,17 @@ class OpDef:
     num_outputs: an int, or None when it depends on attrs (infer then decides how many).
     stateful: the op reads or changes state (variables, random seeds, printing, asserts), so the
       executor keeps it in program order and never prunes or folds it.
+    explain_error(exc, inputs, attrs) -> exception: for ops that run other code (function calls),
+      turns a failure inside into an error naming what failed; default: the op and its inputs.
     """
 
     __slots__ = ('type', 'kernel', 'infer', 'num_outputs', 'stateful', 'defined_at', 'doc',
-                 '__weakref__')
+                 'explain_error', '__weakref__')
 
-    def __init__(self, type, kernel, infer, num_outputs=1, stateful=False, defined_at='', doc=''):
+    def __init__(self, type, kernel, infer, num_outputs=1, stateful=False, defined_at='', doc='',
+                 explain_error=None):
         self.type = type
+        self.explain_error = explain_error
         self.kernel = kernel
         self.infer = infer
         self.num_outputs = num_outputs
@@ -65,13 +69,14 @@ def _caller_site(depth=2):
     return f'{frame.filename}:{frame.lineno}'
 
 
-def define_op(type, kernel, infer, grad=MISSING, num_outputs=1, stateful=False, doc=''):
+def define_op(type, kernel, infer, grad=MISSING, num_outputs=1, stateful=False, doc='',
+              explain_error=None):
     """Defines op `type`; `grad` may be a gradient function, None (not differentiable) or omitted."""
     site = _caller_site()
     if type in _OPS:
         raise ValueError(f"Op type '{type}' is already defined at {_OPS[type].defined_at}; "
                          f'second definition at {site}')
-    opdef = OpDef(type, kernel, infer, num_outputs, stateful, site, doc)
+    opdef = OpDef(type, kernel, infer, num_outputs, stateful, site, doc, explain_error)
     _OPS[type] = opdef
     if grad is not MISSING:
         _register_gradient(type, grad, site)

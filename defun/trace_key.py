@@ -1,7 +1,8 @@
 """The trace cache key: what about a call's arguments decides which trace runs it.
 
 A key is a frozen, hashable dataclass over the canonical arguments (bound to the signature, defaults
-applied). Tensors (and numpy arrays) contribute dtype and shape; Python scalars, strings and None their
+applied). Tensors (and numpy arrays) contribute dtype (as a numpy dtype, which hashes in C: this is
+the per-call hot path) and shape; Python scalars, strings and None their
 type and value; lists, tuples, dicts and namedtuples their structure; variables and other objects
 their identity. `describe_changes` compares two keys argument by argument, which is what retrace
 explanations print.
@@ -12,9 +13,9 @@ import numpy as np
 
 from defun import dtypes
 from defun.shapes import TensorShape, TensorSpec
-from defun.tensor import Tensor
+from defun.tensor import EagerTensor, Tensor
 
-__all__ = ['TraceKey', 'encode', 'describe_changes', 'relax', 'accepts']
+__all__ = ['TraceKey', 'encode', 'describe_changes', 'relax', 'accepts', 'part_dtype']
 
 TENSOR, PYTHON, OBJECT, LIST, TUPLE, DICT, NAMEDTUPLE = 'T', 'P', 'O', 'L', 'U', 'D', 'N'
 
@@ -30,34 +31,47 @@ class TraceKey:
             + ')'
 
 
-def encode(value, holders):
-    """The key part of one argument; objects keyed by identity are appended to `holders` so the
-    cache entry can hold them weakly."""
+def encode(value, holders, leaves):
+    """The key part of one argument. Tensor leaves (numpy arrays converted) are appended to
+    `leaves` in key order; objects keyed by identity to `holders`, so the cache can hold them
+    weakly."""
+    if type(value) is EagerTensor:
+        leaves.append(value)
+        array = value.array
+        return (TENSOR, array.dtype, array.shape)
     if isinstance(value, Tensor):
-        return (TENSOR, value.dtype, value.shape.as_tuple())
+        leaves.append(value)
+        return (TENSOR, value.dtype.np_dtype, value.shape.as_tuple())
     if isinstance(value, TensorSpec):
-        return (TENSOR, value.dtype, value.shape.as_tuple())
+        leaves.append(value)
+        return (TENSOR, value.dtype.np_dtype, value.shape.as_tuple())
     if isinstance(value, np.ndarray):
-        return (TENSOR, dtypes.from_numpy(value.dtype), value.shape)
+        leaves.append(EagerTensor(value))
+        return (TENSOR, value.dtype, value.shape)
     if value is None or isinstance(value, (bool, int, float, complex, str, bytes, np.generic)):
         return (PYTHON, type(value), value)
     if isinstance(value, list):
-        return (LIST,) + tuple(encode(v, holders) for v in value)
+        return (LIST,) + tuple([encode(v, holders, leaves) for v in value])
     if isinstance(value, tuple):
         if hasattr(value, '_fields'):
-            return (NAMEDTUPLE, type(value)) + tuple(encode(v, holders) for v in value)
-        return (TUPLE,) + tuple(encode(v, holders) for v in value)
+            return (NAMEDTUPLE, type(value)) + tuple([encode(v, holders, leaves) for v in value])
+        return (TUPLE,) + tuple([encode(v, holders, leaves) for v in value])
     if isinstance(value, dict):
         keys = sorted(value)
-        return (DICT, tuple(keys)) + tuple(encode(value[k], holders) for k in keys)
+        return (DICT, tuple(keys)) + tuple([encode(value[k], holders, leaves) for k in keys])
     holders.append(value)
     return (OBJECT, id(value))
+
+
+def part_dtype(part):
+    """The DType of a tensor key part."""
+    return dtypes.from_numpy(part[1])
 
 
 def render(part):
     kind = part[0]
     if kind == TENSOR:
-        return str(TensorSpec(part[2], part[1]))
+        return str(TensorSpec(part[2], part_dtype(part)))
     if kind == PYTHON:
         return repr(part[2])
     if kind == OBJECT:
@@ -78,7 +92,7 @@ def accepts(general, specific):
     if general[0] != specific[0] or len(general) != len(specific):
         return False
     if general[0] == TENSOR:
-        return general[1] is specific[1] and TensorShape(specific[2]).is_subtype_of(
+        return general[1] == specific[1] and TensorShape(specific[2]).is_subtype_of(
             TensorShape(general[2]))
     if general[0] in (PYTHON, OBJECT):
         return False
@@ -96,7 +110,7 @@ def relax(old, new):
     if old[0] != new[0] or len(old) != len(new):
         return None
     if old[0] == TENSOR:
-        if old[1] is not new[1]:
+        if old[1] != new[1]:
             return None
         shape = TensorShape(old[2]).most_specific_compatible_shape(TensorShape(new[2]))
         return (TENSOR, new[1], shape.as_tuple())

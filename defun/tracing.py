@@ -15,7 +15,7 @@ from defun.concrete import ConcreteFunction
 from defun.funcgraph import FuncGraph
 from defun.graph import GraphTensor
 from defun.tensor import EagerTensor, Tensor, convert_to_tensor
-from defun.trace_key import DICT, LIST, NAMEDTUPLE, TENSOR, TUPLE
+from defun.trace_key import DICT, LIST, NAMEDTUPLE, TENSOR, TUPLE, part_dtype
 
 __all__ = ['trace_function', 'flatten_tensors', 'VariablePolicy']
 
@@ -39,7 +39,7 @@ def _placeholders(value, part, graph, out, name):
     """Rebuilds an argument with placeholders where its key part says tensor."""
     kind = part[0]
     if kind == TENSOR:
-        ph = graph.add_placeholder(part[1], part[2], name)
+        ph = graph.add_placeholder(part_dtype(part), part[2], name)
         graph.inputs.append(ph)
         out.append(ph)
         return ph

@@ -6,7 +6,7 @@ Shapes in inference are tuples of ints and None (`dims(t)`), or None for an unkn
 import numpy as np
 
 from defun import errors
-from defun.tensor import Tensor, convert_to_tensor, is_tensor
+from defun.tensor import EagerTensor, Tensor, convert_to_tensor, is_tensor
 
 __all__ = ['to_tensor', 'binary_args', 'same_dtype_args', 'dims', 'broadcast_dims',
            'reduce_dims', 'normalize_axis', 'out', 'same_as_first', 'float_only']
@@ -24,6 +24,9 @@ def to_tensor(value, dtype=None, name='x', op='op'):
 def binary_args(x, y, op):
     """Converts the operands of a binary op: a Python value adopts the tensor operand's dtype;
     two tensors of different dtypes are an error (TF never promotes implicitly)."""
+    # The eager hot path: two eager tensors whose numpy dtypes are the same object.
+    if type(x) is EagerTensor and type(y) is EagerTensor and x.array.dtype is y.array.dtype:
+        return x, y
     x_t, y_t = isinstance(x, Tensor), isinstance(y, Tensor)
     if x_t and y_t:
         if x.dtype is not y.dtype:
