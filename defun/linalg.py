@@ -1,2 +1,2 @@
 """The `tf.linalg` namespace."""
-from defun.ops.math import matmul  # noqa: F401
+from defun.ops.linalg import det, einsum, inv, matmul, norm, solve, tensordot  # noqa: F401

@@ -17,11 +17,11 @@ from defun.ops.core import cast, sum_to, zeros_like
 from defun.ops.dtype_checks import INEXACT, REAL, check_inputs, checked_kernel
 from defun.ops.logic import greater_equal, less_equal, where
 from defun.registry import define_op
-from defun.tensor import install_operator
+from defun.tensor import install_operator, is_tensor
 
 __all__ = ['add', 'subtract', 'multiply', 'divide', 'truediv', 'floordiv', 'floormod', 'mod',
            'maximum', 'minimum', 'divide_no_nan', 'negative', 'square', 'add_n', 'clip_by_value',
-           'scalar_mul', 'convert_like']
+           'scalar_mul', 'conj', 'convert_like']
 
 
 def convert_like(value, like):
@@ -45,18 +45,28 @@ def _define_binary(op_type, kernel, grad, op, kinds=None):
     return define_op(op_type, kernel, _binary_infer(op, kinds), grad)
 
 
+CONJ = define_op('Conj', np.conj, same_as_first, lambda op, g: conj(g))
+
+
+def conj(x, name=None):
+    """The complex conjugate; real tensors are returned as they are (no op), as in TF."""
+    x = to_tensor(x, op='conj')
+    return apply_op(CONJ, (x,), None, name) if x.dtype.is_complex else x
+
+
+# Gradients of complex ops follow TF's convention (the conjugate of the derivative), hence conj.
 ADD = _define_binary('AddV2', np.add, lambda op, g: (sum_to(g, op.inputs[0]),
                                                      sum_to(g, op.inputs[1])), 'add')
 SUB = _define_binary('Sub', np.subtract, lambda op, g: (sum_to(g, op.inputs[0]),
                                                         sum_to(-g, op.inputs[1])), 'subtract')
-MUL = _define_binary('Mul', np.multiply, lambda op, g: (sum_to(g * op.inputs[1], op.inputs[0]),
-                                                        sum_to(op.inputs[0] * g, op.inputs[1])),
-                     'multiply')
+MUL = _define_binary('Mul', np.multiply,
+                     lambda op, g: (sum_to(g * conj(op.inputs[1]), op.inputs[0]),
+                                    sum_to(conj(op.inputs[0]) * g, op.inputs[1])), 'multiply')
 
 
 def _real_div_grad(op, g):
-    x, y = op.inputs
-    return sum_to(g / y, x), sum_to(-g * x / (y * y), y)
+    x, y = conj(op.inputs[0]), conj(op.inputs[1])
+    return sum_to(g / y, op.inputs[0]), sum_to(-g * x / (y * y), op.inputs[1])
 
 
 REAL_DIV = _define_binary('RealDiv', np.divide, _real_div_grad, 'truediv')
@@ -167,8 +177,9 @@ def _div_no_nan_kernel(x, y):
 
 
 def _div_no_nan_grad(op, g):
-    x, y = op.inputs
-    return sum_to(divide_no_nan(g, y), x), sum_to(g * divide_no_nan(divide_no_nan(-x, y), y), y)
+    x, y = conj(op.inputs[0]), conj(op.inputs[1])
+    return (sum_to(divide_no_nan(g, y), op.inputs[0]),
+            sum_to(g * divide_no_nan(divide_no_nan(-x, y), y), op.inputs[1]))
 
 
 DIV_NO_NAN = _define_binary('DivNoNan', _div_no_nan_kernel, _div_no_nan_grad, 'divide_no_nan',
@@ -184,7 +195,8 @@ def divide_no_nan(x, y, name=None):
 # ---------------------------------------------------------------- negation, square, add_n
 
 NEG = define_op('Neg', np.negative, same_as_first, lambda op, g: -g)
-SQUARE = define_op('Square', np.square, same_as_first, lambda op, g: g * (op.inputs[0] * 2))
+SQUARE = define_op('Square', np.square, same_as_first,
+                   lambda op, g: g * (conj(op.inputs[0]) * 2))
 
 
 def negative(x, name=None):
@@ -237,7 +249,7 @@ def clip_by_value(t, clip_value_min, clip_value_max, name=None):
 
 def scalar_mul(scalar, x, name=None):
     """scalar * x for a scalar (rank-0) `scalar`."""
-    s = common.static_value(scalar) if common.is_tensor(scalar) else np.asarray(scalar)
+    s = common.static_value(scalar) if is_tensor(scalar) else np.asarray(scalar)
     if s is not None and np.ndim(s) != 0:
         raise ValueError(f'scalar_mul: `scalar` must be a scalar, got shape {np.shape(s)}')
     return multiply(scalar, x)

@@ -5,8 +5,17 @@ A constraint is a string of numpy dtype kinds ('f' float, 'c' complex, 'i'/'u' i
 that the eager kernels check an ndarray with one string lookup and the inference rules check a DType
 the same way. As in TensorFlow, the eager failure is an InvalidArgumentError and the failure while a
 graph is built is a TypeError, both naming the op, the input and the allowed types.
+
+TensorFlow computes log(0) = -inf, sqrt(-1) = nan and 1/0 = inf silently; so do our kernels: numpy's
+floating point RuntimeWarnings are silenced for code in defun's modules only (a filter set once here
+costs nothing per call, unlike np.errstate).
 """
+import warnings
+
 from defun import errors
+
+warnings.filterwarnings('ignore', r'(divide by zero|invalid value|overflow|underflow) encountered',
+                        RuntimeWarning, r'defun(\.|$)')
 
 __all__ = ['FLOAT', 'INEXACT', 'REAL', 'NUMERIC', 'BOOL', 'checked_kernel', 'check_inputs',
            'dtype_error']

@@ -165,8 +165,8 @@ BITWISE_OR = define_op('BitwiseOr', checked_kernel(np.bitwise_or, _INT, 'bitwise
                        _logical_infer('bitwise_or', _INT), None)
 BITWISE_XOR = define_op('BitwiseXor', checked_kernel(np.bitwise_xor, _INT, 'bitwise_xor'),
                         _logical_infer('bitwise_xor', _INT), None)
-INVERT = define_op('Invert', checked_kernel(np.invert, _INT, 'invert'), _logical_infer('invert', _INT),
-                   None)
+INVERT = define_op('Invert', checked_kernel(np.invert, _INT, 'invert'),
+                   _logical_infer('invert', _INT), None)
 
 
 def _bitwise_operator(logical, bitwise_op, op):

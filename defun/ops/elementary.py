@@ -1,0 +1,353 @@
+"""The elementary functions, elementwise: powers and roots, exp and log, the trigonometric and
+hyperbolic functions, sigmoid, softplus, erf, abs/sign, rounding, and complex numbers.
+
+One `define_op` entry per op (kernel, inference, gradient), then its public function. Gradients are
+TensorFlow's formulas written with our ops, so they differentiate again (second order and beyond);
+where TF's gradient reuses the op's output (exp, sqrt, tanh, sigmoid, ...) so does ours. round, floor
+and ceil have no gradient (None), as in TF; sign's gradient is zero, as in TF.
+"""
+import math
+
+import numpy as np
+
+from defun import dtypes, errors
+from defun.dispatch import apply_op
+from defun.ops import common
+from defun.ops.arithmetic import conj, divide_no_nan, square
+from defun.ops.common import binary_args, dims, to_tensor
+from defun.ops.core import ones_like, sum_to, zeros_like
+from defun.ops.dtype_checks import (FLOAT, INEXACT, NUMERIC, REAL, check_inputs, checked_kernel,
+                                    dtype_error)
+from defun.ops.logic import greater, where
+from defun.registry import define_op
+from defun.tensor import install_operator
+
+__all__ = ['pow', 'abs', 'sign', 'reciprocal', 'sqrt', 'rsqrt', 'exp', 'log', 'log1p', 'expm1',
+           'sin', 'cos', 'tan', 'asin', 'acos', 'atan', 'atan2', 'sinh', 'cosh', 'tanh', 'sigmoid',
+           'softplus', 'erf', 'round', 'floor', 'ceil', 'complex', 'real', 'imag']
+
+def _infer_checked(op, kinds):
+    def infer(x):
+        check_inputs(op, kinds, x)
+        return x.dtype, dims(x)
+    return infer
+
+
+def _unary(op_type, kernel, grad, op, kinds=INEXACT):
+    """An elementwise op of one input whose output has the input's dtype and shape."""
+    return define_op(op_type, checked_kernel(kernel, kinds, op), _infer_checked(op, kinds), grad)
+
+
+def _arg(x, op):
+    return to_tensor(x, name='x', op=op)
+
+
+# Gradients of complex inputs are TF's: the output gradient times the conjugate derivative, so the
+# formulas below read the op's input and output through conj (no op at all for real tensors).
+
+def _in(op):
+    return conj(op.inputs[0])
+
+
+def _out(op):
+    return conj(op.outputs[0])
+
+
+# ---------------------------------------------------------------- powers and roots
+
+def _pow_grad(op, g):
+    x, y = conj(op.inputs[0]), conj(op.inputs[1])
+    gx = g * y * pow(x, y - 1)
+    if x.dtype.is_complex:
+        log_x = where(x != 0, log(x), zeros_like(x))
+    else:
+        positive = greater(x, 0)
+        log_x = where(positive, log(where(positive, x, ones_like(x))), zeros_like(x))
+    return sum_to(gx, op.inputs[0]), sum_to(g * _out(op) * log_x, op.inputs[1])
+
+
+def _pow_infer(x, y):
+    check_inputs('pow', NUMERIC, x)
+    return x.dtype, common.broadcast_dims(dims(x), dims(y), 'pow')
+
+
+POW = define_op('Pow', checked_kernel(np.power, NUMERIC, 'pow'), _pow_infer, _pow_grad)
+
+
+def pow(x, y, name=None):
+    """x ** y elementwise; integer x to a negative integer power is an error, as in TF."""
+    x, y = binary_args(x, y, 'pow')
+    return apply_op(POW, (x, y), None, name)
+
+
+RECIPROCAL = _unary('Reciprocal', np.reciprocal, lambda op, g: -g * _out(op) * _out(op),
+                    'reciprocal', NUMERIC)
+SQRT = _unary('Sqrt', np.sqrt, lambda op, g: g * 0.5 / _out(op), 'sqrt')
+RSQRT = _unary('Rsqrt', lambda x: np.reciprocal(np.sqrt(x)),
+               lambda op, g: g * -0.5 * _out(op) * _out(op) * _out(op), 'rsqrt')
+
+
+def reciprocal(x, name=None):
+    return apply_op(RECIPROCAL, (_arg(x, 'reciprocal'),), None, name)
+
+
+def sqrt(x, name=None):
+    return apply_op(SQRT, (_arg(x, 'sqrt'),), None, name)
+
+
+def rsqrt(x, name=None):
+    return apply_op(RSQRT, (_arg(x, 'rsqrt'),), None, name)
+
+
+# ---------------------------------------------------------------- exp and log
+
+EXP = _unary('Exp', np.exp, lambda op, g: g * _out(op), 'exp')
+LOG = _unary('Log', np.log, lambda op, g: g * reciprocal(_in(op)), 'log')
+LOG1P = _unary('Log1p', np.log1p, lambda op, g: g * reciprocal(1 + _in(op)), 'log1p')
+EXPM1 = _unary('Expm1', np.expm1, lambda op, g: g * exp(_in(op)), 'expm1')
+
+
+def exp(x, name=None):
+    return apply_op(EXP, (_arg(x, 'exp'),), None, name)
+
+
+def log(x, name=None):
+    return apply_op(LOG, (_arg(x, 'log'),), None, name)
+
+
+def log1p(x, name=None):
+    return apply_op(LOG1P, (_arg(x, 'log1p'),), None, name)
+
+
+def expm1(x, name=None):
+    return apply_op(EXPM1, (_arg(x, 'expm1'),), None, name)
+
+
+# ---------------------------------------------------------------- trigonometric
+
+def _tan_grad(op, g):
+    return g * square(reciprocal(cos(_in(op))))
+
+
+def _asin_grad(op, g):
+    return g * reciprocal(sqrt(1 - square(_in(op))))
+
+
+def _acos_grad(op, g):
+    return -g * reciprocal(sqrt(1 - square(_in(op))))
+
+
+SIN = _unary('Sin', np.sin, lambda op, g: g * cos(_in(op)), 'sin')
+COS = _unary('Cos', np.cos, lambda op, g: -g * sin(_in(op)), 'cos')
+TAN = _unary('Tan', np.tan, _tan_grad, 'tan')
+ASIN = _unary('Asin', np.arcsin, _asin_grad, 'asin')
+ACOS = _unary('Acos', np.arccos, _acos_grad, 'acos')
+ATAN = _unary('Atan', np.arctan, lambda op, g: g * reciprocal(1 + square(_in(op))),
+              'atan')
+
+
+def sin(x, name=None):
+    return apply_op(SIN, (_arg(x, 'sin'),), None, name)
+
+
+def cos(x, name=None):
+    return apply_op(COS, (_arg(x, 'cos'),), None, name)
+
+
+def tan(x, name=None):
+    return apply_op(TAN, (_arg(x, 'tan'),), None, name)
+
+
+def asin(x, name=None):
+    return apply_op(ASIN, (_arg(x, 'asin'),), None, name)
+
+
+def acos(x, name=None):
+    return apply_op(ACOS, (_arg(x, 'acos'),), None, name)
+
+
+def atan(x, name=None):
+    return apply_op(ATAN, (_arg(x, 'atan'),), None, name)
+
+
+def _atan2_grad(op, g):
+    y, x = op.inputs
+    scale = g / (x * x + y * y)
+    return sum_to(x * scale, y), sum_to(-y * scale, x)
+
+
+def _atan2_infer(y, x):
+    check_inputs('atan2', FLOAT, y)
+    return y.dtype, common.broadcast_dims(dims(y), dims(x), 'atan2')
+
+
+ATAN2 = define_op('Atan2', checked_kernel(np.arctan2, FLOAT, 'atan2'), _atan2_infer, _atan2_grad)
+
+
+def atan2(y, x, name=None):
+    """The angle of the point (x, y), in (-pi, pi]; note the argument order (y first), as in TF."""
+    y, x = binary_args(y, x, 'atan2')
+    return apply_op(ATAN2, (y, x), None, name)
+
+
+# -------------------------------------------------------------- hyperbolic, sigmoid, softplus, erf
+
+def _sigmoid_kernel(x):
+    if x.dtype.kind == 'c':
+        return 1 / (1 + np.exp(-x))
+    # Never exponentiates a large positive number, so no overflow for very negative x.
+    e = np.exp(-np.abs(x))
+    return np.where(x >= 0, 1 / (1 + e), e / (1 + e)).astype(x.dtype, copy=False)
+
+
+_erf_scalar = np.frompyfunc(math.erf, 1, 1)
+
+
+def _erf_kernel(x):
+    # numpy has no erf; math.erf is exact to double precision.
+    return np.asarray(_erf_scalar(x), dtype=x.dtype)
+
+
+_TWO_OVER_ROOT_PI = 2 / math.sqrt(math.pi)
+
+SINH = _unary('Sinh', np.sinh, lambda op, g: g * cosh(_in(op)), 'sinh')
+COSH = _unary('Cosh', np.cosh, lambda op, g: g * sinh(_in(op)), 'cosh')
+TANH = _unary('Tanh', np.tanh, lambda op, g: g * (1 - _out(op) * _out(op)), 'tanh')
+SIGMOID = _unary('Sigmoid', _sigmoid_kernel,
+                 lambda op, g: g * (_out(op) * (1 - _out(op))), 'sigmoid')
+SOFTPLUS = _unary('Softplus', lambda x: np.logaddexp(0, x), lambda op, g: g * sigmoid(op.inputs[0]),
+                  'softplus', FLOAT)
+ERF = _unary('Erf', _erf_kernel,
+             lambda op, g: g * _TWO_OVER_ROOT_PI * exp(-square(op.inputs[0])), 'erf',
+             FLOAT)
+
+
+def sinh(x, name=None):
+    return apply_op(SINH, (_arg(x, 'sinh'),), None, name)
+
+
+def cosh(x, name=None):
+    return apply_op(COSH, (_arg(x, 'cosh'),), None, name)
+
+
+def tanh(x, name=None):
+    return apply_op(TANH, (_arg(x, 'tanh'),), None, name)
+
+
+def sigmoid(x, name=None):
+    return apply_op(SIGMOID, (_arg(x, 'sigmoid'),), None, name)
+
+
+def softplus(features, name=None):
+    """log(exp(x) + 1), computed without overflow."""
+    return apply_op(SOFTPLUS, (to_tensor(features, name='features', op='softplus'),), None, name)
+
+
+def erf(x, name=None):
+    return apply_op(ERF, (_arg(x, 'erf'),), None, name)
+
+
+# ---------------------------------------------------------------- abs, sign, rounding
+
+ABS = _unary('Abs', np.abs, lambda op, g: g * sign(op.inputs[0]), 'abs', REAL)
+SIGN = _unary('Sign', np.sign, lambda op, g: zeros_like(op.inputs[0]), 'sign', NUMERIC)
+
+
+def _complex_abs_infer(x):
+    check_inputs('abs', 'c', x)
+    return x.dtype.real_dtype, dims(x)
+
+
+def _complex_abs_grad(op, g):
+    return divide_no_nan(complex(g, zeros_like(g)) * op.inputs[0],
+                         complex(op.outputs[0], zeros_like(op.outputs[0])))
+
+
+COMPLEX_ABS = define_op('ComplexAbs', np.abs, _complex_abs_infer, _complex_abs_grad)
+
+
+def abs(x, name=None):
+    """|x|; for complex x the (real) modulus, as TF's ComplexAbs."""
+    x = _arg(x, 'abs')
+    return apply_op(COMPLEX_ABS if x.dtype.is_complex else ABS, (x,), None, name)
+
+
+def sign(x, name=None):
+    """-1, 0 or 1 by the sign of x (x / |x| for complex x, 0 at 0)."""
+    return apply_op(SIGN, (_arg(x, 'sign'),), None, name)
+
+
+ROUND = _unary('Round', np.round, None, 'round', FLOAT)
+FLOOR = _unary('Floor', np.floor, None, 'floor', FLOAT)
+CEIL = _unary('Ceil', np.ceil, None, 'ceil', FLOAT)
+
+
+def round(x, name=None):
+    """Rounds half to even ("banker's rounding"), as TF; integer tensors are returned unchanged."""
+    x = _arg(x, 'round')
+    if x.dtype.is_integer:
+        return x
+    return apply_op(ROUND, (x,), None, name)
+
+
+def floor(x, name=None):
+    return apply_op(FLOOR, (_arg(x, 'floor'),), None, name)
+
+
+def ceil(x, name=None):
+    return apply_op(CEIL, (_arg(x, 'ceil'),), None, name)
+
+
+# ---------------------------------------------------------------- complex numbers
+
+_COMPLEX_OF = {dtypes.float32: dtypes.complex64, dtypes.float64: dtypes.complex128}
+
+
+def _complex_kernel(re, im):
+    result = np.empty(np.broadcast_shapes(np.shape(re), np.shape(im)),
+                      dtype=np.result_type(re.dtype, np.complex64))
+    result.real = re
+    result.imag = im
+    return result
+
+
+def _complex_infer(re, im):
+    if re.dtype not in _COMPLEX_OF:
+        raise dtype_error('complex', errors.describe(re), FLOAT, graph=True)
+    return _COMPLEX_OF[re.dtype], common.broadcast_dims(dims(re), dims(im), 'complex')
+
+
+def _complex_grad(op, g):
+    re, im = op.inputs
+    return sum_to(real(g), re), sum_to(imag(g), im)
+
+
+COMPLEX = define_op('Complex', checked_kernel(_complex_kernel, FLOAT, 'complex'), _complex_infer,
+                    _complex_grad)
+REAL = define_op('Real', np.real, lambda x: (x.dtype.real_dtype, dims(x)),
+                 lambda op, g: complex(g, zeros_like(g)))
+IMAG = define_op('Imag', np.imag, lambda x: (x.dtype.real_dtype, dims(x)),
+                 lambda op, g: complex(zeros_like(g), g))
+
+
+def complex(real, imag, name=None):
+    """real + imag * 1j: float32 parts give complex64, float64 parts complex128."""
+    re, im = binary_args(real, imag, 'complex')
+    return apply_op(COMPLEX, (re, im), None, name)
+
+
+def real(input, name=None):
+    x = to_tensor(input, name='input', op='real')
+    return apply_op(REAL, (x,), None, name) if x.dtype.is_complex else x
+
+
+def imag(input, name=None):
+    x = to_tensor(input, name='input', op='imag')
+    if x.dtype.is_complex:
+        return apply_op(IMAG, (x,), None, name)
+    return zeros_like(x)
+
+
+install_operator('__pow__', pow)
+install_operator('__rpow__', lambda self, other: pow(other, self))
+install_operator('__abs__', abs)

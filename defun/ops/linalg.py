@@ -1,0 +1,387 @@
+"""Linear algebra: matmul, einsum (and tensordot, written with it), norm, and the square-matrix ops
+inv, det and solve (tf.linalg.*), all batched over leading dimensions.
+
+einsum's gradient is again an einsum per operand (the output gradient contracted with the other
+operands), so every order of derivative of tensordot and einsum comes for free. Equations are
+normalised once, when the op is called, to the explicit form 'ab,bc->ac'.
+"""
+import numpy as np
+
+from defun import errors
+from defun.dispatch import apply_op
+from defun.ops import common
+from defun.ops.common import binary_args, dims, to_tensor
+from defun.ops.core import ones_like, sum_to
+from defun.ops.dtype_checks import INEXACT, check_inputs, checked_kernel
+from defun.ops.arithmetic import conj
+from defun.ops.elementary import abs, pow, sqrt
+from defun.ops.reductions import reduce_max, reduce_sum
+from defun.registry import define_op
+from defun.tensor import install_operator, is_tensor
+
+__all__ = ['matmul', 'tensordot', 'einsum', 'norm']
+LINALG_ONLY = ['inv', 'det', 'solve']   # exported under tf.linalg only, as in TF
+
+
+# ---------------------------------------------------------------- matmul
+
+def _matmul_kernel(a, b, transpose_a, transpose_b):
+    if transpose_a:
+        a = np.swapaxes(a, -1, -2)
+    if transpose_b:
+        b = np.swapaxes(b, -1, -2)
+    return np.matmul(a, b)
+
+
+def _matmul_infer(a, b, transpose_a, transpose_b):
+    sa, sb = dims(a), dims(b)
+    if sa is None or sb is None:
+        return a.dtype, None
+    if len(sa) < 2 or len(sb) < 2:
+        raise errors.InvalidArgumentError(
+            f'matmul: inputs must be at least rank 2, got shapes {list(sa)} and {list(sb)}')
+    m, ka = (sa[-1], sa[-2]) if transpose_a else (sa[-2], sa[-1])
+    kb, n = (sb[-1], sb[-2]) if transpose_b else (sb[-2], sb[-1])
+    if ka is not None and kb is not None and ka != kb:
+        raise errors.InvalidArgumentError(
+            f'matmul: Matrix size-incompatible: In[0]: {list(sa)}, In[1]: {list(sb)}')
+    batch = common.broadcast_dims(sa[:-2], sb[:-2], 'matmul')
+    return a.dtype, tuple(batch) + (m, n)
+
+
+def _matmul_grad(op, g):
+    a, b = op.inputs
+    ta, tb = op.get_attr('transpose_a'), op.get_attr('transpose_b')
+    if not ta and not tb:
+        ga, gb = matmul(g, b, transpose_b=True), matmul(a, g, transpose_a=True)
+    elif not ta and tb:
+        ga, gb = matmul(g, b), matmul(g, a, transpose_a=True)
+    elif ta and not tb:
+        ga, gb = matmul(b, g, transpose_b=True), matmul(a, g)
+    else:
+        ga, gb = matmul(b, g, transpose_a=True, transpose_b=True), matmul(
+            g, a, transpose_a=True, transpose_b=True)
+    return sum_to(ga, a), sum_to(gb, b)
+
+
+MATMUL = define_op('MatMul', _matmul_kernel, _matmul_infer, _matmul_grad)
+
+
+def matmul(a, b, transpose_a=False, transpose_b=False, adjoint_a=False, adjoint_b=False,
+           a_is_sparse=False, b_is_sparse=False, output_type=None, name=None):
+    a, b = binary_args(a, b, 'matmul')
+    attrs = {'transpose_a': bool(transpose_a or adjoint_a),
+             'transpose_b': bool(transpose_b or adjoint_b)}
+    return apply_op(MATMUL, (a, b), attrs, name)
+
+
+install_operator('__matmul__', matmul)
+install_operator('__rmatmul__', lambda self, other: matmul(other, self))
+
+
+# ---------------------------------------------------------------- einsum
+
+def _tokens(subscripts, equation):
+    """'ab...c' -> ['a', 'b', '...', 'c']."""
+    tokens, rest = [], subscripts
+    while rest:
+        if rest.startswith('...'):
+            tokens.append('...')
+            rest = rest[3:]
+        elif rest[0].isalpha():
+            tokens.append(rest[0])
+            rest = rest[1:]
+        else:
+            raise ValueError(f'einsum: invalid character {rest[0]!r} in equation {equation!r}')
+    return tokens
+
+
+def parse_equation(equation, num_operands):
+    """(list of token lists, one per operand; output token list), with the implicit output of
+    'ij,jk' made explicit (the letters used once, in alphabetical order, after any '...')."""
+    text = equation.replace(' ', '')
+    lhs, arrow, rhs = text.partition('->')
+    inputs = [_tokens(part, equation) for part in lhs.split(',')]
+    if len(inputs) != num_operands:
+        raise ValueError(f'einsum: equation {equation!r} names {len(inputs)} operands but '
+                         f'{num_operands} were given')
+    if arrow:
+        return inputs, _tokens(rhs, equation)
+    letters = [t for tokens in inputs for t in tokens if t != '...']
+    output = sorted(t for t in set(letters) if letters.count(t) == 1)
+    if any('...' in tokens for tokens in inputs):
+        output = ['...'] + output
+    return inputs, output
+
+
+def _join(inputs, output):
+    return ','.join(''.join(t) for t in inputs) + '->' + ''.join(output)
+
+
+def _einsum_kernel(*operands, equation):
+    large = sum(np.size(x) for x in operands) > 4096   # path search pays off only for big operands
+    return np.einsum(equation, *operands, optimize=large)
+
+
+def _einsum_infer(*operands, equation):
+    inputs, output = parse_equation(equation, len(operands))
+    sizes, ellipsis, unknown_ellipsis = {}, (), False
+    for x, tokens in zip(operands, inputs):
+        shape = dims(x)
+        letters = [t for t in tokens if t != '...']
+        if shape is None:
+            unknown_ellipsis |= '...' in tokens
+            for t in letters:
+                sizes.setdefault(t, None)
+            continue
+        if len(shape) < len(letters) or ('...' not in tokens and len(shape) != len(letters)):
+            raise errors.InvalidArgumentError(
+                f'einsum: operand {errors.describe(x)} has rank {len(shape)} but its subscripts '
+                f'{"".join(tokens)!r} in {equation!r} need {len(letters)}')
+        position = tokens.index('...') if '...' in tokens else len(tokens)
+        extra = len(shape) - len(letters)
+        ellipsis = common.broadcast_dims(ellipsis, shape[position:position + extra], 'einsum')
+        labelled = shape[:position] + shape[position + extra:]
+        for t, d in zip(letters, labelled):
+            sizes[t] = _merge_size(sizes.get(t, 1), d, t, equation, operands)
+    if unknown_ellipsis and '...' in output:
+        return operands[0].dtype, None
+    result = []
+    for t in output:
+        result.extend(ellipsis if t == '...' else (sizes.get(t),))
+    return operands[0].dtype, tuple(result)
+
+
+def _merge_size(a, b, letter, equation, operands):
+    """The size of one subscript letter; numpy broadcasts 1 against n, as for '...'."""
+    if a is None or b is None:
+        return b if a is None or a == 1 else a
+    if a == b or b == 1:
+        return a
+    if a == 1:
+        return b
+    raise errors.InvalidArgumentError(
+        f'einsum: subscript {letter!r} of {equation!r} has size {a} in one operand and {b} in '
+        f'another (operands {", ".join(errors.describe(x) for x in operands)})')
+
+
+def _einsum_grad(op, g):
+    equation = op.get_attr('equation')
+    inputs, output = parse_equation(equation, len(op.inputs))
+    grads = []
+    for i, (x, tokens) in enumerate(zip(op.inputs, inputs)):
+        letters = [t for t in tokens if t != '...']
+        if len(set(letters)) != len(letters):
+            raise NotImplementedError(
+                f'einsum: no gradient for operand {i} of {equation!r}: a subscript repeated within '
+                f'one operand (a diagonal) is not supported')
+        others = [(y, t) for j, (y, t) in enumerate(zip(op.inputs, inputs)) if j != i]
+        operands, subscripts = [g] + [conj(y) for y, _ in others], [output] + [t for _, t in others]
+        available = set(output).union(*[set(t) for t in subscripts])
+        if any(t not in available for t in tokens):
+            operands.append(ones_like(x))   # supplies the sizes of axes summed away in the forward
+            subscripts.append(tokens)
+        grads.append(sum_to(einsum(_join(subscripts, tokens), *operands), x))
+    return grads
+
+
+EINSUM = define_op('Einsum', _einsum_kernel, _einsum_infer, _einsum_grad)
+
+
+def einsum(equation, *inputs, **kwargs):
+    """Einstein summation, as numpy's einsum (including '...' and implicit output)."""
+    kwargs.pop('name', None)
+    kwargs.pop('optimize', None)
+    if kwargs:
+        raise TypeError(f'einsum: unexpected keyword arguments {sorted(kwargs)}')
+    if len(inputs) == 1 and isinstance(inputs[0], (list, tuple)):
+        inputs = tuple(inputs[0])
+    tensors = common.same_dtype_args(list(inputs), 'einsum')
+    parsed = parse_equation(equation, len(tensors))
+    return apply_op(EINSUM, tuple(tensors), {'equation': _join(*parsed)}, None)
+
+
+# ---------------------------------------------------------------- tensordot
+
+_LETTERS = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ'
+
+
+def _tensordot_axes(axes, rank_a, rank_b):
+    value = common.static_value(axes) if is_tensor(axes) else axes
+    if np.ndim(value) == 0:
+        n = int(value)
+        if n < 0 or n > rank_a or n > rank_b:
+            raise ValueError(f'tensordot: axes={n} must be in [0, min(rank(a), rank(b))] = '
+                             f'[0, {min(rank_a, rank_b)}]')
+        return list(range(rank_a - n, rank_a)), list(range(n))
+    if len(value) != 2:
+        raise ValueError(f'tensordot: axes must be an int or a pair of axis lists, got {axes!r}')
+    a_axes, b_axes = ([int(v) for v in np.ravel(part)] for part in value)
+    if len(a_axes) != len(b_axes):
+        raise ValueError(f'tensordot: different number of contraction axes for a and b: '
+                         f'{a_axes} and {b_axes}')
+    return ([common.normalize_axis(v, rank_a, 'tensordot')[0] for v in a_axes],
+            [common.normalize_axis(v, rank_b, 'tensordot')[0] for v in b_axes])
+
+
+def tensordot(a, b, axes, name=None):
+    """Contracts a's `axes[0]` with b's `axes[1]` (an int n: a's last n with b's first n)."""
+    a, b = binary_args(a, b, 'tensordot')
+    sa, sb = dims(a), dims(b)
+    if sa is None or sb is None:
+        raise ValueError('tensordot: the ranks of a and b must be known')
+    if len(sa) + len(sb) > len(_LETTERS):
+        raise ValueError(f'tensordot: ranks {len(sa)} and {len(sb)} are too large')
+    a_axes, b_axes = _tensordot_axes(axes, len(sa), len(sb))
+    for i, j in zip(a_axes, b_axes):
+        if sa[i] is not None and sb[j] is not None and sa[i] != sb[j]:
+            raise errors.InvalidArgumentError(
+                f'tensordot: contracted dimensions differ: a{list(sa)} axis {i} has size {sa[i]}, '
+                f'b{list(sb)} axis {j} has size {sb[j]}')
+    a_letters = list(_LETTERS[:len(sa)])
+    fresh = iter(_LETTERS[len(sa):])
+    b_letters = [a_letters[a_axes[b_axes.index(j)]] if j in b_axes else next(fresh)
+                 for j in range(len(sb))]
+    output = ([t for i, t in enumerate(a_letters) if i not in a_axes]
+              + [t for j, t in enumerate(b_letters) if j not in b_axes])
+    return einsum(_join([a_letters, b_letters], output), a, b)
+
+
+# ---------------------------------------------------------------- norm
+
+def _norm_axes(axis, ord):
+    if isinstance(axis, (list, tuple)) and len(axis) == 2:
+        if not all(isinstance(a, (int, np.integer)) for a in axis) or axis[0] == axis[1]:
+            raise ValueError(f"'axis' must be None, an integer, or a tuple of 2 unique integers, "
+                             f"got {axis}")
+        supported = ['euclidean', 'fro', 1, 2, np.inf]
+        if ord not in supported:
+            raise ValueError(f"'ord' must be a supported matrix norm in {supported}, got {ord}")
+        return tuple(int(a) for a in axis), True
+    if isinstance(axis, (list, tuple)) and len(axis) == 1:
+        axis = axis[0]
+    if not (axis is None or isinstance(axis, (int, np.integer))):
+        raise ValueError(f"'axis' must be None, an integer, or a tuple of 2 unique integers, got "
+                         f"{axis}")
+    if isinstance(ord, str):
+        if ord not in ('euclidean', 'fro') or (ord == 'fro' and axis is not None):
+            raise ValueError(f"'ord' must be a supported vector norm, got {ord}")
+    elif not ord > 0:
+        raise ValueError(f"'ord' must be a supported vector norm, got {ord}")
+    return (None if axis is None else int(axis)), False
+
+
+def norm(tensor, ord='euclidean', axis=None, keepdims=None, name=None):
+    """Vector norms (axis None or an int: p-norms, p > 0 or inf) and matrix norms (axis a pair:
+    'fro'/'euclidean', 1, inf), as TF computes them."""
+    axes, is_matrix = _norm_axes(axis, ord)
+    x = to_tensor(tensor, name='tensor', op='norm')
+    keepdims = bool(keepdims)
+    if ord in ('fro', 'euclidean') or (not isinstance(ord, str) and ord == 2):
+        if is_matrix and not isinstance(ord, str):
+            raise errors.UnimplementedError('norm: the matrix 2-norm (largest singular value) is '
+                                            'not supported')
+        return sqrt(reduce_sum(x * conj(x), axes, keepdims=keepdims))
+    magnitude = abs(x)
+    if ord == 1:
+        if is_matrix:   # the largest column sum
+            return reduce_max(reduce_sum(magnitude, axes[0], keepdims=True), axes, keepdims)
+        return reduce_sum(magnitude, axes, keepdims=keepdims)
+    if ord == np.inf:
+        if is_matrix:   # the largest row sum
+            return reduce_max(reduce_sum(magnitude, axes[1], keepdims=True), axes, keepdims)
+        return reduce_max(magnitude, axes, keepdims=keepdims)
+    return pow(reduce_sum(pow(magnitude, ord), axes, keepdims=keepdims), 1.0 / ord)
+
+
+# ---------------------------------------------------------------- inv, det, solve
+
+def _adjoint_array(a):
+    return np.conj(np.swapaxes(a, -1, -2))
+
+
+def _square_batch(x, op):
+    """Checks that x is a (batch of) square matrices; returns its static shape (or None)."""
+    check_inputs(op, INEXACT, x)
+    d = dims(x)
+    if d is None:
+        return None
+    if len(d) < 2 or (d[-1] is not None and d[-2] is not None and d[-1] != d[-2]):
+        raise errors.InvalidArgumentError(
+            f'{op}: input must be a square matrix or a batch of them, got {errors.describe(x)}')
+    return d
+
+
+def _inv_kernel(a, adjoint):
+    return np.linalg.inv(_adjoint_array(a) if adjoint else a)
+
+
+def _inv_grad(op, g):
+    ainv = op.outputs[0]
+    adjoint = op.get_attr('adjoint')
+    inner = matmul(g, ainv, adjoint_a=adjoint, adjoint_b=not adjoint)
+    return -matmul(ainv, inner, adjoint_a=not adjoint)
+
+
+INV = define_op('MatrixInverse', checked_kernel(_inv_kernel, INEXACT, 'inv'),
+                lambda a, adjoint: (a.dtype, _square_batch(a, 'inv')), _inv_grad)
+
+
+def inv(input, adjoint=False, name=None):
+    """The inverse of each square matrix in the last two dims (of its adjoint when `adjoint`)."""
+    x = to_tensor(input, name='input', op='inv')
+    return apply_op(INV, (x,), {'adjoint': bool(adjoint)}, name)
+
+
+def _det_infer(a):
+    d = _square_batch(a, 'det')
+    return a.dtype, None if d is None else d[:-2]
+
+
+def _det_grad(op, g):
+    # d det(A) / dA = det(A) * inv(A)^T, for each matrix of the batch.
+    return einsum('...,...ij->...ij', g * op.outputs[0], inv(op.inputs[0], adjoint=True))
+
+
+DET = define_op('MatrixDeterminant', checked_kernel(np.linalg.det, INEXACT, 'det'), _det_infer,
+                _det_grad)
+
+
+def det(input, name=None):
+    return apply_op(DET, (to_tensor(input, name='input', op='det'),), None, name)
+
+
+def _solve_kernel(matrix, rhs, adjoint):
+    return np.linalg.solve(_adjoint_array(matrix) if adjoint else matrix, rhs)
+
+
+def _solve_infer(matrix, rhs, adjoint):
+    m = _square_batch(matrix, 'solve')
+    r = dims(rhs)
+    if m is None or r is None:
+        return rhs.dtype, r
+    if len(r) != len(m) or (r[-2] is not None and m[-1] is not None and r[-2] != m[-1]):
+        raise errors.InvalidArgumentError(
+            f'solve: rhs must be [..., M, K] for a matrix [..., M, M]; got matrix '
+            f'{errors.describe(matrix)} and rhs {errors.describe(rhs)}')
+    return rhs.dtype, r
+
+
+def _solve_grad(op, g):
+    a = op.inputs[0]
+    adjoint = op.get_attr('adjoint')
+    x = op.outputs[0]
+    grad_rhs = solve(a, g, adjoint=not adjoint)
+    if adjoint:
+        return -matmul(x, grad_rhs, adjoint_b=True), grad_rhs
+    return -matmul(grad_rhs, x, adjoint_b=True), grad_rhs
+
+
+SOLVE = define_op('MatrixSolve', checked_kernel(_solve_kernel, INEXACT, 'solve'), _solve_infer,
+                  _solve_grad)
+
+
+def solve(matrix, rhs, adjoint=False, name=None):
+    """X with matrix @ X = rhs (adjoint(matrix) @ X = rhs when `adjoint`), batched."""
+    matrix, rhs = binary_args(matrix, rhs, 'solve')
+    return apply_op(SOLVE, (matrix, rhs), {'adjoint': bool(adjoint)}, name)
