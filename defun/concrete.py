@@ -31,7 +31,7 @@ _state = context.state()
 def _call_kernel(*arrays, f, with_intermediates):
     if with_intermediates:
         return f.gradient_parts().forward_call.fn(*arrays)
-    return f.run(*arrays)
+    return f.callable.fn(*arrays)
 
 
 def _call_error(exc, inputs, attrs):
@@ -74,7 +74,7 @@ class ConcreteFunction:
         self._arg_binder = arg_binder
         self._opdef = STATEFUL_CALL if _is_stateful(graph) else CALL
         self._callable = compile_graph(graph, self._flat_inputs, graph.outputs, self.name)
-        self.run = self._callable.fn   # the generated function itself: arrays in, arrays out
+        self.callable = self._callable   # its `fn`: arrays in, arrays out
         self._plain_attrs = {'f': self, 'with_intermediates': False}
         self._gradient_attrs = {'f': self, 'with_intermediates': True}
         self._pack = _packer(structured_outputs)

@@ -46,14 +46,33 @@ class Optimizations:
 _FOLD_LIMIT = 1 << 20
 
 
-class GraphCallable:
-    """A compiled graph: call with input arrays (in `inputs` order), get a tuple of output arrays."""
+# Graphs up to this many emitted ops are compiled when built; larger ones run interpreted once
+# (Python's compile() costs ~50 us per line, which dominates a big graph's first call) and are
+# compiled on their second call. Either way, the steady state runs generated code.
+COMPILE_EAGERLY_UP_TO = 200
 
-    def __init__(self, fn, source, graph, op_lines):
-        self.fn = fn
+
+class GraphCallable:
+    """A compiled graph: call `fn(*arrays)` (inputs in order) for a tuple of output arrays.
+
+    `source` is the generated Python; `fn` is the generated function itself once compiled, and a
+    small interpreter over the same steps before that (see COMPILE_EAGERLY_UP_TO).
+    """
+
+    def __init__(self, source, namespace, fn_name, steps, params, out_names, op_lines, graph):
         self.source = source
         self.graph = graph
-        self._op_lines = op_lines  # generated line number -> op, for error messages
+        self._namespace = namespace
+        self._fn_name = fn_name
+        self._steps = steps            # (op, kernel, input names, attrs, output names)
+        self._params = params
+        self._out_names = out_names
+        self._op_lines = op_lines      # generated line number -> op, for error messages
+        self._filename = None
+        if len(steps) <= COMPILE_EAGERLY_UP_TO:
+            self.fn = self.compile()
+        else:
+            self.fn = self._interpret_once
 
     def __call__(self, *arrays):
         try:
@@ -63,11 +82,46 @@ class GraphCallable:
         except Exception as exc:
             raise self.runtime_error(exc) from None
 
+    def compile(self):
+        """Compiles the generated source (once) and returns the function."""
+        if self._filename is None:
+            filename = f'<defun generated {self._fn_name} #{next(_counter)}>'
+            exec(compile(self.source, filename, 'exec'), self._namespace)
+            # Register the source so tracebacks and inspect show the generated lines.
+            linecache.cache[filename] = (len(self.source), None,
+                                         self.source.splitlines(True), filename)
+            self._filename = filename
+        return self._namespace[self._fn_name]
+
+    def _interpret_once(self, *arrays):
+        """The first call of a big graph: run the steps directly, then switch to compiled code."""
+        self.fn = self.compile_later
+        env = dict(self._namespace)
+        env.update(zip(self._params, arrays))
+        for op, kernel, ins, attrs, outs in self._steps:
+            try:
+                result = kernel(*[env[n] for n in ins], **attrs)
+            except errors.OpError:
+                raise
+            except Exception as exc:
+                raise self.error_for(op, exc) from None
+            if op.opdef.num_outputs == 1:
+                env[outs[0]] = result
+            elif outs:
+                env.update(zip(outs, result))
+        return tuple([env[n] for n in self._out_names])
+
+    def compile_later(self, *arrays):
+        self.fn = self.compile()
+        return self.fn(*arrays)
+
     def runtime_error(self, exc):
         """Wraps a kernel failure with the failing op and where the user created it."""
         op = self.failing_op(exc.__traceback__)
-        if op is None:
-            return exc
+        return exc if op is None else self.error_for(op, exc)
+
+    @staticmethod
+    def error_for(op, exc):
         where = ''
         if op.origin is not None:
             filename, lineno, func = op.origin
@@ -75,14 +129,14 @@ class GraphCallable:
             where = f'\n  created at {filename}:{lineno} in {func}: {line}'
         message = (f"{op.type} op '{op.name}' failed on inputs ("
                    f"{', '.join(errors.describe(t) for t in op.inputs)}): {exc}{where}")
-        if isinstance(exc, (TypeError,)):
+        if isinstance(exc, TypeError):
             return TypeError(message)
         return errors.InvalidArgumentError(message, op)
 
     def failing_op(self, tb):
         op = None
         while tb is not None:
-            if tb.tb_frame.f_code.co_filename == self.fn.__code__.co_filename:
+            if tb.tb_frame.f_code.co_filename == self._filename:
                 op = self._op_lines.get(tb.tb_lineno, op)
             tb = tb.tb_next
         return op
@@ -105,6 +159,7 @@ class _Builder:
         self.used = set(keyword.kwlist) | {'np'}
         self.cse = {}
         self.lines = []
+        self.steps = []
         self.op_lines = {}
 
     # -- naming
@@ -221,6 +276,7 @@ class _Builder:
         for line in body:
             self.lines.append(line)
             self.op_lines[len(self.lines) + 1] = op  # +1: the def line comes first
+        self.steps.append((op, op.opdef.kernel, in_names, op.attrs, out_names))
         for t, n in zip(op.outputs, out_names):
             self.names[id(t)] = n
 
@@ -258,15 +314,12 @@ class _Builder:
         self.lines.append(f'return ({", ".join(outs)}{"," if len(outs) == 1 else ""})')
 
     def finish(self):
-        params = ', '.join(self.names[id(ph)] for ph in self.inputs)
-        source = f'def {self.fn_name}({params}):\n' + ''.join(
+        params = [self.names[id(ph)] for ph in self.inputs]
+        source = f'def {self.fn_name}({", ".join(params)}):\n' + ''.join(
             f'    {line}\n' for line in self.lines)
-        filename = f'<defun generated {self.fn_name} #{next(_counter)}>'
-        code = compile(source, filename, 'exec')
-        exec(code, self.namespace)
-        # Register the source so tracebacks and inspect show generated lines.
-        linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
-        return GraphCallable(self.namespace[self.fn_name], source, self.graph, self.op_lines)
+        out_names = [self.names[id(t)] for t in self.outputs]
+        return GraphCallable(source, self.namespace, self.fn_name, self.steps, params, out_names,
+                             self.op_lines, self.graph)
 
 
 def _identifier(hint):

@@ -30,7 +30,7 @@ class GraphTensor(Tensor):
         self.op = op
         self.value_index = value_index
         self.dtype = dtype
-        self._shape = shape if isinstance(shape, TensorShape) else TensorShape(shape)
+        self._shape = shape
 
     @property
     def shape(self):
@@ -148,14 +148,27 @@ PLACEHOLDER = define_op('Placeholder', _placeholder_kernel,
                         lambda dtype, shape: (dtype, shape.as_tuple()), None)
 
 
+_INTERNAL_CODE = {}  # code object -> whether it belongs to defun/autograph (cached: hot path)
+
+
+def _is_internal(code, frame):
+    internal = _INTERNAL_CODE.get(code)
+    if internal is None:
+        name = frame.f_globals.get('__name__', '')
+        internal = (name == 'defun' or name.startswith(('defun.', 'autograph', 'contextlib'))
+                    or code.co_filename.startswith('<defun'))
+        _INTERNAL_CODE[code] = internal
+    return internal
+
+
 def _user_origin():
-    """(filename, lineno, function) of the innermost frame outside defun and autograph."""
+    """(filename, lineno, function) of the innermost frame outside defun and autograph: where the
+    user's code created the op, for error messages."""
     frame = sys._getframe(2)
     while frame is not None:
-        name = frame.f_globals.get('__name__', '')
-        if not (name.startswith('defun.') or name.startswith('autograph') or name == 'defun'
-                or name.startswith('contextlib')):
-            return frame.f_code.co_filename, frame.f_lineno, frame.f_code.co_name
+        code = frame.f_code
+        if not _is_internal(code, frame):
+            return code.co_filename, frame.f_lineno, code.co_name
         frame = frame.f_back
     return None
 
@@ -170,6 +183,7 @@ class Graph:
         self._finalized = False
         self._overrides = {}
         self._folded = {}
+        self._constants = {}
         self.outer_graph = None
         self.seed = None
 
@@ -188,8 +202,8 @@ class Graph:
         op = Operation(self, opdef, self.unique_name(frame.scope + (name or opdef.type)),
                        inputs, attrs, _control_ops(frame.control_inputs), _user_origin())
         op.gradient_type = self._overrides.get(opdef.type)
-        op.outputs = tuple(GraphTensor(op, i, dtype, shape) for i, (dtype, shape) in
-                           enumerate(specs))
+        op.outputs = tuple([GraphTensor(op, i, dtype, _as_shape(shape))
+                            for i, (dtype, shape) in enumerate(specs)])
         self._ops.append(op)
         self._by_name[op.name] = op
         return op.outputs
@@ -210,11 +224,20 @@ class Graph:
 
     def add_constant(self, array, name=None):
         value = np.asarray(array) if not isinstance(array, np.ndarray) else array
+        # Small constants (the Python numbers of `x * 2.0`) are made once per graph.
+        key = None
+        if value.size <= 16 and value.dtype.kind != 'O' and name is None:
+            key = (value.dtype.str, value.shape, value.tobytes())
+            cached = self._constants.get(key)
+            if cached is not None:
+                return cached
         with context.graph_mode(self) if context.current_graph() is not self else \
                 contextlib.nullcontext():
             (out,) = self.create_op(CONST, (), {'value': value,
                                                 'dtype': dtypes.from_numpy(value.dtype)},
                                     name or 'Const')
+        if key is not None:
+            self._constants[key] = out
         return out
 
     def unique_name(self, name, mark_as_used=True):
@@ -306,6 +329,14 @@ class Graph:
 
     def __repr__(self):
         return f'<{type(self).__name__} with {len(self._ops)} ops>'
+
+
+def _as_shape(shape):
+    # Inference rules return tuples of ints/None (trusted, the fast path) or anything TensorShape
+    # accepts.
+    if type(shape) is tuple and all(type(d) is int or d is None for d in shape):
+        return TensorShape.from_tuple(shape)
+    return shape if isinstance(shape, TensorShape) else TensorShape(shape)
 
 
 def _graph_scope(graph, manager, arg):

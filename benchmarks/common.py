@@ -1,0 +1,57 @@
+"""Timing helpers shared by the benchmarks: medians of repeated runs, and a table printer.
+
+Run every benchmark with OPENBLAS_NUM_THREADS=1 (set here before numpy loads BLAS when run as a
+script): on a 2-core machine two-thread BLAS collapses when the other core is busy.
+"""
+import os
+import statistics
+import time
+
+os.environ.setdefault('OPENBLAS_NUM_THREADS', '1')
+
+
+def per_call(fn, number=None, repeat=7, min_time=0.05):
+    """Median seconds per call of fn() over `repeat` runs of `number` calls (auto-sized)."""
+    if number is None:
+        number = 1
+        while True:
+            start = time.perf_counter()
+            for _ in range(number):
+                fn()
+            if time.perf_counter() - start >= min_time:
+                break
+            number *= 2
+    samples = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        for _ in range(number):
+            fn()
+        samples.append((time.perf_counter() - start) / number)
+    return statistics.median(samples)
+
+
+def once(fn, repeat=5):
+    """Median seconds of single calls of fn() (each repeat should do fresh work)."""
+    samples = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        fn()
+        samples.append(time.perf_counter() - start)
+    return statistics.median(samples)
+
+
+def fmt_time(seconds):
+    if seconds < 1e-3:
+        return f'{seconds * 1e6:8.2f} us'
+    if seconds < 1:
+        return f'{seconds * 1e3:8.2f} ms'
+    return f'{seconds:8.2f} s '
+
+
+def report(rows):
+    """rows: (workload, baseline name, baseline seconds, defun seconds, target text)."""
+    print(f'{"workload":44s} {"baseline":>12s} {"defun":>12s} {"ratio":>7s}  target')
+    for name, base_name, base, ours, target in rows:
+        ratio = ours / base if base else float('nan')
+        print(f'{name:44s} {fmt_time(base)} {fmt_time(ours)} {ratio:6.2f}x  {target}'
+              f'   (baseline: {base_name})')
