@@ -13,6 +13,7 @@ from defun.ops.array import *  # noqa: F401,F403
 from defun.ops.transform import *  # noqa
 from defun.ops.indexing import *  # noqa
 from defun.ops.sorting import *  # noqa
+from defun.ops.debug import Assert, print  # noqa
 from defun import math, linalg, nn, random, debugging  # noqa: F401
 from defun.variables import Variable  # noqa
 from defun.tape import GradientTape  # noqa

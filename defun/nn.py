@@ -1,1 +1,4 @@
 """The `tf.nn` namespace."""
+from defun.ops.nn import *  # noqa: F401,F403
+from defun.ops.nn_conv import *  # noqa: F401,F403
+from defun.ops.sorting import top_k  # noqa: F401

@@ -22,6 +22,10 @@ TESTED_ELSEWHERE = {
     'AssignSubVariableOp': 'tests/test_variables.py',
     'SumToShape': 'every broadcasting gradient in this file',
     'ReducedShape': 'reduction gradients with unknown shapes (tests/test_gradients.py)',
+    'RandomStandardNormal': 'tests/test_random.py (statistics, seeding, graph mode)',
+    'RandomUniform': 'tests/test_random.py',
+    'RandomUniformInt': 'tests/test_random.py',
+    'RandomShuffle': 'tests/test_random.py',
 }
 
 

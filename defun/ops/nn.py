@@ -1,0 +1,274 @@
+"""Neural-network ops: activations (relu, relu6, elu, leaky_relu, gelu, silu), softmax and
+log_softmax, l2_loss, bias_add, moments and the cross-entropy losses. Convolution and pooling live
+in nn_conv.py.
+
+As in TF, the piecewise activations have gradient ops of their own (ReluGrad, EluGrad, ...) whose
+gradients are again such ops, so higher-order gradients need no masks built from comparisons.
+Functions TF writes as compositions (gelu, silu, moments, the cross entropies) are compositions here
+too, so their gradients come from the ops they use.
+"""
+import numpy as np
+
+from defun import errors
+from defun.dispatch import apply_op
+from defun.ops import common, math as math_ops
+from defun.ops.array import size
+from defun.ops.common import dims, same_as_first, to_tensor
+from defun.ops.core import cast, sum_to, zeros_like
+from defun.ops.functional import stop_gradient
+from defun.ops.indexing import gather
+from defun.ops.transform import squeeze
+from defun.registry import define_op
+
+__all__ = ['relu', 'relu6', 'elu', 'leaky_relu', 'gelu', 'silu', 'swish', 'softmax',
+           'log_softmax', 'l2_loss', 'bias_add', 'moments', 'sigmoid_cross_entropy_with_logits',
+           'softmax_cross_entropy_with_logits', 'sparse_softmax_cross_entropy_with_logits']
+
+
+def _float_arg(x, op, name='features'):
+    return common.float_only(to_tensor(x, name=name, op=op), op)
+
+
+def _pair_infer(g, x, **attrs):
+    return g.dtype, common.broadcast_dims(dims(g), dims(x))
+
+
+# ---------------------------------------------------------------- relu family
+
+def _relu_kernel(x):
+    return np.maximum(x, np.zeros((), dtype=x.dtype))
+
+
+RELU = define_op('Relu', _relu_kernel, same_as_first,
+                 lambda op, g: relu_grad(g, op.outputs[0]))
+RELU_GRAD = define_op(
+    'ReluGrad', lambda g, y: g * (y > 0), _pair_infer,
+    lambda op, grad: (relu_grad(grad, op.inputs[1]), zeros_like(op.inputs[1])))
+
+
+def relu_grad(g, y):
+    """g where y > 0, else 0."""
+    return apply_op(RELU_GRAD, (g, y))
+
+
+def relu(features, name=None):
+    x = to_tensor(features, name='features', op='relu')
+    return apply_op(RELU, (x,), None, name)
+
+
+RELU6_GRAD = define_op(
+    'Relu6Grad', lambda g, x: g * ((x > 0) & (x < 6)), _pair_infer,
+    lambda op, grad: (apply_op(RELU6_GRAD, (grad, op.inputs[1])), zeros_like(op.inputs[1])))
+RELU6 = define_op('Relu6', lambda x: np.clip(x, 0, 6).astype(x.dtype, copy=False), same_as_first,
+                  lambda op, g: apply_op(RELU6_GRAD, (g, op.inputs[0])))
+
+
+def relu6(features, name=None):
+    x = to_tensor(features, name='features', op='relu6')
+    return apply_op(RELU6, (x,), None, name)
+
+
+def _elu_kernel(x):
+    return np.where(x > 0, x, np.expm1(np.minimum(x, 0))).astype(x.dtype, copy=False)
+
+
+def _elu_grad_grad(op, grad):
+    g, y = op.inputs
+    # d/dy of g * (y + 1) on y < 0 is g; -relu_grad(-a, -y) is a where y < 0, else 0.
+    return apply_op(ELU_GRAD, (grad, y)), -relu_grad(-(grad * g), -y)
+
+
+ELU_GRAD = define_op('EluGrad', lambda g, y: np.where(y > 0, g, g * (y + 1)).astype(g.dtype),
+                     _pair_infer, _elu_grad_grad)
+ELU = define_op('Elu', _elu_kernel, same_as_first,
+                lambda op, g: apply_op(ELU_GRAD, (g, op.outputs[0])))
+
+
+def elu(features, name=None):
+    return apply_op(ELU, (_float_arg(features, 'elu'),), None, name)
+
+
+def _leaky_kernel(x, alpha):
+    return np.where(x > 0, x, x * np.asarray(alpha, dtype=x.dtype))
+
+
+LEAKY_RELU_GRAD = define_op(
+    'LeakyReluGrad',
+    lambda g, x, alpha: np.where(x > 0, g, g * np.asarray(alpha, dtype=g.dtype)), _pair_infer,
+    lambda op, grad: (apply_op(LEAKY_RELU_GRAD, (grad, op.inputs[1]),
+                               {'alpha': op.get_attr('alpha')}), zeros_like(op.inputs[1])))
+LEAKY_RELU = define_op(
+    'LeakyRelu', _leaky_kernel, same_as_first,
+    lambda op, g: apply_op(LEAKY_RELU_GRAD, (g, op.inputs[0]), {'alpha': op.get_attr('alpha')}))
+
+
+def leaky_relu(features, alpha=0.2, name=None):
+    x = _float_arg(features, 'leaky_relu')
+    return apply_op(LEAKY_RELU, (x,), {'alpha': float(alpha)}, name)
+
+
+def gelu(features, approximate=False, name=None):
+    """x * Phi(x) (with erf), or TF's tanh approximation when `approximate`."""
+    x = _float_arg(features, 'gelu')
+    if approximate:
+        c = np.sqrt(2.0 / np.pi)
+        inner = c * (x + 0.044715 * (x * x * x))
+        return 0.5 * x * (1.0 + math_ops.tanh(inner))
+    return 0.5 * x * (1.0 + math_ops.erf(x * (1.0 / np.sqrt(2.0))))
+
+
+def silu(features, beta=1.0, name=None):
+    """x * sigmoid(beta * x)."""
+    x = _float_arg(features, 'silu')
+    return x * math_ops.sigmoid(x if beta == 1.0 else x * beta)
+
+
+swish = silu
+
+
+# ---------------------------------------------------------------- softmax
+
+def _softmax_kernel(x, axis):
+    shifted = x - np.max(x, axis=axis, keepdims=True)
+    e = np.exp(shifted)
+    return e / np.sum(e, axis=axis, keepdims=True)
+
+
+def _log_softmax_kernel(x, axis):
+    shifted = x - np.max(x, axis=axis, keepdims=True)
+    return shifted - np.log(np.sum(np.exp(shifted), axis=axis, keepdims=True))
+
+
+def _softmax_grad(op, g):
+    y, axis = op.outputs[0], op.get_attr('axis')
+    return (g - math_ops.reduce_sum(g * y, axis=axis, keepdims=True)) * y
+
+
+def _log_softmax_grad(op, g):
+    y, axis = op.outputs[0], op.get_attr('axis')
+    return g - math_ops.reduce_sum(g, axis=axis, keepdims=True) * math_ops.exp(y)
+
+
+SOFTMAX = define_op('Softmax', _softmax_kernel, same_as_first, _softmax_grad)
+LOG_SOFTMAX = define_op('LogSoftmax', _log_softmax_kernel, same_as_first, _log_softmax_grad)
+
+
+def _softmax_axis(x, axis, op):
+    axis = -1 if axis is None else int(axis)
+    r = x.shape.rank
+    if r is not None:
+        if r == 0:
+            raise errors.InvalidArgumentError(f'{op}: logits must have rank >= 1, got a scalar')
+        if not -r <= axis < r:
+            raise errors.InvalidArgumentError(
+                f'{op}: axis {axis} is out of range for {errors.describe(x)}')
+    return axis
+
+
+def softmax(logits, axis=None, name=None):
+    x = _float_arg(logits, 'softmax', 'logits')
+    return apply_op(SOFTMAX, (x,), {'axis': _softmax_axis(x, axis, 'softmax')}, name)
+
+
+def log_softmax(logits, axis=None, name=None):
+    x = _float_arg(logits, 'log_softmax', 'logits')
+    return apply_op(LOG_SOFTMAX, (x,), {'axis': _softmax_axis(x, axis, 'log_softmax')}, name)
+
+
+# ---------------------------------------------------------------- losses and statistics
+
+L2_LOSS = define_op('L2Loss', lambda x: (np.sum(np.square(x)) / 2).astype(x.dtype),
+                    lambda x: (x.dtype, ()), lambda op, g: op.inputs[0] * g)
+
+
+def l2_loss(t, name=None):
+    """sum(t ** 2) / 2."""
+    return apply_op(L2_LOSS, (_float_arg(t, 'l2_loss', 't'),), None, name)
+
+
+def _bias_add_infer(x, b):
+    d, bd = dims(x), dims(b)
+    if d is not None and bd is not None and d and d[-1] is not None and bd[0] is not None \
+            and d[-1] != bd[0]:
+        raise errors.InvalidArgumentError(
+            f'bias_add: Must provide as many biases as the last dimension of the input tensor: '
+            f'{list(bd)} vs. {list(d)}')
+    return x.dtype, d
+
+
+BIAS_ADD = define_op('BiasAdd', lambda x, b: x + b, _bias_add_infer,
+                     lambda op, g: (g, sum_to(g, op.inputs[1])))
+
+
+def bias_add(value, bias, data_format=None, name=None):
+    """value + bias along the last axis (NHWC / N...C)."""
+    if data_format not in (None, 'NHWC', 'N...C'):
+        raise errors.UnimplementedError(f'bias_add: data_format {data_format!r} is not supported; '
+                                        f'use channels-last (NHWC)')
+    x, b = common.binary_args(value, bias, 'bias_add')
+    if b.shape.rank not in (None, 1):
+        raise ValueError(f'bias_add: bias must be 1-D, got {errors.describe(b)}')
+    if x.shape.rank is not None and x.shape.rank < 2:
+        raise ValueError(f'bias_add: input must have at least 2 dimensions, got '
+                         f'{errors.describe(x)}')
+    _bias_add_infer(x, b)  # checks the bias length when both shapes are known
+    return apply_op(BIAS_ADD, (x, b), None, name)
+
+
+def moments(x, axes, shift=None, keepdims=False, name=None):
+    """Mean and variance over `axes` (the variance about the mean, as TF computes it)."""
+    x = _float_arg(x, 'moments', 'x')
+    axes = list(axes) if not isinstance(axes, int) else [axes]
+    total = math_ops.reduce_sum(x, axis=axes, keepdims=True)
+    count = cast(size(x), x.dtype) / cast(size(total), x.dtype)
+    mean = total / count
+    centered = x - stop_gradient(mean)
+    variance = math_ops.reduce_sum(centered * centered, axis=axes, keepdims=True) / count
+    if not keepdims:
+        mean, variance = squeeze(mean, axes), squeeze(variance, axes)
+    return mean, variance
+
+
+def sigmoid_cross_entropy_with_logits(labels=None, logits=None, name=None):
+    """max(x, 0) - x * z + log(1 + exp(-|x|)), TF's overflow-free form."""
+    if labels is None or logits is None:
+        raise ValueError('sigmoid_cross_entropy_with_logits needs both labels and logits')
+    x = _float_arg(logits, 'sigmoid_cross_entropy_with_logits', 'logits')
+    z = to_tensor(labels, dtype=x.dtype, name='labels', op='sigmoid_cross_entropy_with_logits')
+    common.broadcast_dims(dims(x), dims(z), 'sigmoid_cross_entropy_with_logits')
+    if dims(x) is not None and dims(z) is not None and dims(x) != dims(z) and \
+            None not in dims(x) + dims(z):
+        raise ValueError(f'logits and labels must have the same shape ({x.shape} vs {z.shape})')
+    abs_x = relu(x) + relu(-x)
+    return relu(x) - x * z + math_ops.log1p(math_ops.exp(-abs_x))
+
+
+def softmax_cross_entropy_with_logits(labels, logits, axis=-1, name=None):
+    """-sum(labels * log_softmax(logits)) over `axis`."""
+    x = _float_arg(logits, 'softmax_cross_entropy_with_logits', 'logits')
+    z = to_tensor(labels, dtype=x.dtype, name='labels', op='softmax_cross_entropy_with_logits')
+    if dims(x) is not None and dims(z) is not None and \
+            not x.shape.is_compatible_with(z.shape):
+        raise errors.InvalidArgumentError(
+            f'softmax_cross_entropy_with_logits: logits and labels must be broadcastable: '
+            f'logits_size={list(dims(x))} labels_size={list(dims(z))}')
+    return -math_ops.reduce_sum(z * log_softmax(x, axis=axis), axis=axis)
+
+
+def sparse_softmax_cross_entropy_with_logits(labels=None, logits=None, name=None):
+    """-log_softmax(logits)[..., labels]: labels are class indices, one per row of logits."""
+    op = 'sparse_softmax_cross_entropy_with_logits'
+    x = _float_arg(logits, op, 'logits')
+    z = to_tensor(labels, name='labels', op=op)
+    if not z.dtype.is_integer:
+        raise TypeError(f'{op}: labels must be int32 or int64, got {errors.describe(z)}')
+    lr, xr = z.shape.rank, x.shape.rank
+    if lr is None or xr is None:
+        raise ValueError(f'{op}: labels and logits need known ranks')
+    if xr != lr + 1 or any(a is not None and b is not None and a != b
+                           for a, b in zip(dims(x)[:lr], dims(z))):
+        raise ValueError(f'{op}: Shape mismatch: The shape of labels (received {z.shape}) should '
+                         f'equal the shape of logits except for the last dimension (received '
+                         f'{x.shape}).')
+    return -gather(log_softmax(x), z, axis=lr, batch_dims=lr)
+

@@ -1,0 +1,324 @@
+"""2-D convolution and pooling in NHWC layout, with TF's SAME/VALID padding.
+
+The kernels loop over the filter taps (kh * kw small matmuls over strided views), which keeps them
+short and fast for the filter sizes nets use. Gradients are TF's op pairs: Conv2D's gradients are
+Conv2DBackpropInput and Conv2DBackpropFilter, whose own gradients are again these three ops;
+MaxPoolGrad and MaxPoolGradGrad are each other's gradient; AvgPoolGrad's gradient is AvgPool.
+"""
+import numpy as np
+
+from defun import errors
+from defun.dispatch import apply_op
+from defun.ops import common
+from defun.ops.common import dims, to_tensor
+from defun.ops.core import shape, zeros_like
+from defun.registry import define_op
+
+__all__ = ['conv2d', 'max_pool2d', 'avg_pool2d', 'max_pool', 'avg_pool']
+
+
+# ---------------------------------------------------------------- geometry
+
+def _out_and_pads(size, k, stride, dilation, padding):
+    """Output size and (before, after) padding of one spatial dim, as TF computes them."""
+    eff = (k - 1) * dilation + 1
+    if padding == 'VALID':
+        return max((size - eff) // stride + 1, 0), (0, 0)
+    out = -(-size // stride)
+    total = max((out - 1) * stride + eff - size, 0)
+    return out, (total // 2, total - total // 2)
+
+
+def _geometry(in_shape, kh, kw, strides, dilations, padding):
+    oh, ph = _out_and_pads(in_shape[1], kh, strides[0], dilations[0], padding)
+    ow, pw = _out_and_pads(in_shape[2], kw, strides[1], dilations[1], padding)
+    return oh, ow, ph, pw
+
+
+def _taps(kh, kw, oh, ow, strides, dilations):
+    """(i, j, window view index) for each filter tap over the padded input."""
+    sh, sw = strides
+    dh, dw = dilations
+    for i in range(kh):
+        for j in range(kw):
+            yield i, j, (slice(None), slice(i * dh, i * dh + sh * (oh - 1) + 1, sh),
+                         slice(j * dw, j * dw + sw * (ow - 1) + 1, sw), slice(None))
+
+
+def _padded(x, ph, pw, value=0):
+    return np.pad(x, ((0, 0), ph, pw, (0, 0)), constant_values=value)
+
+
+def _out_dim(size, k, stride, dilation, padding):
+    return None if size is None or k is None else _out_and_pads(size, k, stride, dilation,
+                                                                padding)[0]
+
+
+# ---------------------------------------------------------------- conv2d and its backprops
+
+def _conv2d_kernel(x, w, strides, padding, dilations):
+    kh, kw, _, o = w.shape
+    oh, ow, ph, pw = _geometry(x.shape, kh, kw, strides, dilations, padding)
+    xp = _padded(x, ph, pw)
+    out = np.zeros((x.shape[0], oh, ow, o), dtype=x.dtype)
+    if oh and ow:
+        for i, j, view in _taps(kh, kw, oh, ow, strides, dilations):
+            out += xp[view] @ w[i, j]
+    return out
+
+
+def _conv2d_infer(x, w, strides, padding, dilations):
+    d, k = dims(x), dims(w)
+    if d is not None and k is not None and d[3] is not None and k[2] is not None \
+            and d[3] != k[2]:
+        raise errors.InvalidArgumentError(
+            f'conv2d: input depth must be evenly divisible by filter depth: {d[3]} vs {k[2]} '
+            f'(input {list(d)}, filter {list(k)})')
+    d = d or (None,) * 4
+    k = k or (None,) * 4
+    return x.dtype, (d[0], _out_dim(d[1], k[0], strides[0], dilations[0], padding),
+                     _out_dim(d[2], k[1], strides[1], dilations[1], padding), k[3])
+
+
+def _conv_attrs(op):
+    return {name: op.get_attr(name) for name in ('strides', 'padding', 'dilations')}
+
+
+def _conv2d_grad(op, g):
+    x, w = op.inputs
+    attrs = _conv_attrs(op)
+    return (apply_op(CONV2D_BACKPROP_INPUT, (shape(x), w, g), attrs),
+            apply_op(CONV2D_BACKPROP_FILTER, (x, shape(w), g), attrs))
+
+
+CONV2D = define_op('Conv2D', _conv2d_kernel, _conv2d_infer, _conv2d_grad)
+
+
+def _backprop_input_kernel(input_sizes, w, dy, strides, padding, dilations):
+    in_shape = tuple(int(n) for n in input_sizes)
+    kh, kw = w.shape[:2]
+    oh, ow, ph, pw = _geometry(in_shape, kh, kw, strides, dilations, padding)
+    padded = (in_shape[0], in_shape[1] + sum(ph), in_shape[2] + sum(pw), in_shape[3])
+    # VALID may leave rows the windows never reach; make room for every tap anyway.
+    padded = (padded[0], max(padded[1], (kh - 1) * dilations[0] + strides[0] * (oh - 1) + 1),
+              max(padded[2], (kw - 1) * dilations[1] + strides[1] * (ow - 1) + 1), padded[3])
+    dxp = np.zeros(padded, dtype=dy.dtype)
+    if oh and ow:
+        for i, j, view in _taps(kh, kw, oh, ow, strides, dilations):
+            dxp[view] += dy @ w[i, j].T
+    return dxp[:, ph[0]:ph[0] + in_shape[1], pw[0]:pw[0] + in_shape[2], :]
+
+
+def _backprop_filter_kernel(x, filter_sizes, dy, strides, padding, dilations):
+    kh, kw, c, o = (int(n) for n in filter_sizes)
+    oh, ow, ph, pw = _geometry(x.shape, kh, kw, strides, dilations, padding)
+    xp = _padded(x, ph, pw)
+    dw = np.zeros((kh, kw, c, o), dtype=dy.dtype)
+    if oh and ow:
+        for i, j, view in _taps(kh, kw, oh, ow, strides, dilations):
+            dw[i, j] = np.tensordot(xp[view], dy, axes=([0, 1, 2], [0, 1, 2]))
+    return dw
+
+
+def _sizes_infer(sizes, other, dy, **attrs):
+    value = common.static_value(sizes)
+    return dy.dtype, (None,) * 4 if value is None else tuple(int(n) for n in value)
+
+
+CONV2D_BACKPROP_INPUT = define_op(
+    'Conv2DBackpropInput', _backprop_input_kernel, _sizes_infer,
+    lambda op, grad: (None,
+                      apply_op(CONV2D_BACKPROP_FILTER, (grad, shape(op.inputs[1]), op.inputs[2]),
+                               _conv_attrs(op)),
+                      apply_op(CONV2D, (grad, op.inputs[1]), _conv_attrs(op))))
+CONV2D_BACKPROP_FILTER = define_op(
+    'Conv2DBackpropFilter', _backprop_filter_kernel,
+    lambda x, sizes, dy, **attrs: _sizes_infer(sizes, x, dy),
+    lambda op, grad: (apply_op(CONV2D_BACKPROP_INPUT, (shape(op.inputs[0]), grad, op.inputs[2]),
+                               _conv_attrs(op)),
+                      None,
+                      apply_op(CONV2D, (op.inputs[0], grad), _conv_attrs(op))))
+
+
+def _hw(value, name, op):
+    """strides/ksize/dilations as TF accepts them (int, [h, w] or [1, h, w, 1]) -> (h, w)."""
+    if value is None:
+        return (1, 1)
+    values = [int(v) for v in np.reshape(np.asarray(value), [-1])]
+    if len(values) == 1:
+        return (values[0], values[0])
+    if len(values) == 2:
+        return tuple(values)
+    if len(values) == 4:
+        if values[0] != 1 or values[3] != 1:
+            raise errors.InvalidArgumentError(
+                f'{op}: {name} in the batch and depth dimensions must be 1, got {values}')
+        return (values[1], values[2])
+    raise errors.InvalidArgumentError(f'{op}: {name} must have 1, 2 or 4 elements, got {values}')
+
+
+def _padding(padding, op):
+    text = padding.upper() if isinstance(padding, str) else padding
+    if text not in ('SAME', 'VALID'):
+        raise errors.InvalidArgumentError(f"{op}: padding must be 'SAME' or 'VALID', got "
+                                          f'{padding!r}')
+    return text
+
+
+def _nhwc(x, data_format, op):
+    if data_format not in (None, 'NHWC'):
+        raise errors.UnimplementedError(f'{op}: only data_format="NHWC" is supported, got '
+                                        f'{data_format!r}')
+    if x.shape.rank not in (None, 4):
+        raise ValueError(f'{op}: input must be 4-D (NHWC), got {errors.describe(x)}')
+    return x
+
+
+def conv2d(input, filters, strides, padding, data_format='NHWC', dilations=None, name=None):
+    """2-D convolution (cross-correlation, as TF) of NHWC `input` with HWIO `filters`."""
+    x, w = common.binary_args(input, filters, 'conv2d')
+    common.float_only(x, 'conv2d')
+    _nhwc(x, data_format, 'conv2d')
+    if w.shape.rank not in (None, 4):
+        raise ValueError(f'conv2d: filters must be 4-D [height, width, in, out], got '
+                         f'{errors.describe(w)}')
+    _conv2d_infer(x, w, (1, 1), 'VALID', (1, 1))  # checks the depths when both are known
+    attrs = {'strides': _hw(strides, 'strides', 'conv2d'),
+             'padding': _padding(padding, 'conv2d'),
+             'dilations': _hw(dilations, 'dilations', 'conv2d')}
+    if attrs['strides'] != (1, 1) and attrs['dilations'] != (1, 1):
+        raise errors.InvalidArgumentError('conv2d: strides > 1 with dilations > 1 is not '
+                                          'supported (as in TF)')
+    return apply_op(CONV2D, (x, w), attrs, name)
+
+
+# ---------------------------------------------------------------- pooling
+
+def _pool_infer(x, ksize, strides, padding):
+    d = dims(x) or (None,) * 4
+    return x.dtype, (d[0], _out_dim(d[1], ksize[0], strides[0], 1, padding),
+                     _out_dim(d[2], ksize[1], strides[1], 1, padding), d[3])
+
+
+def _lowest(dtype):
+    return -np.inf if dtype.kind == 'f' else np.iinfo(dtype).min
+
+
+def _max_pool_kernel(x, ksize, strides, padding):
+    oh, ow, ph, pw = _geometry(x.shape, ksize[0], ksize[1], strides, (1, 1), padding)
+    xp = _padded(x, ph, pw, _lowest(x.dtype))
+    out = np.full((x.shape[0], oh, ow, x.shape[3]), _lowest(x.dtype), dtype=x.dtype)
+    for _, _, view in _taps(ksize[0], ksize[1], oh, ow, strides, (1, 1)):
+        np.maximum(out, xp[view], out=out)
+    return out
+
+
+def _argmax_taps(x, y, ksize, strides, padding):
+    """Per filter tap, the mask of windows whose (first) maximum sits at that tap."""
+    oh, ow, ph, pw = _geometry(x.shape, ksize[0], ksize[1], strides, (1, 1), padding)
+    xp = _padded(x, ph, pw, _lowest(x.dtype))
+    taken = np.zeros(y.shape, dtype=bool)
+    for _, _, view in _taps(ksize[0], ksize[1], oh, ow, strides, (1, 1)):
+        hit = (xp[view] == y) & ~taken
+        taken |= hit
+        yield view, hit, xp.shape, ph, pw
+
+
+def _max_pool_grad_kernel(x, y, g, ksize, strides, padding):
+    dxp = None
+    for view, hit, padded_shape, ph, pw in _argmax_taps(x, y, ksize, strides, padding):
+        if dxp is None:
+            dxp = np.zeros(padded_shape, dtype=g.dtype)
+        dxp[view] += g * hit
+    return dxp[:, ph[0]:ph[0] + x.shape[1], pw[0]:pw[0] + x.shape[2], :]
+
+
+def _max_pool_grad_grad_kernel(x, y, gg, ksize, strides, padding):
+    out = np.zeros(y.shape, dtype=gg.dtype)
+    for view, hit, _, ph, pw in _argmax_taps(x, y, ksize, strides, padding):
+        out += _padded(gg, ph, pw)[view] * hit
+    return out
+
+
+def _pool_attrs(op):
+    return {name: op.get_attr(name) for name in ('ksize', 'strides', 'padding')}
+
+
+MAX_POOL = define_op(
+    'MaxPool', _max_pool_kernel, _pool_infer,
+    lambda op, g: apply_op(MAX_POOL_GRAD, (op.inputs[0], op.outputs[0], g), _pool_attrs(op)))
+MAX_POOL_GRAD = define_op(
+    'MaxPoolGrad', _max_pool_grad_kernel, lambda x, y, g, **attrs: (g.dtype, dims(x)),
+    lambda op, grad: (zeros_like(op.inputs[0]), zeros_like(op.inputs[1]),
+                      apply_op(MAX_POOL_GRAD_GRAD, (op.inputs[0], op.inputs[1], grad),
+                               _pool_attrs(op))))
+MAX_POOL_GRAD_GRAD = define_op(
+    'MaxPoolGradGrad', _max_pool_grad_grad_kernel, lambda x, y, g, **attrs: (g.dtype, dims(y)),
+    lambda op, grad: (zeros_like(op.inputs[0]), zeros_like(op.inputs[1]),
+                      apply_op(MAX_POOL_GRAD, (op.inputs[0], op.inputs[1], grad),
+                               _pool_attrs(op))))
+
+
+def _window_counts(in_shape, ksize, strides, padding):
+    oh, ow, ph, pw = _geometry(in_shape, ksize[0], ksize[1], strides, (1, 1), padding)
+    ones = _padded(np.ones((1, in_shape[1], in_shape[2], 1)), ph, pw)
+    counts = np.zeros((1, oh, ow, 1))
+    for _, _, view in _taps(ksize[0], ksize[1], oh, ow, strides, (1, 1)):
+        counts += ones[view]
+    return counts, oh, ow, ph, pw
+
+
+def _avg_pool_kernel(x, ksize, strides, padding):
+    counts, oh, ow, ph, pw = _window_counts(x.shape, ksize, strides, padding)
+    xp = _padded(x, ph, pw)
+    total = np.zeros((x.shape[0], oh, ow, x.shape[3]), dtype=x.dtype)
+    for _, _, view in _taps(ksize[0], ksize[1], oh, ow, strides, (1, 1)):
+        total += xp[view]
+    return (total / counts).astype(x.dtype)
+
+
+def _avg_pool_grad_kernel(input_shape, g, ksize, strides, padding):
+    in_shape = tuple(int(n) for n in input_shape)
+    counts, oh, ow, ph, pw = _window_counts(in_shape, ksize, strides, padding)
+    dxp = np.zeros((in_shape[0], in_shape[1] + sum(ph), in_shape[2] + sum(pw), in_shape[3]),
+                   dtype=g.dtype)
+    share = (g / counts).astype(g.dtype)
+    for _, _, view in _taps(ksize[0], ksize[1], oh, ow, strides, (1, 1)):
+        dxp[view] += share
+    return dxp[:, ph[0]:ph[0] + in_shape[1], pw[0]:pw[0] + in_shape[2], :]
+
+
+AVG_POOL = define_op(
+    'AvgPool', _avg_pool_kernel, _pool_infer,
+    lambda op, g: apply_op(AVG_POOL_GRAD, (shape(op.inputs[0]), g), _pool_attrs(op)))
+AVG_POOL_GRAD = define_op(
+    'AvgPoolGrad', _avg_pool_grad_kernel,
+    lambda s, g, **attrs: _sizes_infer(s, None, g),
+    lambda op, grad: (None, apply_op(AVG_POOL, (grad,), _pool_attrs(op))))
+
+
+def _pool(kind, opdef, input, ksize, strides, padding, data_format, name):
+    x = _nhwc(to_tensor(input, op=kind), data_format, kind)
+    if kind == 'avg_pool2d':
+        common.float_only(x, kind)
+    attrs = {'ksize': _hw(ksize, 'ksize', kind), 'strides': _hw(strides, 'strides', kind),
+             'padding': _padding(padding, kind)}
+    return apply_op(opdef, (x,), attrs, name)
+
+
+def max_pool2d(input, ksize, strides, padding, data_format='NHWC', name=None):
+    return _pool('max_pool2d', MAX_POOL, input, ksize, strides, padding, data_format, name)
+
+
+def avg_pool2d(input, ksize, strides, padding, data_format='NHWC', name=None):
+    return _pool('avg_pool2d', AVG_POOL, input, ksize, strides, padding, data_format, name)
+
+
+def max_pool(input, ksize, strides, padding, data_format=None, name=None):
+    """tf.nn.max_pool: the 2-D case (4-D NHWC input)."""
+    return _pool('max_pool', MAX_POOL, input, ksize, strides, padding, data_format, name)
+
+
+def avg_pool(input, ksize, strides, padding, data_format=None, name=None):
+    """tf.nn.avg_pool: the 2-D case (4-D NHWC input)."""
+    return _pool('avg_pool', AVG_POOL, input, ksize, strides, padding, data_format, name)

@@ -1,0 +1,100 @@
+"""tf.random: sample statistics, dtypes and shapes, seeding through tf.random.set_seed, bad
+arguments, and that compiled functions draw anew on every call (the ops are stateful)."""
+import numpy as np
+import pytest
+
+import defun as tf
+from defun import errors
+
+
+def test_normal_statistics_and_dtype():
+    tf.random.set_seed(0)
+    x = tf.random.normal([20000], mean=2.0, stddev=3.0)
+    assert x.dtype == tf.float32 and x.shape == (20000,)
+    assert abs(float(np.mean(x.numpy())) - 2.0) < 0.1
+    assert abs(float(np.std(x.numpy())) - 3.0) < 0.1
+
+
+def test_normal_float64_and_tensor_shape():
+    x = tf.random.normal(tf.constant([3, 4]), dtype=tf.float64)
+    assert x.dtype == tf.float64 and x.shape == (3, 4)
+
+
+def test_uniform_float_range():
+    tf.random.set_seed(1)
+    x = tf.random.uniform([5000], minval=-1.0, maxval=3.0).numpy()
+    assert x.dtype == np.float32
+    assert x.min() >= -1.0 and x.max() < 3.0
+    assert abs(x.mean() - 1.0) < 0.1
+
+
+def test_uniform_default_is_unit_interval():
+    x = tf.random.uniform([1000]).numpy()
+    assert x.min() >= 0.0 and x.max() < 1.0
+
+
+def test_uniform_int():
+    tf.random.set_seed(2)
+    x = tf.random.uniform([4000], minval=3, maxval=7, dtype=tf.int32).numpy()
+    assert x.dtype == np.int32
+    assert set(np.unique(x)) == {3, 4, 5, 6}
+    assert tf.random.uniform([2], 0, 10, dtype=tf.int64).dtype == tf.int64
+
+
+def test_uniform_int_needs_maxval():
+    with pytest.raises(ValueError, match='maxval'):
+        tf.random.uniform([2], dtype=tf.int32)
+
+
+def test_uniform_int_needs_minval_below_maxval():
+    with pytest.raises(errors.InvalidArgumentError):
+        tf.random.uniform([2], 5, 5, dtype=tf.int32)
+
+
+def test_set_seed_repeats_the_sequence():
+    tf.random.set_seed(42)
+    a = [tf.random.normal([3]).numpy(), tf.random.uniform([2], seed=7).numpy()]
+    tf.random.set_seed(42)
+    b = [tf.random.normal([3]).numpy(), tf.random.uniform([2], seed=7).numpy()]
+    for u, v in zip(a, b):
+        np.testing.assert_array_equal(u, v)
+    assert not np.array_equal(a[0], tf.random.normal([3]).numpy())
+
+
+def test_shuffle_permutes_first_dim():
+    tf.random.set_seed(3)
+    x = np.arange(20).reshape(10, 2)
+    y = tf.random.shuffle(tf.constant(x)).numpy()
+    assert sorted(map(tuple, y)) == sorted(map(tuple, x))
+    assert not np.array_equal(x, y)
+
+
+def test_shuffle_of_scalar_raises():
+    with pytest.raises(errors.InvalidArgumentError):
+        tf.random.shuffle(tf.constant(1.0))
+
+
+def test_random_ops_have_no_gradient():
+    x = tf.constant(1.0)
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = tf.random.normal([2], mean=x)
+    assert tape.gradient(y, x).numpy() == 2.0  # through `mean`, not through the sample
+
+
+def test_compiled_function_draws_on_every_call():
+    @tf.function
+    def draw():
+        return tf.random.uniform([4])
+
+    a, b = draw().numpy(), draw().numpy()
+    assert not np.array_equal(a, b)
+    assert draw.experimental_get_tracing_count() == 1
+
+
+def test_graph_shape_inference():
+    with tf.Graph().as_default():
+        n = tf.compat.v1.placeholder(tf.int32, [2])
+        assert tf.random.normal(n).shape.as_list() == [None, None]
+        assert tf.random.uniform([3, 2], dtype=tf.int64, maxval=5).shape.as_list() == [3, 2]
+        assert tf.random.shuffle(tf.zeros([4, 2])).shape.as_list() == [4, 2]
