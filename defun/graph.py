@@ -226,7 +226,7 @@ class Graph:
         value = np.asarray(array) if not isinstance(array, np.ndarray) else array
         # Small constants (the Python numbers of `x * 2.0`) are made once per graph.
         key = None
-        if value.size <= 16 and value.dtype.kind != 'O' and name is None:
+        if value.size <= 16 and value.dtype.kind != 'O' and name is None and not self._finalized:
             key = (value.dtype.str, value.shape, value.tobytes())
             cached = self._constants.get(key)
             if cached is not None:
