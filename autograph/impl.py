@@ -59,6 +59,8 @@ _SITE_DIRS = tuple(os.path.abspath(p) + os.sep for p in {sysconfig.get_paths()['
 
 
 def _in_standard_library(fn):
+    if fn.__code__.co_filename.startswith('<frozen '):
+        return True
     filename = os.path.abspath(fn.__code__.co_filename)
     return filename.startswith(_STDLIB_DIR) and not filename.startswith(_SITE_DIRS)
 

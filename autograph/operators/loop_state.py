@@ -5,9 +5,9 @@ dtype and shape. `LoopState.prepare` gets there from what the user's code holds 
 
   * Python numbers become tensors (a Python `0` counter becomes an int32 tensor, as in TensorFlow);
   * a variable that is undefined or None before the loop (for example one first assigned inside it,
-    or a `return` value) is staged once in a throwaway graph to learn its type, and starts as zeros
-    of that dtype and shape (this is what TensorFlow does too; the trial runs Python side effects of
-    the body once more);
+    or a `return` value) gets its type from staging the body once in a throwaway graph, and starts
+    as zeros of that dtype and shape (TensorFlow does the same; the trial runs Python side effects
+    of the body once more);
   * an empty list that the body appends tensors to becomes a TensorArray-backed list (AutoGraph
     turns `xs.append(v)` into `xs = ag__.list_append(xs, v)`), and `defun.stack(xs)` stacks it.
 
@@ -88,24 +88,33 @@ class LoopState:
         return invariants
 
     def _probe(self, first_iteration):
-        """Runs one iteration in a throwaway graph; returns the state it leaves behind."""
+        """Runs one iteration in a throwaway graph; returns the state it leaves behind.
+
+        The throwaway graph is the never-taken branch of a `defun.cond` on a constant False: a
+        branch can use every tensor of the graph around it, and its ops never run.
+        """
         captured = []
 
         def trial():
             self.set_state(tuple(list(v) if isinstance(v, list) else v for v in self.user_initial))
             first_iteration()
             captured.append(tuple(self.get_state()))
+            return defun.constant(0)
 
         try:
-            defun.function(trial, autograph=False).get_concrete_function()
+            defun.cond(defun.constant(False), trial, lambda: defun.constant(0))
         except Exception as e:  # the body cannot be staged from these values: report the first cause
-            names = [n for n, v in zip(self.names, self.user_initial) if _needs_probe(v)]
-            raise ValueError("'%s' must be defined before the %s (staging one iteration to infer"
-                             ' its type failed: %s: %s)' % (names[0], self.construct,
-                                                            type(e).__name__, e)) from e
+            raise self._undefined_error('staging one iteration to infer its type failed: %s: %s'
+                                        % (type(e).__name__, e)) from e
         finally:
             self.set_state(self.user_initial)
+        if not captured:
+            raise self._undefined_error('defun.cond did not stage the loop body')
         return captured[0]
+
+    def _undefined_error(self, reason):
+        names = [n for n, v in zip(self.names, self.user_initial) if _needs_probe(v)]
+        return ValueError("'%s' must be defined before the %s (%s)" % (names[0], self.construct, reason))
 
     def _placeholder(self, name, before, after):
         """Starting value (and shape invariant) for a variable with no usable value before the loop."""

@@ -52,12 +52,22 @@ def _as_tensor(value):
     return value
 
 
-def _as_numpy(value):
-    if isinstance(value, dict):
-        return {k: _as_numpy(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [_as_numpy(v) for v in value]
-    return None if value is None else np.asarray(value)
+def _assert_close(got, expected):
+    """Compares nested results; tensors against Python numbers, with float32 tolerance."""
+    if isinstance(expected, dict):
+        assert sorted(got) == sorted(expected)
+        for key in expected:
+            _assert_close(got[key], expected[key])
+    elif isinstance(expected, (list, tuple)) and not isinstance(got, (list, tuple)):
+        np.testing.assert_allclose(np.asarray(got), np.asarray(expected), rtol=1e-5)
+    elif isinstance(expected, (list, tuple)):
+        assert len(got) == len(expected)
+        for g, e in zip(got, expected):
+            _assert_close(g, e)
+    elif expected is None:
+        assert got is None
+    else:
+        np.testing.assert_allclose(np.asarray(got), np.asarray(expected), rtol=1e-5)
 
 
 @pytest.mark.parametrize('fn, args, tensor', [p for p in PARAMS if p.values[2]])
@@ -69,4 +79,4 @@ def test_compiled_with_tensors_matches_native(fn, args, tensor):
     result, _, compiled_error = run(compiled, [_as_tensor(a) for a in args])
     assert compiled_error == error
     if error is None:
-        np.testing.assert_equal(_as_numpy(result), _as_numpy(expected))
+        _assert_close(result, expected)

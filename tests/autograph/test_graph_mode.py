@@ -1,0 +1,149 @@
+"""AutoGraph on tensors inside `defun.function`: staged control flow and its errors.
+
+These need defun's control-flow ops; they are skipped until `defun.cond` and `defun.while_loop`
+exist. Gradients through converted loops and conds are compared with finite differences.
+"""
+import numpy as np
+import pytest
+
+import autograph
+import defun
+
+needs_control_flow = pytest.mark.skipif(
+    not all(hasattr(defun, n) for n in ('function', 'cond', 'while_loop', 'TensorArray')),
+    reason='defun control-flow ops are not available yet')
+pytestmark = needs_control_flow
+
+
+def _value(t):
+    return np.asarray(t).tolist()
+
+
+def test_tensor_if_traces_once_for_all_branches():
+    @defun.function
+    def f(x):
+        if x > 0:
+            y = x * 2
+        else:
+            y = -x
+        return y
+    assert [_value(f(defun.constant(v))) for v in (3, -4)] == [6, 4]
+    assert f.experimental_get_tracing_count() == 1
+
+
+def test_tensor_loops_with_break_continue_and_return():
+    @defun.function
+    def f(n):
+        total = 0
+        for i in defun.range(n):
+            if i % 2 == 0:
+                continue
+            if i > 7:
+                break
+            total += i
+        return total
+
+    @defun.function
+    def first_square_above(limit):
+        i = defun.constant(0)
+        while i < 100:
+            if i * i > limit:
+                return i
+            i += 1
+        return defun.constant(-1)
+    assert _value(f(defun.constant(20))) == 1 + 3 + 5 + 7
+    assert _value(first_square_above(defun.constant(30))) == 6
+
+
+def test_variable_defined_in_one_branch_raises_value_error():
+    @defun.function
+    def f(x):
+        if x > 0:
+            y = x
+        return y
+    with pytest.raises(ValueError, match="'y'"):
+        f(defun.constant(1))
+
+
+def test_loop_variable_dtype_and_shape_errors_name_the_variable():
+    @defun.function
+    def dtype_change(n):
+        x = defun.constant(0)
+        for i in defun.range(n):
+            x = defun.cast(x, defun.float32) + 1.0
+        return x
+
+    @defun.function
+    def shape_change(n):
+        x = defun.constant([1])
+        for i in defun.range(n):
+            x = defun.concat([x, x], 0)
+        return x
+    with pytest.raises(TypeError, match="'x' has dtype int32"):
+        dtype_change(defun.constant(3))
+    with pytest.raises(ValueError, match="'x' has shape"):
+        shape_change(defun.constant(2))
+
+
+def test_python_while_with_tensor_break_is_not_implemented():
+    @defun.function
+    def f(limit):
+        s = defun.constant(0)
+        while True:
+            s += 1
+            if s > limit:
+                break
+        return s
+    with pytest.raises(NotImplementedError):
+        f(defun.constant(3))
+
+
+def test_list_append_in_tensor_loop_becomes_tensor_array():
+    @defun.function
+    def f(n):
+        out = []
+        for i in defun.range(n):
+            out.append(i * i)
+        return defun.stack(out)
+    assert _value(f(defun.constant(4))) == [0, 1, 4, 9]
+
+
+def test_set_loop_options_maximum_iterations():
+    @defun.function
+    def f(n):
+        i = defun.constant(0)
+        while i < n:
+            autograph.experimental.set_loop_options(maximum_iterations=3)
+            i += 1
+        return i
+    assert _value(f(defun.constant(10))) == 3
+
+
+def test_logical_and_short_circuits_on_tensors():
+    @defun.function
+    def f(x, y):
+        return y != 0 and x / y > 1.0
+    assert _value(f(defun.constant(4.0), defun.constant(2.0))) is True
+    assert _value(f(defun.constant(1.0), defun.constant(0.0))) is False
+
+
+def test_gradient_through_converted_loop_and_cond():
+    @defun.function
+    def f(x):
+        y = x
+        for i in defun.range(3):
+            if y > 1.0:
+                y = y * x
+            else:
+                y = y + x * x
+        return y
+
+    def numeric(x0, eps=1e-3):
+        return (f(defun.constant(x0 + eps)).numpy() - f(defun.constant(x0 - eps)).numpy()) / (2 * eps)
+    for x0 in (0.5, 1.5):
+        x = defun.constant(x0)
+        with defun.GradientTape() as tape:
+            tape.watch(x)
+            y = f(x)
+        grad = tape.gradient(y, x)
+        np.testing.assert_allclose(grad.numpy(), numeric(x0), rtol=1e-2)
