@@ -144,7 +144,9 @@ def _numpy_text(value, fmt):
     if isinstance(value, np.ndarray) and value.ndim == 0:
         value = value[()]
     if isinstance(value, np.ndarray):
-        return np.array2string(value) if fmt is str else repr(value)
+        text = np.array2string(value) if fmt is str else repr(value)
+        # As TF does, a multi-line printout starts on its own line.
+        return '\n' + text if '\n' in text else text
     if isinstance(value, (bytes, np.bytes_)):
         return repr(value)
     return str(value.item() if hasattr(value, 'item') else value) if fmt is str else repr(value)
@@ -211,6 +213,11 @@ def to_array(value, dtype):
         raise ValueError(f'Can\'t convert non-rectangular Python sequence to Tensor: {exc}') from None
     if array.dtype.kind == 'O' or array.dtype.kind in 'US':
         if _all_strings(array):
+            # Strings only become string tensors: a requested numeric dtype must not be ignored
+            # (it was, and `int_tensor * 'text'` then repeated the string).
+            if dtype is not None and dtype is not dtypes.string:
+                raise TypeError(f'Cannot convert {_short(value)} to EagerTensor of dtype '
+                                f'{dtype.name}')
             return array.astype(object)
         raise TypeError(
             f'Failed to convert elements of {_short(value)} to Tensor. Consider casting elements '
