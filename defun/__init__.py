@@ -11,7 +11,7 @@ from defun.ops.core import *  # noqa: F401,F403  (each op table's __all__ is its
 from defun.ops.math import *  # noqa: F401,F403
 from defun.ops.array import *  # noqa: F401,F403
 from defun.ops.transform import *  # noqa
-from defun.ops.indexing import *  # noqa
+from defun.ops.gathering import *  # noqa
 from defun.ops.sorting import *  # noqa
 from defun.ops.debug import Assert, print  # noqa
 from defun import math, linalg, nn, random, debugging  # noqa: F401

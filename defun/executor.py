@@ -209,6 +209,8 @@ class _Builder:
         return live
 
     def visit(self, op):
+        if op.outputs and all(id(t) in self.names for t in op.outputs):
+            return  # an input of the callable
         if op.type == 'Placeholder':
             raise errors.InvalidArgumentError(
                 f"The graph needs placeholder '{op.name}' ({errors.describe(op.outputs[0])}) "

@@ -16,7 +16,7 @@ from defun.ops.array import size
 from defun.ops.common import dims, same_as_first, to_tensor
 from defun.ops.core import cast, sum_to, zeros_like
 from defun.ops.functional import stop_gradient
-from defun.ops.indexing import gather
+from defun.ops.gathering import gather
 from defun.ops.transform import squeeze
 from defun.registry import define_op
 

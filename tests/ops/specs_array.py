@@ -4,7 +4,7 @@ import numpy as np
 
 import defun as tf
 from defun.dispatch import apply_op
-from defun.ops import array, indexing, transform
+from defun.ops import array, gathering, indexing, transform
 from tests.ops.spec import Spec, ints, rand
 
 
@@ -100,7 +100,7 @@ SPECS = [
     Spec('GatherV2', lambda p, i: tf.gather(p, i, axis=1, batch_dims=1),
          [rand(2, 4, 3), ints(2, 5, low=0, high=4)],
          lambda p, i: np.stack([p[0][i[0]], p[1][i[1]]]), id='batch'),
-    Spec('GatherV2Grad', lambda g, i: apply_op(indexing.GATHER_GRAD, (tf.constant([4, 2]), i, g),
+    Spec('GatherV2Grad', lambda g, i: apply_op(gathering.GATHER_GRAD, (tf.constant([4, 2]), i, g),
                                                {'axis': 0, 'batch_dims': 0}),
          [rand(3, 2), np.array([1, 3, 1], np.int32)],
          lambda g, i: np.array([np.zeros(2), g[0] + g[2], np.zeros(2), g[1]])),
@@ -120,7 +120,7 @@ SPECS = [
     Spec('BooleanMask', lambda x, m: tf.boolean_mask(x, m, axis=1),
          [rand(2, 3, 2), np.array([[True, False], [False, True], [True, True]])],
          lambda x, m: x[:, m], id='axis'),
-    Spec('BooleanMaskGrad', lambda g, m: apply_op(indexing.BOOLEAN_MASK_GRAD,
+    Spec('BooleanMaskGrad', lambda g, m: apply_op(gathering.BOOLEAN_MASK_GRAD,
                                                   (tf.constant([3, 2]), m, g), {'axis': 0}),
          [rand(2, 2), np.array([True, False, True])],
          lambda g, m: np.array([g[0], np.zeros(2), g[1]])),

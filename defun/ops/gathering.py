@@ -1,0 +1,257 @@
+"""gather, gather_nd, scatter_nd and boolean_mask, with their gradients: each scatters the incoming
+gradient into zeros shaped like the indexed tensor (as TF's do, densely), written as an op whose own
+gradient is the forward indexing again.
+"""
+import numpy as np
+
+from defun import errors
+from defun.dispatch import apply_op
+from defun.ops.common import dims, to_tensor
+from defun.ops.core import shape
+from defun.ops.indexing import known_shape as _known_shape
+from defun.registry import define_op
+from defun.tensor import Tensor
+
+__all__ = ['gather', 'gather_nd', 'scatter_nd', 'boolean_mask']
+
+
+# ---------------------------------------------------------------- gather
+
+def _check_range(indices, n, op):
+    idx = np.asarray(indices)
+    bad = (idx < 0) | (idx >= n)
+    if bad.any():
+        where = tuple(int(i) for i in np.argwhere(bad)[0])
+        raise errors.InvalidArgumentError(
+            f'{op}: indices[{",".join(map(str, where))}] = {idx[where]} is not in [0, {n})')
+    return idx
+
+
+def _batched(fn, params, indices, batch_dims, out_shape):
+    """Applies fn(params_b, indices_b) per batch element over the leading batch_dims dims."""
+    if batch_dims == 0:
+        return fn(params, indices)
+    batch = params.shape[:batch_dims]
+    flat_p = params.reshape((-1,) + params.shape[batch_dims:])
+    flat_i = indices.reshape((-1,) + indices.shape[batch_dims:])
+    parts = [fn(p, i) for p, i in zip(flat_p, flat_i)]
+    if not parts:
+        return np.zeros(out_shape, dtype=params.dtype)
+    return np.stack(parts).reshape(batch + parts[0].shape)
+
+
+def _gather_kernel(params, indices, axis, batch_dims):
+    idx = _check_range(indices, params.shape[axis], 'GatherV2')
+    out_shape = params.shape[:axis] + idx.shape[batch_dims:] + params.shape[axis + 1:]
+    return _batched(lambda p, i: np.take(p, i, axis=axis - batch_dims), params, idx, batch_dims,
+                    out_shape)
+
+
+def _gather_infer(params, indices, axis, batch_dims):
+    p, i = dims(params), dims(indices)
+    if p is None or i is None:
+        return params.dtype, None
+    return params.dtype, p[:axis] + i[batch_dims:] + p[axis + 1:]
+
+
+def _gather_grad(op, g):
+    params, indices = op.inputs
+    attrs = {'axis': op.get_attr('axis'), 'batch_dims': op.get_attr('batch_dims')}
+    return apply_op(GATHER_GRAD, (shape(params), indices, g), attrs), None
+
+
+GATHER = define_op('GatherV2', _gather_kernel, _gather_infer, _gather_grad)
+
+
+def _gather_grad_kernel(params_shape, indices, g, axis, batch_dims):
+    result = np.zeros(tuple(int(n) for n in params_shape), dtype=np.asarray(g).dtype)
+
+    def scatter(r, i, gb):
+        np.add.at(r, (slice(None),) * (axis - batch_dims) + (i,), gb)
+        return r
+
+    if batch_dims == 0:
+        scatter(result, np.asarray(indices), g)
+        return result
+    flat_r = result.reshape((-1,) + result.shape[batch_dims:])
+    flat_i = np.asarray(indices).reshape((-1,) + np.shape(indices)[batch_dims:])
+    flat_g = np.asarray(g).reshape((flat_r.shape[0],) + np.shape(g)[batch_dims:])
+    for r, i, gb in zip(flat_r, flat_i, flat_g):
+        scatter(r, i, gb)
+    return result
+
+
+GATHER_GRAD = define_op(
+    'GatherV2Grad', _gather_grad_kernel, lambda s, i, g, axis, batch_dims: (g.dtype, _known_shape(s)),
+    lambda op, grad: (None, None, apply_op(GATHER, (grad, op.inputs[1]), {'axis': op.get_attr('axis'),
+                                                   'batch_dims': op.get_attr('batch_dims')})),
+    doc='Scatter-adds the gradient of GatherV2 into zeros shaped like its params.')
+
+
+def gather(params, indices, validate_indices=None, axis=None, batch_dims=0, name=None):
+    """Slices of `params` along `axis` at `indices` (per batch element with batch_dims)."""
+    x = to_tensor(params, op='gather')
+    idx = to_tensor(indices, op='gather')
+    if not idx.dtype.is_integer:
+        raise TypeError(f'gather: indices must be int32 or int64, got {errors.describe(idx)}')
+    pr, ir = x.shape.rank, idx.shape.rank
+    batch_dims = int(batch_dims)
+    if batch_dims < 0:
+        if ir is None:
+            raise ValueError('gather: negative batch_dims needs indices of known rank')
+        batch_dims += ir
+    axis = batch_dims if axis is None else int(axis)
+    if pr is None:
+        if axis < 0:
+            raise ValueError('gather: a negative axis needs params of known rank')
+    else:
+        if not -pr <= axis < pr:
+            raise errors.InvalidArgumentError(
+                f'gather: Expected axis in the range [{-pr}, {pr}), but got {axis} for params '
+                f'{errors.describe(x)}')
+        axis %= pr
+    if axis < batch_dims or (ir is not None and batch_dims > ir):
+        raise errors.InvalidArgumentError(
+            f'gather: batch_dims ({batch_dims}) must be less than or equal to axis ({axis}) and '
+            f'to the rank of indices ({ir})')
+    return apply_op(GATHER, (x, idx), {'axis': axis, 'batch_dims': batch_dims}, name)
+
+
+# ---------------------------------------------------------------- gather_nd / scatter_nd
+
+def _nd_index(params_shape, indices, batch_dims, op):
+    """The numpy index tuple for gather_nd-style indices, batch coordinates included."""
+    idx = np.asarray(indices)
+    k = idx.shape[-1]
+    batch = idx.shape[:batch_dims]
+    coords = [np.arange(n).reshape((-1,) + (1,) * (idx.ndim - 2 - b))
+              for b, n in enumerate(batch)]
+    for j in range(k):
+        n = params_shape[batch_dims + j]
+        comp = idx[..., j]
+        bad = (comp < 0) | (comp >= n)
+        if bad.any():
+            where = tuple(int(i) for i in np.argwhere(bad)[0])
+            raise errors.InvalidArgumentError(
+                f'{op}: indices{list(where)} = {list(idx[where])} does not index into param '
+                f'shape {list(params_shape)}')
+        coords.append(comp)
+    return tuple(coords)
+
+
+def _gather_nd_kernel(params, indices, batch_dims):
+    return params[_nd_index(params.shape, indices, batch_dims, 'GatherNd')]
+
+
+def _gather_nd_infer(params, indices, batch_dims):
+    p, i = dims(params), dims(indices)
+    if p is None or i is None or i[-1] is None:
+        return params.dtype, None
+    if i[-1] > len(p) - batch_dims:
+        raise errors.InvalidArgumentError(
+            f'gather_nd: index innermost dimension length must be <= params rank; saw: {i[-1]} '
+            f'vs. {len(p) - batch_dims}')
+    return params.dtype, i[:-1] + p[batch_dims + i[-1]:]
+
+
+GATHER_ND = define_op(
+    'GatherNd', _gather_nd_kernel, _gather_nd_infer,
+    lambda op, g: (apply_op(SCATTER_ND, (op.inputs[1], g, shape(op.inputs[0])),
+                            {'batch_dims': op.get_attr('batch_dims')}), None))
+
+
+def gather_nd(params, indices, batch_dims=0, name=None):
+    """Slices of `params` at the coordinates in the last axis of `indices`."""
+    x = to_tensor(params, op='gather_nd')
+    idx = to_tensor(indices, op='gather_nd')
+    if not idx.dtype.is_integer:
+        raise TypeError(f'gather_nd: indices must be int32 or int64, got {errors.describe(idx)}')
+    if idx.shape.rank == 0:
+        raise errors.InvalidArgumentError('gather_nd: indices must be at least a vector')
+    return apply_op(GATHER_ND, (x, idx), {'batch_dims': int(batch_dims)}, name)
+
+
+def _scatter_nd_kernel(indices, updates, shape_, batch_dims):
+    result = np.zeros(tuple(int(n) for n in shape_), dtype=np.asarray(updates).dtype)
+    np.add.at(result, _nd_index(result.shape, indices, batch_dims, 'ScatterNd'), updates)
+    return result
+
+
+SCATTER_ND = define_op(
+    'ScatterNd', _scatter_nd_kernel,
+    lambda i, u, s, batch_dims: (u.dtype, _known_shape(s)),
+    lambda op, g: (None, apply_op(GATHER_ND, (g, op.inputs[0]),
+                                  {'batch_dims': op.get_attr('batch_dims')}), None))
+
+
+def scatter_nd(indices, updates, shape, name=None):
+    """Zeros of `shape` with `updates` added at `indices` (duplicates add up)."""
+    idx = to_tensor(indices, op='scatter_nd')
+    u = to_tensor(updates, op='scatter_nd')
+    s = shape if isinstance(shape, Tensor) else to_tensor(shape, dtype=idx.dtype, op='scatter_nd')
+    return apply_op(SCATTER_ND, (idx, u, s), {'batch_dims': 0}, name)
+
+
+# ---------------------------------------------------------------- boolean_mask
+
+def _mask_index(mask, axis):
+    return (slice(None),) * axis + (np.asarray(mask, dtype=bool),)
+
+
+def _boolean_mask_kernel(x, mask, axis):
+    if np.shape(x)[axis:axis + np.ndim(mask)] != np.shape(mask):
+        raise errors.InvalidArgumentError(
+            f'boolean_mask: mask shape {list(np.shape(mask))} does not match the dims of the '
+            f'tensor shape {list(np.shape(x))} starting at axis {axis}')
+    return x[_mask_index(mask, axis)]
+
+
+def _boolean_mask_infer(x, mask, axis):
+    d, m = dims(x), dims(mask)
+    if d is None:
+        return x.dtype, None
+    part = d[axis:axis + len(m)]
+    if len(part) != len(m) or any(a is not None and b is not None and a != b
+                                  for a, b in zip(part, m)):
+        raise ValueError(f'boolean_mask: Shapes {tuple(part)} and {tuple(m)} are incompatible '
+                         f'(tensor shape {list(d)}, mask shape {list(m)}, axis {axis})')
+    return x.dtype, d[:axis] + (None,) + d[axis + len(m):]
+
+
+def _boolean_mask_grad_kernel(shape_, mask, g, axis):
+    result = np.zeros(tuple(int(n) for n in shape_), dtype=np.asarray(g).dtype)
+    result[_mask_index(mask, axis)] = g
+    return result
+
+
+BOOLEAN_MASK = define_op(
+    'BooleanMask', _boolean_mask_kernel, _boolean_mask_infer,
+    lambda op, g: (apply_op(BOOLEAN_MASK_GRAD, (shape(op.inputs[0]), op.inputs[1], g),
+                            {'axis': op.get_attr('axis')}), None))
+BOOLEAN_MASK_GRAD = define_op(
+    'BooleanMaskGrad', _boolean_mask_grad_kernel,
+    lambda s, m, g, axis: (g.dtype, _known_shape(s)),
+    lambda op, grad: (None, None, apply_op(BOOLEAN_MASK, (grad, op.inputs[1]),
+                                           {'axis': op.get_attr('axis')})),
+    doc='Puts the gradient of BooleanMask back at the masked positions of zeros.')
+
+
+def boolean_mask(tensor, mask, axis=None, name='boolean_mask'):
+    """The entries of `tensor` where `mask` (covering dims axis..axis+k-1) is True."""
+    x = to_tensor(tensor, op='boolean_mask')
+    m = to_tensor(mask, op='boolean_mask')
+    if not m.dtype.is_bool:
+        raise TypeError(f'boolean_mask: mask must be a bool tensor, got {errors.describe(m)}')
+    if m.shape.rank is None:
+        raise ValueError('Number of mask dimensions must be specified, even if some dimensions '
+                         'are None.  E.g. shape=[None] is ok, but shape=None is not.')
+    if m.shape.rank == 0:
+        raise ValueError('mask cannot be scalar.')
+    axis = 0 if axis is None else int(axis)
+    r = x.shape.rank
+    if r is not None:
+        if not -r <= axis < r:
+            raise errors.InvalidArgumentError(f'boolean_mask: axis {axis} is out of range for '
+                                              f'{errors.describe(x)}')
+        axis %= r
+    return apply_op(BOOLEAN_MASK, (x, m), {'axis': axis}, None if name == 'boolean_mask' else name)
