@@ -65,10 +65,26 @@ def _in_standard_library(fn):
     return filename.startswith(_STDLIB_DIR) and not filename.startswith(_SITE_DIRS)
 
 
+def _package_dir(name):
+    module = sys.modules.get(name)
+    path = getattr(module, '__file__', None)
+    return os.path.dirname(os.path.abspath(path)) + os.sep if path else None
+
+
+def _in_allowlisted_package(fn):
+    filename = os.path.abspath(fn.__code__.co_filename)
+    return any(d is not None and filename.startswith(d)
+               for d in (_package_dir('defun'), _package_dir('autograph')))
+
+
 def is_allowlisted(fn):
     """True for functions of allow-listed packages and of the standard library."""
     module = getattr(fn, '__module__', None) or ''
     if module.split('.')[0] in ALLOWLIST:
+        return True
+    if isinstance(fn, types.FunctionType) and _in_allowlisted_package(fn):
+        # Decorators such as defun.custom_gradient use functools.wraps, which copies the user's
+        # __module__ onto defun's own wrapper: the code's file tells the truth.
         return True
     return isinstance(fn, types.FunctionType) and _in_standard_library(fn)
 

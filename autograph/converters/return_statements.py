@@ -11,7 +11,9 @@ the code after it unreachable by construction:
   * inside a loop, the return also breaks out (`break`, handled by break_statements), and code after
     an inner loop that may have returned starts with `if do_return: break`.
 
-The function ends with `return retval_`. Returns at the top level of the body are left as they are.
+`retval_` starts as `ag__.UndefinedReturnValue()` and the function ends with
+`return ag__.retval(retval_)` (None if no return ran). Returns at the top level of the body are left
+as they are.
 """
 import gast
 
@@ -123,12 +125,11 @@ def transform(node, ctx):
         return node
     retval = ctx.namer.new_symbol('retval_')
     do_return = ctx.namer.new_symbol('do_return')
-    falls_through = not always_returns(node.body)
     body = _Returns(retval, do_return).block(node.body, True, False)
-    prologue = templates.replace('do_return = False', do_return=do_return)
-    if falls_through:
-        prologue += templates.replace('retval = None', retval=retval)
+    prologue = templates.replace('do_return = False\nretval = ag__.UndefinedReturnValue(label)',
+                                 do_return=do_return, retval=retval,
+                                 label=gast.Constant(value=retval, kind=None))
     if not isinstance(body[-1], gast.Return):
-        body += templates.replace('return retval', retval=retval)
+        body += templates.replace('return ag__.retval(value)', value=retval)
     node.body = origin.copy_location(prologue, node.body[0]) + origin.copy_location(body, node.body[-1])
     return node

@@ -19,9 +19,11 @@ from autograph.operators.py_builtins import OVERLOADS
 from autograph.operators.py_builtins import print_
 from autograph.operators.py_builtins import range_
 from autograph.operators.special_values import Undefined
+from autograph.operators.special_values import UndefinedReturnValue
 from autograph.operators.special_values import ld
+from autograph.operators.special_values import retval
 from autograph.operators.statements import assert_stmt
 
 __all__ = ['for_stmt', 'if_stmt', 'while_stmt', 'list_append', 'stack', 'and_', 'if_exp', 'not_',
-           'or_', 'IndexedIterable', 'OVERLOADS', 'print_', 'range_', 'Undefined', 'ld',
+           'or_', 'IndexedIterable', 'OVERLOADS', 'print_', 'range_', 'Undefined', 'UndefinedReturnValue', 'ld', 'retval',
            'assert_stmt']

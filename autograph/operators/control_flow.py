@@ -27,13 +27,15 @@ def if_stmt(cond, body, orelse, get_state, set_state, symbol_names, nouts):
 
 def _graph_if(cond, body, orelse, get_state, set_state, symbol_names, nouts):
     initial = get_state()
+    stand_ins = _return_stand_ins(body, orelse, get_state, set_state, initial, nouts)
     traced = {}
 
     def branch(block, label):
         def run():
             set_state(initial)
             block()
-            outputs = tuple(get_state()[:nouts])
+            outputs = tuple(stand_ins.get(i, v) if special_values.is_undefined_return(v) else v
+                            for i, v in enumerate(get_state()[:nouts]))
             _check_branch(outputs, symbol_names, label)
             outputs = tensors.to_tensor_leaves(outputs)
             traced[label] = outputs
@@ -50,6 +52,36 @@ def _graph_if(cond, body, orelse, get_state, set_state, symbol_names, nouts):
     set_state(tuple(results) + tuple(initial[nouts:]))
 
 
+def _return_stand_ins(body, orelse, get_state, set_state, initial, nouts):
+    """Zeros standing in for a return value in the branch that does not return.
+
+    Needed only when the return value is still undefined on entry; the branches are then staged
+    once in a never-taken `defun.cond` branch to learn the type of the value the other one returns.
+    """
+    undefined = [i for i, v in enumerate(initial[:nouts]) if special_values.is_undefined_return(v)]
+    if not undefined:
+        return {}
+    staged = []
+
+    def trial():
+        for block in (body, orelse):
+            set_state(initial)
+            block()
+            staged.append(get_state()[:nouts])
+        return defun.constant(0)
+
+    try:
+        defun.cond(defun.constant(False), trial, lambda: defun.constant(0))
+    finally:
+        set_state(initial)
+    stand_ins = {}
+    for i in undefined:
+        typed = [s[i] for s in staged if tensors.is_tensor(s[i]) or tensors.is_python_scalar(s[i])]
+        if typed:
+            stand_ins[i] = tensors.zeros_like_value(typed[0])[0]
+    return stand_ins
+
+
 def _no_outputs(run):
     def wrapped():
         run()
@@ -59,6 +91,9 @@ def _no_outputs(run):
 
 def _check_branch(outputs, symbol_names, label):
     for name, value in zip(symbol_names, outputs):
+        if special_values.is_undefined_return(value):
+            raise ValueError('the %s branch of a tensor-dependent `if` must also return a value'
+                             ' (the function returns in the other branch)' % label)
         if special_values.is_undefined(value):
             raise ValueError(
                 "'%s' must also be initialized in the %s branch: it is used after a tensor-dependent"

@@ -127,17 +127,13 @@ class LoopState:
         if special_values.is_undefined(after) or after is None:
             raise ValueError("'%s' must be defined before the %s: it is used in the loop or after it,"
                              ' but has no value on entry' % (name, self.construct))
-        if tensors.is_python_scalar(after):
-            return defun.constant(type(after)()), None
-        if not tensors.is_tensor(after):
+        if not (tensors.is_python_scalar(after) or tensors.is_tensor(after)):
             raise ValueError("'%s' must be defined before the %s (it becomes a %s inside it)"
                              % (name, self.construct, type(after).__name__))
-        dims = tensors.shape_dims(after.shape)
-        if dims is None:
-            raise ValueError("'%s' must be defined before the %s: its rank inside the loop is unknown"
-                             % (name, self.construct))
-        zeros = defun.zeros([0 if d is None else d for d in dims], dtype=after.dtype)
-        return zeros, (after.shape if None in dims else None)
+        try:
+            return tensors.zeros_like_value(after)
+        except ValueError as e:
+            raise ValueError("'%s' must be defined before the %s: %s" % (name, self.construct, e))
 
     def _check(self, name, entry, exit_, invariant):
         try:

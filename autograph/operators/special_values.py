@@ -46,8 +46,28 @@ for _op in ('lt', 'le', 'gt', 'ge', 'neg', 'pos', 'abs', 'invert', 'getitem', 's
 del _op, _form
 
 
+class UndefinedReturnValue(Undefined):
+    """The return value of a function that has not returned (yet) on the current path.
+
+    In a tensor `if`, a branch that does not return may leave it undefined: the other branch's
+    value is then only used when that branch ran, so a zero of the same type stands in for it.
+    """
+
+    def __init__(self, symbol_name='retval_'):
+        super().__init__(symbol_name)
+
+
 def is_undefined(value):
     return isinstance(value, Undefined)
+
+
+def is_undefined_return(value):
+    return isinstance(value, UndefinedReturnValue)
+
+
+def retval(value):
+    """The value a converted function returns: None if it never reached a return statement."""
+    return None if isinstance(value, UndefinedReturnValue) else value
 
 
 def ld(value):

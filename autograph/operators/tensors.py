@@ -59,3 +59,15 @@ def is_subshape(shape, general):
     if dims is None or len(dims) != len(general_dims):
         return False
     return all(g is None or d == g for d, g in zip(dims, general_dims))
+
+
+def zeros_like_value(value):
+    """A zero of the same type: a tensor of `value`'s dtype and static shape (None dims as 0), or
+    the zero of a Python scalar's type. Returns (zero, shape invariant or None)."""
+    if is_python_scalar(value):
+        return defun.constant(type(value)()), None
+    dims = shape_dims(value.shape)
+    if dims is None:
+        raise ValueError('cannot make a placeholder for a tensor of unknown rank')
+    zeros = defun.zeros([0 if d is None else d for d in dims], dtype=value.dtype)
+    return zeros, (value.shape if None in dims else None)

@@ -100,7 +100,7 @@ def test_return_statements_single_exit():
         return x
     converted, source = convert_with(f, return_statements, break_statements)
     returns = [n for n in gast.walk(gast.parse(source)) if isinstance(n, gast.Return)]
-    assert len(returns) == 1 and source.strip().endswith('return retval_')
+    assert len(returns) == 1 and source.strip().endswith('return ag__.retval(retval_)')
     _same(f, converted, (-1,), (1,), (5,), (20,))
 
 
