@@ -14,6 +14,7 @@ recursively, everything else is called as is.
 import functools
 import inspect
 import os
+import sys
 import sysconfig
 import types
 import warnings

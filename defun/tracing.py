@@ -126,7 +126,6 @@ def trace_function(fn, fn_name, binder, names, values, parts, variable_policy, s
     """Traces fn on placeholders for `parts`; returns a ConcreteFunction."""
     graph = FuncGraph(fn_name)
     arg_placeholders = []
-    snapshot = _snapshot(values)
     with context.graph_mode(graph, fresh_tapes=True), \
             context.variable_creation_hook(variable_policy):
         graph.trace_argument_arrays = [getattr(t, 'array', None)
@@ -134,6 +133,7 @@ def trace_function(fn, fn_name, binder, names, values, parts, variable_policy, s
         traced_values = [_placeholders(v, p, graph, arg_placeholders, n)
                          for v, p, n in zip(values, parts, names)]
         args, kwargs = binder.call_arguments(traced_values)
+        snapshot = _snapshot(traced_values)
         result = fn(*args, **kwargs)
         _check_mutation(snapshot, fn_name)
         flat = [_output_tensor(v, graph, fn_name) for v in nest.flatten(result)]

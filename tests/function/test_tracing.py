@@ -1,0 +1,171 @@
+"""function: tracing, the trace cache and retrace explanations, signatures, methods, outputs."""
+import collections
+import functools
+import logging
+
+import numpy as np
+import pytest
+
+import defun as tf
+
+
+def traced(fn, **kwargs):
+    """fn as a tf.function, and a list that grows by one on every trace."""
+    log = []
+
+    @functools.wraps(fn)
+    def wrapped(*args, **kw):
+        log.append(1)
+        return fn(*args, **kw)
+    return tf.function(wrapped, autograph=False, **kwargs), log
+
+
+def test_python_scalars_retrace_tensors_do_not():
+    f, log = traced(lambda x: x * 2)
+    f(1)
+    f(2)
+    f(tf.constant(1))
+    f(tf.constant(2))
+    assert len(log) == 3 == f.experimental_get_tracing_count()
+
+
+def test_shapes_retrace_unless_reduce_retracing():
+    f, log = traced(lambda x: tf.reduce_sum(x))
+    for n in (2, 3, 4):
+        f(tf.zeros([n]))
+    assert len(log) == 3
+    g, glog = traced(lambda x: tf.reduce_sum(x), reduce_retracing=True)
+    for n in (2, 3, 4, 5):
+        g(tf.zeros([n]))
+    assert len(glog) == 2
+    assert '[None]' in g.pretty_printed_concrete_signatures() or \
+        '[?]' in g.pretty_printed_concrete_signatures()
+
+
+def test_new_objects_retrace_and_are_held_weakly():
+    class Box:
+        def __init__(self, k):
+            self.k = k
+    f, log = traced(lambda b, x: x * b.k)
+    a = Box(2.0)
+    assert float(f(a, tf.constant(1.0))) == 2.0
+    assert float(f(a, tf.constant(3.0))) == 6.0
+    assert float(f(Box(5.0), tf.constant(1.0))) == 5.0
+    assert len(log) == 2
+
+
+def test_defaults_and_keywords_share_traces():
+    f, log = traced(lambda x, scale=2.0: x * scale)
+    f(tf.constant(1.0))
+    f(tf.constant(1.0), scale=2.0)
+    f(x=tf.constant(1.0))
+    assert len(log) == 1
+
+
+def test_nested_structures_in_and_out():
+    Point = collections.namedtuple('Point', 'x y')
+
+    @tf.function
+    def f(p, d):
+        return {'sum': p.x + p.y, 'items': [d['a'] * 2, None], 'const': 3.0}
+    out = f(Point(tf.constant(1.0), tf.constant(2.0)), {'a': tf.constant(5)})
+    assert float(out['sum']) == 3.0
+    assert int(out['items'][0]) == 10 and out['items'][1] is None
+    assert isinstance(out['const'], tf.Tensor) and float(out['const']) == 3.0
+
+
+def test_returning_other_objects_is_a_type_error():
+    @tf.function
+    def f(x):
+        return object()
+    with pytest.raises(TypeError, match='must return zero or more Tensors'):
+        f(tf.constant(1.0))
+
+
+def test_input_signature_fixes_the_trace_and_rejects_misfits():
+    f, log = traced(lambda x: x + 1.0, input_signature=[tf.TensorSpec([None], tf.float32)])
+    f(tf.constant([1.0]))
+    f(tf.constant([1.0, 2.0]))
+    f([3.0, 4.0])
+    assert len(log) == 1
+    with pytest.raises(TypeError, match='input_signature'):
+        f(tf.constant([1, 2]))
+    with pytest.raises(TypeError):
+        f(tf.constant([1.0]), tf.constant(1.0))
+
+
+def test_wrong_arity_and_unknown_keyword_raise_type_error():
+    @tf.function
+    def f(x):
+        return x
+    with pytest.raises(TypeError):
+        f()
+    with pytest.raises(TypeError):
+        f(tf.constant(1.0), y=2)
+
+
+def test_get_concrete_function_and_its_surface():
+    @tf.function
+    def f(x, y):
+        return x * y, x - y
+    cf = f.get_concrete_function(tf.TensorSpec([2], tf.float32), tf.TensorSpec([2], tf.float32))
+    a, b = cf(tf.constant([1.0, 2.0]), tf.constant([3.0, 4.0]))
+    assert a.numpy().tolist() == [3.0, 8.0] and b.numpy().tolist() == [-2.0, -2.0]
+    assert len(cf.inputs) == 2 and len(cf.outputs) == 2
+    assert cf.graph.get_operations()
+    assert [n.op for n in cf.graph.as_graph_def().node].count('Placeholder') == 2
+    assert 'k_Mul' in cf.function_source
+    with pytest.raises(TypeError):
+        cf(tf.constant([1, 2]), tf.constant([1, 2]))
+
+
+def test_python_side_effects_only_while_tracing_print_op_every_call(capsys):
+    calls = []
+
+    @tf.function
+    def f(x):
+        calls.append(1)
+        return x + 1
+    for _ in range(3):
+        f(tf.constant(1))
+    assert calls == [1]
+
+
+def test_check_mutation_of_list_argument():
+    @tf.function
+    def f(items):
+        items.append(tf.constant(1.0))
+        return items[0]
+    with pytest.raises(ValueError, match='should not modify'):
+        f([tf.constant(2.0)])
+
+
+def test_retrace_explanations_name_argument_and_values(caplog):
+    f, _ = traced(lambda x, n: x * n)
+    with caplog.at_level(logging.WARNING, logger='defun'):
+        for n in range(6):
+            f(tf.constant(1.0), n)
+    history = f.explain_retraces()
+    assert len(history) == 5
+    name, old, new = history[0]['changes'][0]
+    assert (name, old, new) == ('n', '0', '1')
+    assert 'test_tracing.py' in history[0]['call_site']
+    assert any('`n` changed from' in r.message and 'input_signature' in r.message
+               for r in caplog.records)
+
+
+def test_numpy_arrays_are_traced_like_tensors():
+    f, log = traced(lambda x: x * 2)
+    f(np.array([1.0, 2.0], dtype=np.float32))
+    f(np.array([3.0, 4.0], dtype=np.float32))
+    assert len(log) == 1
+
+
+def test_graph_tensor_bool_in_autograph_false_function():
+    @tf.function(autograph=False)
+    def f(x):
+        if x > 0:
+            return x
+        return -x
+    with pytest.raises(TypeError, match='bool'):
+        f(tf.constant(1.0))
