@@ -1,4 +1,6 @@
 """Tests of the pyct toolkit: parser, templates, naming, annotations, origin, loader."""
+import types
+
 import gast
 import pytest
 
@@ -118,12 +120,8 @@ def test_loader_uses_original_closure_cells():
         return x * scale
     node = parser.parse_entity(f)
     code = loader.compile_function(node, f.__code__.co_filename, ['ag__', 'scale'])
-    g = loader.make_function(code, f, {'ag__': _cell(None)})
+    g = loader.make_function(code, f, {'ag__': types.CellType(None)})
     assert g(3) == 6
     scale = 5  # noqa: F841  (rebinding is seen through the shared cell)
     assert g(3) == 15
     assert g.__code__.co_filename == f.__code__.co_filename
-
-
-def _cell(value):
-    return (lambda: value).__closure__[0]

@@ -1,4 +1,6 @@
 """Helpers for the autograph tests: apply chosen converters to a function and load the result."""
+import types
+
 from autograph import impl
 from autograph.pyct import loader
 from autograph.pyct import naming
@@ -19,9 +21,5 @@ def convert_with(fn, *converters):
     source = parser.unparse(node)
     code = loader.compile_function(node, fn.__code__.co_filename,
                                    ['ag__'] + list(fn.__code__.co_freevars))
-    converted = loader.make_function(code, fn, {'ag__': _cell(impl.AG)})
+    converted = loader.make_function(code, fn, {'ag__': types.CellType(impl.AG)})
     return converted, source
-
-
-def _cell(value):
-    return (lambda: value).__closure__[0]

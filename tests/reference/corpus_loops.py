@@ -151,7 +151,7 @@ def for_else_search(values, target):
     return found
 
 
-@case((4,),)
+@case((4,), tensor=False)
 def squares_list(n):
     out = []
     for i in range(n):
@@ -243,7 +243,7 @@ def collatz_steps(n):
     return steps
 
 
-@case((100,), (1,))
+@case((100,), (1,), tensor=False)
 def primes_below(limit):
     primes = []
     n = 2
@@ -261,7 +261,7 @@ def primes_below(limit):
     return len(primes), primes[-3:]
 
 
-@case((5,), (0,))
+@case((5,), (0,), tensor=False)
 def loop_defines_variable_used_after(n):
     for i in range(n):
         last = i * 2

@@ -72,8 +72,8 @@ def _assert_close(got, expected):
 
 @pytest.mark.parametrize('fn, args, tensor', [p for p in PARAMS if p.values[2]])
 def test_compiled_with_tensors_matches_native(fn, args, tensor):
-    if not hasattr(defun, 'function'):
-        pytest.skip('defun.function is not available yet')
+    if not all(hasattr(defun, name) for name in ('function', 'cond', 'while_loop')):
+        pytest.skip('defun.function and its control-flow ops are not all available yet')
     expected, _, error = run(fn, args)
     compiled = defun.function(fn)
     result, _, compiled_error = run(compiled, [_as_tensor(a) for a in args])
