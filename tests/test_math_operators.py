@@ -1,0 +1,105 @@
+"""Python operators on tensors as TF2 defines them: arithmetic and reflected forms, comparisons,
+elementwise == and != that never raise for an unconvertible operand, and & | ^ ~ that are logical
+on bool tensors and bitwise on integer ones."""
+import numpy as np
+import pytest
+
+import defun as tf
+from defun import errors
+
+
+def test_arithmetic_operators_and_reflections():
+    x = tf.constant([7.0, -7.0])
+    np.testing.assert_allclose((x // 2).numpy(), [3.0, -4.0])
+    np.testing.assert_allclose((10 // x).numpy(), [1.0, -2.0])
+    np.testing.assert_allclose((x % 3).numpy(), [1.0, 2.0])
+    np.testing.assert_allclose((15 % x).numpy(), [1.0, -6.0])
+    np.testing.assert_allclose((x ** 2).numpy(), [49.0, 49.0])
+    np.testing.assert_allclose((2 ** tf.constant([3.0])).numpy(), [8.0])
+    np.testing.assert_allclose(abs(x).numpy(), [7.0, 7.0])
+    assert +x is x
+    np.testing.assert_allclose((-x).numpy(), [-7.0, 7.0])
+
+
+def test_numpy_array_on_the_left_defers_to_the_tensor():
+    result = np.array([1.0, 2.0], np.float32) ** tf.constant([2.0, 2.0])
+    assert isinstance(result, tf.Tensor)
+    np.testing.assert_allclose(result.numpy(), [1.0, 4.0])
+
+
+def test_comparison_operators():
+    x = tf.constant([1, 2, 3])
+    assert (x < 2).numpy().tolist() == [True, False, False]
+    assert (x <= 2).numpy().tolist() == [True, True, False]
+    assert (x > 2).numpy().tolist() == [False, False, True]
+    assert (x >= 2).numpy().tolist() == [False, True, True]
+    assert (2 < x).numpy().tolist() == [False, False, True]   # reflected through __gt__
+
+
+def test_equality_is_elementwise():
+    x = tf.constant([1, 2, 3])
+    result = x == 2
+    assert isinstance(result, tf.Tensor) and result.dtype is tf.bool
+    assert result.numpy().tolist() == [False, True, False]
+    assert (x != tf.constant([1, 0, 3])).numpy().tolist() == [False, True, False]
+
+
+def test_equality_with_none_or_unconvertible_values_is_plain_python():
+    x = tf.constant([1, 2])
+    assert (x == None) is False  # noqa: E711 - the operator is what is being tested
+    assert (x != None) is True  # noqa: E711
+    assert (x == 'a') is False
+    assert (x != object()) is True
+    assert (x == [1.5, 2.5]) is False   # floats do not convert to int32
+
+
+def test_equality_of_shapes_that_do_not_broadcast_is_false():
+    result = tf.constant([1, 2, 3]) == tf.constant([1, 2])
+    assert result.shape == () and not bool(result)
+    assert bool(tf.constant([1, 2, 3]) != tf.constant([1, 2]))
+    with pytest.raises(errors.InvalidArgumentError, match=r'Equal.*int32\[3\].*int32\[2\]'):
+        tf.equal(tf.constant([1, 2, 3]), tf.constant([1, 2]))
+
+
+def test_equality_between_tensors_of_different_dtypes_raises():
+    with pytest.raises(errors.InvalidArgumentError):
+        tf.constant([1]) == tf.constant([1.0])
+
+
+def test_tensors_stay_hashable_by_identity():
+    a, b = tf.constant(1.0), tf.constant(1.0)
+    assert len({a, b, a}) == 2
+
+
+def test_logical_operators_on_bool():
+    a = tf.constant([True, True, False, False])
+    b = tf.constant([True, False, True, False])
+    assert (a & b).numpy().tolist() == [True, False, False, False]
+    assert (a | b).numpy().tolist() == [True, True, True, False]
+    assert (a ^ b).numpy().tolist() == [False, True, True, False]
+    assert (~a).numpy().tolist() == [False, False, True, True]
+    assert (True & b).numpy().tolist() == [True, False, True, False]
+
+
+def test_bitwise_operators_on_integers():
+    a, b = tf.constant([12, 10]), tf.constant([10, 6])
+    assert (a & b).numpy().tolist() == [8, 2]
+    assert (a | b).numpy().tolist() == [14, 14]
+    assert (a ^ b).numpy().tolist() == [6, 12]
+    assert (~a).numpy().tolist() == [-13, -11]
+    assert (~a).dtype is tf.int32
+
+
+def test_logical_ops_reject_non_bool():
+    with pytest.raises(errors.InvalidArgumentError, match='logical_and'):
+        tf.logical_and(tf.constant([1]), tf.constant([0]))
+    with pytest.raises(errors.InvalidArgumentError, match='bitwise'):
+        tf.constant([1.0]) & tf.constant([0.0])
+
+
+def test_equality_inside_a_function_is_elementwise():
+    @tf.function
+    def f(x):
+        return x == 2.0
+
+    assert f(tf.constant([1.0, 2.0])).numpy().tolist() == [False, True]
