@@ -155,7 +155,7 @@ class Variable:
         if context.current_graph() is not None:
             return f"<tf.Variable '{self._name}' shape={self._shape} dtype={self._dtype.name}>"
         return (f"<tf.Variable '{self._name}' shape={self._shape} dtype={self._dtype.name}, "
-                f'numpy={np.array2string(np.asarray(self._storage.value), separator=", ")}>')
+                f'numpy={_numpy_repr(self._storage.value)}>')
 
     def __hash__(self):
         return id(self)
@@ -177,6 +177,15 @@ class Variable:
 
     def __iter__(self):
         return iter(self.value())
+
+
+def _numpy_repr(value):
+    # TF prints numpy's repr of the value (`array([1., 2.], dtype=float32)`, a numpy scalar for
+    # rank 0), on its own line when it spans several.
+    if np.ndim(value) == 0:
+        return repr(np.asarray(value)[()])
+    text = repr(value)
+    return '\n' + text if '\n' in text else text
 
 
 def _initial_array(value, dtype):
