@@ -1,2 +1,4 @@
-"""The `tf.math` namespace."""
+"""The `tf.math` namespace: the math tables, plus the ops TF also lists here from other tables."""
 from defun.ops.math import *  # noqa: F401,F403
+from defun.ops.nn import log_softmax, softmax  # noqa: F401
+from defun.ops.sorting import top_k  # noqa: F401
