@@ -10,7 +10,7 @@ import functools
 
 from defun import context, nest
 from defun.ops.functional import custom_gradient_op
-from defun.tape import TapeRecords
+from defun.tape import TapeRecords, variable_accessed
 from defun.tensor import convert_to_tensor
 
 __all__ = ['custom_gradient']
@@ -29,6 +29,10 @@ def custom_gradient(f=None):
         with context.tape_stack([watcher]):
             result, grad_fn = f(*tensors, **kwargs)
         variables = list(watcher.variables.values())
+        # The enclosing tapes did not see these reads; tell them, so that they watch the
+        # variables (as TF does) and record the op below even when no argument is watched.
+        for variable in variables:
+            variable_accessed(variable)
         flat = [convert_to_tensor(o) for o in nest.flatten(result)]
 
         def gradient(*output_grads):
