@@ -1,5 +1,6 @@
 """The functional gradient forms of early TF eager (`tf.contrib.eager`), built on GradientTape."""
 import functools
+import inspect
 
 from defun.tape import GradientTape
 from defun.tensor import convert_to_tensor
@@ -20,7 +21,7 @@ def value_and_gradients_function(f, params=None):
     @functools.wraps(f)
     def decorated(*args, dy=None, **kwargs):
         tensors = [convert_to_tensor(a) for a in args]
-        indices = range(len(tensors)) if params is None else params
+        indices = range(len(tensors)) if params is None else _param_indices(f, params)
         sources = [tensors[i] for i in indices]
         with GradientTape() as tape:
             for s in sources:
@@ -28,6 +29,22 @@ def value_and_gradients_function(f, params=None):
             value = _checked_value(f(*tensors, **kwargs))
         return value, tape.gradient(value, sources, output_gradients=dy)
     return decorated
+
+
+def _param_indices(f, params):
+    # As in TF, params may name f's parameters as well as index them.
+    names = None
+    indices = []
+    for p in params:
+        if isinstance(p, str):
+            if names is None:
+                names = list(inspect.signature(f).parameters)
+            if p not in names:
+                raise ValueError(f'{p!r} is not a parameter of {getattr(f, "__name__", f)} '
+                                 f'(parameters: {names})')
+            p = names.index(p)
+        indices.append(p)
+    return indices
 
 
 def gradients_function(f, params=None):
