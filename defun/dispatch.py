@@ -43,14 +43,20 @@ class OpRecord:
 
 
 def apply_op(opdef, inputs, attrs=None, name=None):
-    """Runs (eager) or adds (graph) one op. Returns a Tensor, or a tuple when num_outputs != 1.
+    """Runs (eager) or adds (graph) one op. Returns a Tensor, or a tuple when num_outputs != 1
+    (in a graph, an op with no outputs returns its Operation).
 
     `inputs` must already be tensors of the right dtypes (the op's Python wrapper converts them).
     """
     st = _state
     graph = st.graph
     if graph is not None:
-        outputs = graph.create_op(opdef, inputs, attrs, name)
+        op = graph.create_op(opdef, inputs, attrs, name)
+        outputs = op.outputs
+        if opdef.num_outputs == 0:
+            # An op with no outputs (assert, print, assignment without read) is returned itself,
+            # as TF does in graphs, so it can be a control dependency.
+            return op
     else:
         try:
             arrays = [t.array for t in inputs]

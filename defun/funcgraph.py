@@ -38,7 +38,7 @@ class FuncGraph(Graph):
     def add_placeholder(self, dtype, shape, name=None):
         with self.as_default():
             (ph,) = self.create_op(PLACEHOLDER, (), {'dtype': dtype, 'shape': TensorShape(shape)},
-                                   name or 'Placeholder')
+                                   name or 'Placeholder').outputs
         return ph
 
     # -- the capture choke point
@@ -95,7 +95,7 @@ class FuncGraph(Graph):
         with self.as_default():
             (ph,) = self.create_op(PLACEHOLDER, (), {'dtype': tensor.dtype,
                                                      'shape': TensorShape(shape)},
-                                   name or 'capture')
+                                   name or 'capture').outputs
         return ph
 
     @property

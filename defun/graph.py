@@ -192,7 +192,8 @@ class Graph:
         return context.graph_mode(self)
 
     def create_op(self, opdef, inputs, attrs=None, name=None):
-        """Adds one op; returns its output tensors (a tuple). Called by the dispatch point."""
+        """Adds one op and returns it (its `outputs` are the new tensors). Called by the dispatch
+        point."""
         if self._finalized:
             raise RuntimeError('Graph is finalized and cannot be modified.')
         inputs = [self.internalize(t) for t in inputs]
@@ -206,7 +207,7 @@ class Graph:
                             for i, (dtype, shape) in enumerate(specs)])
         self._ops.append(op)
         self._by_name[op.name] = op
-        return op.outputs
+        return op
 
     def internalize(self, tensor):
         """Makes a tensor usable as an input here. A plain Graph embeds eager values as constants
@@ -235,7 +236,7 @@ class Graph:
                 contextlib.nullcontext():
             (out,) = self.create_op(CONST, (), {'value': value,
                                                 'dtype': dtypes.from_numpy(value.dtype)},
-                                    name or 'Const')
+                                    name or 'Const').outputs
         if key is not None:
             self._constants[key] = out
         return out
@@ -431,5 +432,5 @@ def placeholder(dtype, shape=None, name=None):
         raise RuntimeError('tf.placeholder() is not compatible with eager execution.')
     (out,) = graph.create_op(PLACEHOLDER, (), {'dtype': dtypes.as_dtype(dtype),
                                                'shape': TensorShape(shape)},
-                             name or 'Placeholder')
+                             name or 'Placeholder').outputs
     return out

@@ -58,10 +58,6 @@ ASSERT = define_op('Assert', _assert_kernel, lambda c, *data, summarize: [], Non
                    num_outputs=0, stateful=True)
 
 
-def _last_op():
-    return context.current_graph().operations[-1]
-
-
 def Assert(condition, data, summarize=None, name=None):
     """Raises InvalidArgumentError showing `data` when `condition` is False (at run time)."""
     cond = to_tensor(condition, op='Assert')
@@ -69,8 +65,8 @@ def Assert(condition, data, summarize=None, name=None):
         raise TypeError(f'Assert: condition must be a bool tensor, got {errors.describe(cond)}')
     tensors = [d if isinstance(d, Tensor) else to_tensor(d, op='Assert') for d in data]
     summarize = 3 if summarize is None else int(summarize)
-    apply_op(ASSERT, (cond, *tensors), {'summarize': summarize}, name)
-    return None if context.executing_eagerly() else _last_op()
+    op = apply_op(ASSERT, (cond, *tensors), {'summarize': summarize}, name)
+    return None if context.executing_eagerly() else op
 
 
 _COMPARISONS = {'equal': ('==', np.equal), 'greater': ('>', np.greater)}
@@ -237,5 +233,5 @@ def print(*inputs, output_stream=_DEFAULT_STREAM, summarize=3, sep=' ', end='\n'
     template, tensors = _template(inputs)
     attrs = {'template': template, 'output_stream': _stream_name(output_stream), 'sep': sep,
              'end': end, 'summarize': 3 if summarize is None else int(summarize)}
-    apply_op(PRINT, tuple(tensors), attrs, name)
-    return None if context.executing_eagerly() else _last_op()
+    op = apply_op(PRINT, tuple(tensors), attrs, name)
+    return None if context.executing_eagerly() else op

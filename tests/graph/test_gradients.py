@@ -124,3 +124,15 @@ def test_variables_as_xs_inside_function():
         y = tf.reduce_sum(v * v)
         return tf.gradients(y, v)[0]
     np.testing.assert_allclose(f().numpy(), [2.0, 4.0])
+
+
+def test_reduction_gradients_with_unknown_shapes():
+    g = tf.Graph()
+    with g.as_default():
+        x = tf.compat.v1.placeholder(tf.float64, [None, None])
+        y = tf.reduce_sum(tf.reduce_sum(x * x, axis=1) * 3.0)
+        (dx,) = tf.gradients(y, x)
+    data = np.arange(6.0).reshape(2, 3)
+    (out,) = run(g, [x], [dx], data)
+    np.testing.assert_allclose(out, 6.0 * data)
+    assert any(op.type == 'ReducedShape' for op in g.get_operations())

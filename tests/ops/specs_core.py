@@ -6,6 +6,7 @@ from tests.ops.spec import Spec, ints, positive, rand
 
 SPECS = [
     Spec('Identity', tf.identity, [rand(2, 3)], lambda x: x),
+    Spec('StopGradient', tf.stop_gradient, [rand(2, 3)], lambda x: x, grad=False),
     Spec('Cast', lambda x: tf.cast(x, tf.float32), [rand(2, 3)], lambda x: x.astype(np.float32),
          grad=False, id='f64-f32'),
     Spec('Cast', lambda x: tf.cast(x, tf.int32), [rand(4) * 3], lambda x: x.astype(np.int32),
@@ -37,7 +38,7 @@ SPECS = [
     Spec('MatMul', tf.matmul, [rand(5, 2, 3), rand(3, 4)], np.matmul, id='batched'),
     Spec('Pack', lambda a, b: tf.stack([a, b], axis=1), [rand(2, 3), rand(2, 3)],
          lambda a, b: np.stack([a, b], axis=1)),
-    Spec('Unpack', lambda x: tf.unstack(x, axis=1), [rand(2, 3)],
+    Spec('Unpack', lambda x: tf.unstack(x, num=3, axis=1), [rand(2, 3)],
          lambda x: [x[:, i] for i in range(3)]),
     Spec('ConcatV2', lambda a, b: tf.concat([a, b], axis=0), [rand(2, 3), rand(1, 3)],
          lambda a, b: np.concatenate([a, b], axis=0)),
