@@ -139,7 +139,7 @@ variant = DType('variant', object)
 ALL = (float16, float32, float64, int8, int16, int32, int64, uint8, uint16, uint32, uint64,
        bool, complex64, complex128, string, resource, variant)
 _BY_NAME = {d.name: d for d in ALL}
-_BY_NAME.update(half=float16, double=float64)
+_BY_NAME.update(half=float16, float=float32, double=float64)  # TF's non-canonical aliases
 _BY_NP = {d.np_dtype: d for d in ALL if d.np_dtype.kind != "O"}
 
 

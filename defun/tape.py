@@ -10,6 +10,7 @@ The backward pass itself lives in backprop.py.
 """
 from defun import backprop, context, nest
 from defun.dispatch import OpRecord
+from defun.tensor import Tensor
 
 __all__ = ['GradientTape', 'TapeRecords', 'variable_accessed', 'watch_tensor']
 
@@ -139,8 +140,12 @@ def watch_tensor(records, t):
     handle = getattr(t, 'handle', None)
     if handle is not None and hasattr(t, 'assign'):
         records.watch_variable(t)
-    else:
+    elif isinstance(t, Tensor):
         records.watch(t)
+    else:
+        # TF's error; silently tracking id(1.0) would watch nothing useful.
+        raise ValueError(f'Passed in object {t!r} of type {type(t).__name__!r}, not tf.Tensor '
+                         f'or tf.Variable.')
 
 
 def variable_accessed(variable):

@@ -99,7 +99,11 @@ class EagerTensor(Tensor):
 
     def __array__(self, dtype=None, copy=None):
         a = np.asarray(self.array)
-        return a if dtype is None else a.astype(dtype)
+        if dtype is not None:
+            return a.astype(dtype, copy=bool(copy))
+        # np.array(t) asks for a copy: handing out our own array would let the caller mutate an
+        # immutable tensor (and every tensor sharing that array).
+        return a.copy() if copy else a
 
     def __bool__(self):
         return bool(self.array)

@@ -65,6 +65,7 @@ def test_as_dtype_python_types_and_aliases():
     assert tf.as_dtype(str) is tf.string
     assert tf.as_dtype('double') is tf.float64
     assert tf.as_dtype('half') is tf.float16
+    assert tf.as_dtype('float') is tf.float32  # TF's alias (numpy would say float64)
 
 
 @pytest.mark.parametrize('bad', ['float31', 3.5, [1]])

@@ -115,6 +115,13 @@ def test_reentering_an_active_tape_raises():
             tape.__enter__()
 
 
+@pytest.mark.parametrize('bad', [1.0, 'x', None, [tf.constant(1.0), 2.0]], ids=repr)
+def test_watching_a_non_tensor_raises(bad):
+    with tf.GradientTape() as tape:
+        with pytest.raises(ValueError, match='not tf.Tensor or tf.Variable'):
+            tape.watch(bad)
+
+
 def test_sources_must_be_tensors_or_variables():
     x = tf.constant(1.0)
     with tf.GradientTape() as tape:

@@ -63,6 +63,16 @@ def test_array_protocol():
     assert float(np.sum(tf.constant([1.0, 2.0]))) == 3.0
 
 
+def test_np_array_of_a_tensor_is_a_copy():
+    t = tf.constant([1.0, 2.0])
+    a = np.array(t)
+    a[0] = 99.0
+    np.testing.assert_array_equal(t.numpy(), [1.0, 2.0])
+    b = np.array(t, dtype=np.float64)
+    b[1] = 7.0
+    np.testing.assert_array_equal(t.numpy(), [1.0, 2.0])
+
+
 def test_shape_dtype_ndim_device_and_eager_only_attributes():
     t = tf.zeros([2, 3, 4], dtype=tf.float64)
     assert t.shape == [2, 3, 4] and t.get_shape() == [2, 3, 4]
