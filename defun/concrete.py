@@ -146,7 +146,7 @@ class ConcreteFunction:
         """Calls with the flat list of argument tensors; returns the structured outputs."""
         inputs = tensors + self._captured_values
         st = _state
-        if st.graph is None and not st.tapes:
+        if st.quiet:
             # The hot path: eager, nothing records.
             return self._pack(apply_op(self._opdef, inputs, self._plain_attrs))
         if st.tapes:

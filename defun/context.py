@@ -27,10 +27,31 @@ class _Frame:
 class _State(threading.local):
     def __init__(self):
         self.frames = [_Frame(None)]
-        self.graph = None          # mirror of frames[-1].graph, read on every op dispatch
-        self.tapes = []            # active GradientTapes, innermost last
+        self._graph = None         # mirror of frames[-1].graph
+        self._tapes = []           # active GradientTapes, innermost last
+        # True when eager and no tape is active: the one flag the dispatch hot path reads (each
+        # thread-local attribute read costs ~0.1 us, a sixth of a small numpy call).
+        self.quiet = True
         self.variable_hooks = []   # callables told of each new Variable (function tracing)
         self.default_graph = None  # what get_default_graph() returns outside any graph
+
+    @property
+    def graph(self):
+        return self._graph
+
+    @graph.setter
+    def graph(self, graph):
+        self._graph = graph
+        self.quiet = graph is None and not self._tapes
+
+    @property
+    def tapes(self):
+        return self._tapes
+
+    @tapes.setter
+    def tapes(self, tapes):
+        self._tapes = tapes
+        self.quiet = self._graph is None and not tapes
 
 
 _state = _State()
@@ -108,12 +129,6 @@ def tape_stack(new_tapes):
 
 def push_tape(tape):
     _state.tapes = _state.tapes + [tape]
-
-
-def replace_tape(old, new):
-    """Puts `new` where `old` is in the active tape stack (GradientTape.reset)."""
-    st = _state
-    st.tapes = [new if t is old else t for t in st.tapes]
 
 
 def pop_tape(tape):

@@ -49,6 +49,31 @@ def apply_op(opdef, inputs, attrs=None, name=None):
     `inputs` must already be tensors of the right dtypes (the op's Python wrapper converts them).
     """
     st = _state
+    if not st.quiet:
+        return _apply_recorded(st, opdef, inputs, attrs, name)
+    # The eager hot path: no graph, no tape. Arity-specific calls avoid building a list.
+    try:
+        if attrs:
+            out = opdef.kernel(*[t.array for t in inputs], **attrs)
+        elif len(inputs) == 2:
+            out = opdef.kernel(inputs[0].array, inputs[1].array)
+        elif len(inputs) == 1:
+            out = opdef.kernel(inputs[0].array)
+        else:
+            out = opdef.kernel(*[t.array for t in inputs])
+    except errors.OpError:
+        raise
+    except Exception as exc:
+        raise kernel_error(opdef, inputs, attrs, exc) from None
+    if opdef.num_outputs == 1:
+        result = _new_tensor(EagerTensor)
+        result.array = out
+        return result
+    return tuple([EagerTensor(o) for o in out])
+
+
+def _apply_recorded(st, opdef, inputs, attrs, name):
+    """apply_op while a graph is being built or tapes are recording."""
     graph = st.graph
     if graph is not None:
         op = graph.create_op(opdef, inputs, attrs, name)
@@ -66,16 +91,11 @@ def apply_op(opdef, inputs, attrs=None, name=None):
         except Exception as exc:
             raise kernel_error(opdef, inputs, attrs, exc) from None
         if opdef.num_outputs == 1:
-            result = _new_tensor(EagerTensor)
-            result.array = out
-            if not st.tapes:
-                return result  # the eager hot path ends here
-            outputs = (result,)
+            outputs = (EagerTensor(out),)
         else:
             outputs = tuple([EagerTensor(o) for o in out])
-    if st.tapes:
-        for tape in st.tapes:
-            tape.record(opdef, inputs, outputs, attrs)
+    for tape in st.tapes:
+        tape.record(opdef, inputs, outputs, attrs)
     return outputs[0] if opdef.num_outputs == 1 else outputs
 
 
