@@ -48,6 +48,11 @@ class TapeRecords:
         self.entries = []
         self.watched = {}
 
+    def clear(self):
+        """Forgets everything, variables included (GradientTape.reset)."""
+        self.release()
+        self.variables = {}
+
     def watch(self, tensor):
         self.tracked[id(tensor)] = tensor
         self.watched[id(tensor)] = tensor
@@ -97,10 +102,12 @@ class GradientTape:
         return context.recording_paused(self._records)
 
     def reset(self):
-        """Clears everything recorded so far; the tape keeps recording if it was."""
-        old, self._records = self._records, TapeRecords(self._watch_accessed_variables)
-        if self._recording:
-            context.replace_tape(old, self._records)
+        """Clears everything recorded so far; the tape keeps recording if it was, and (as in TF)
+        can compute gradients again."""
+        # Cleared in place: the records object may sit in a saved tape stack (inside
+        # stop_recording), and a new object there would leave the tape recording into the old one.
+        self._records.clear()
+        self._used = False
 
     def gradient(self, target, sources, output_gradients=None,
                  unconnected_gradients='none'):

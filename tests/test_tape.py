@@ -600,3 +600,29 @@ def test_gradient_of_a_long_chain_is_exact():
         for _ in range(200):
             y = y * 1.01
     assert float(tape.gradient(y, x)) == pytest.approx(1.01 ** 200, rel=1e-12)
+
+
+def test_reset_inside_stop_recording_keeps_recording_afterwards():
+    x = tf.constant(3.0)
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        _ = x * 10.0
+        with tape.stop_recording():
+            tape.reset()
+        tape.watch(x)
+        y = x * x
+    assert float(tape.gradient(y, x)) == 6.0
+
+
+def test_reset_forgets_watched_variables_and_allows_a_new_gradient():
+    v, w = tf.Variable(1.0), tf.Variable(2.0)
+    x = tf.constant(2.0)
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = x * v
+        assert float(tape.gradient(y, x)) == 1.0
+        tape.reset()
+        assert tape.watched_variables() == ()
+        z = w * 3.0
+    assert tape.watched_variables() == (w,)
+    assert float(tape.gradient(z, w)) == 3.0
