@@ -233,6 +233,12 @@ def to_array(value, dtype):
         return array
     if array.size and not _safe_kind_change(array, dtype, is_numpy):
         raise TypeError(f'Cannot convert {_short(value)} to EagerTensor of dtype {dtype.name}')
+    if array.size and not is_numpy and array.dtype.kind in 'iu' and target.kind in 'iu':
+        # Python ints must fit: `int32_tensor + 2**40` used to wrap around silently.
+        info = np.iinfo(target)
+        if array.min() < info.min or array.max() > info.max:
+            raise TypeError(f'Cannot convert {_short(value)} to EagerTensor of dtype '
+                            f'{dtype.name}: out of range')
     return array.astype(target)
 
 

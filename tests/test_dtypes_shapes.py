@@ -116,6 +116,21 @@ def test_requested_dtype_converts_and_never_truncates_python_floats():
         tf.convert_to_tensor(tf.constant(1.0), dtype=tf.float64)
 
 
+@pytest.mark.parametrize('value,dtype', [(300, tf.int8), (-1, tf.uint8), ([1, 2 ** 40], tf.int32),
+                                         (2 ** 31, tf.int32)])
+def test_python_ints_out_of_range_of_requested_dtype_raise(value, dtype):
+    with pytest.raises(TypeError, match=dtype.name):
+        tf.constant(value, dtype=dtype)
+
+
+def test_python_int_operand_out_of_range_raises_instead_of_wrapping():
+    with pytest.raises(TypeError, match='int32'):
+        tf.constant([1, 2]) + 2 ** 40
+    assert (tf.constant([1, 2], dtype=tf.int64) + 2 ** 40).numpy().tolist() == [
+        1 + 2 ** 40, 2 + 2 ** 40]
+    assert tf.constant(255, dtype=tf.uint8).numpy() == 255
+
+
 @pytest.mark.parametrize('tensor_dtype', [tf.float16, tf.float64, tf.int8, tf.int64, tf.uint8])
 def test_python_scalars_adopt_the_tensor_dtype(tensor_dtype):
     t = tf.constant(np.array([1, 2, 3], dtype=tensor_dtype.as_numpy_dtype))
