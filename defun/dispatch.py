@@ -103,6 +103,17 @@ def kernel_error(opdef, inputs, attrs, exc):
     """Turns a failure inside a kernel into TF's error type with the op and its inputs named."""
     if opdef.explain_error is not None:
         return opdef.explain_error(exc, inputs, attrs)
+    # The op's own inference rule usually words a bad shape or dtype better than numpy does.
+    try:
+        opdef.infer(*inputs, **attrs) if attrs else opdef.infer(*inputs)
+    except (ValueError, TypeError) as inferred:
+        described = ', '.join(errors.describe(t) for t in inputs)
+        message = f'{opdef.type} failed on inputs ({described}): {inferred}'
+        if isinstance(inferred, TypeError):
+            return TypeError(message)
+        return errors.InvalidArgumentError(message)
+    except Exception:  # an inference rule that cannot judge eager inputs: fall through
+        pass
     if any(not isinstance(t, EagerTensor) for t in inputs):
         bad = next(t for t in inputs if not isinstance(t, EagerTensor))
         return errors.InaccessibleTensorError(

@@ -18,6 +18,8 @@ __all__ = ['FuncGraph']
 class FuncGraph(Graph):
     """A Graph with inputs, outputs, structured outputs, variables and captures."""
 
+    building_function = True
+
     def __init__(self, name, outer_graph=None, capture_by_value=False, foreign_ok=False):
         super().__init__()
         self.name = name

@@ -176,6 +176,10 @@ def _user_origin():
 class Graph:
     """A dataflow graph of Operations, as `tf.Graph`."""
 
+    # TF's flag: False for a plain Graph (where `==` on tensors compares identity, as in TF1
+    # graph code), True for graphs traced from functions (where `==` is elementwise).
+    building_function = False
+
     def __init__(self):
         self._ops = []
         self._by_name = {}

@@ -105,13 +105,12 @@ def broadcast_dims(a, b, op='op'):
 
 
 def normalize_axis(axis, rank, op='op'):
-    """An axis (or list of axes) as a sorted tuple of non-negative ints; None means all."""
+    """An axis (or list of axes) as a sorted tuple of non-negative ints; None means all. With an
+    unknown rank, negative axes cannot be resolved and are returned as given (numpy accepts them)."""
     if axis is None:
         return None if rank is None else tuple(range(rank))
     axes = tuple(int(a) for a in np.atleast_1d(np.asarray(axis)).ravel())
     if rank is None:
-        if any(a < 0 for a in axes):
-            return None
         return tuple(sorted(set(axes)))
     out_axes = []
     for a in axes:
