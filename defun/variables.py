@@ -22,10 +22,12 @@ _state = context.state()
 
 
 class _Storage:
-    __slots__ = ('value',)
+    """What a handle refers to: the current value and the declared shape (None dims may vary)."""
+    __slots__ = ('value', 'shape')
 
-    def __init__(self, value):
+    def __init__(self, value, shape):
         self.value = value
+        self.shape = shape
 
 
 class ResourceHandle(EagerTensor):
@@ -89,7 +91,7 @@ class Variable:
                              f'compatible with the declared shape {self._shape}')
         self._trainable = bool(trainable)
         self._name = _unique_name(name) + ':0'
-        self._storage = _Storage(array)
+        self._storage = _Storage(array, self._shape.as_tuple())
         self.handle = ResourceHandle(self._storage, self)
         context.variable_created(self)
 

@@ -110,9 +110,6 @@ def test_assign_shape_errors_name_both_shapes():
     np.testing.assert_array_equal(v.numpy(), [1.0, 2.0])
 
 
-@pytest.mark.xfail(strict=True, reason='defun/ops/state.py: the assign kernel requires the new '
-                   "value to have the stored value's shape, so a variable declared with unknown "
-                   'dims (shape=[None] or TensorShape(None)) cannot change shape, unlike TF')
 def test_variable_with_unknown_dims_accepts_new_shapes():
     v = tf.Variable([1.0, 2.0], shape=tf.TensorShape([None]))
     v.assign([1.0, 2.0, 3.0])

@@ -38,9 +38,12 @@ def _assign_kernel(mode):
             value = current + value
         elif mode == 'sub':
             value = current - value
-        if np.shape(value) != np.shape(current):
-            raise ValueError(f'Cannot assign a value of shape {list(np.shape(value))} to a variable '
-                             f'of shape {list(np.shape(current))}')
+        declared = storage.shape  # the variable's declared shape: None dims may change
+        new_shape = np.shape(value)
+        if declared is not None and (len(declared) != len(new_shape) or any(
+                d is not None and d != n for d, n in zip(declared, new_shape))):
+            raise ValueError(f'Cannot assign a value of shape {list(new_shape)} to a variable '
+                             f'of shape {list(declared)}')
         storage.value = np.asarray(value, dtype=current.dtype) if np.ndim(value) else \
             current.dtype.type(value)
         return storage.value
