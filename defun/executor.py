@@ -156,7 +156,9 @@ class _Builder:
         self.names = {}           # id(tensor) -> source expression
         self.consts = {}          # id(tensor) -> folded value
         self.namespace = {'np': np}
-        self.used = set(keyword.kwlist) | {'np'}
+        # The generated function's own name is reserved: a value bound under it (an emitter binding
+        # a sub-graph's callable of the same name) would be replaced by the function itself.
+        self.used = set(keyword.kwlist) | {'np', self.fn_name}
         self.cse = {}
         self.lines = []
         self.steps = []
@@ -278,15 +280,15 @@ class _Builder:
         for line in body:
             self.lines.append(line)
             self.op_lines[len(self.lines) + 1] = op  # +1: the def line comes first
-        self.steps.append((op, op.opdef.kernel, in_names, op.attrs, out_names))
+        self.steps.append((op, op.opdef.graph_kernel, in_names, op.attrs, out_names))
         for t, n in zip(op.outputs, out_names):
             self.names[id(t)] = n
 
     def call_line(self, op, in_names, out_names):
         kernel = self.namespace.get(f'k_{op.type}')
-        if kernel is not op.opdef.kernel:
+        if kernel is not op.opdef.graph_kernel:
             kernel_name = f'k_{op.type}' if kernel is None else self.fresh(f'k_{op.type}')
-            self.namespace[kernel_name] = op.opdef.kernel
+            self.namespace[kernel_name] = op.opdef.graph_kernel
             self.used.add(kernel_name)
         else:
             kernel_name = f'k_{op.type}'

@@ -20,6 +20,7 @@ class OpDef:
     """Everything about one op type.
 
     kernel(*input_arrays, **attrs) -> array, or a tuple of arrays when num_outputs != 1.
+    graph_kernel: what compiled graphs call (the kernel without eager-only checks).
     infer(inputs, **attrs) -> (dtype, shape) or a list of them, one per output; `inputs` are tensors
       (eager or symbolic) whose shapes may hold None for unknown dims.
     num_outputs: an int, or None when it depends on attrs (infer then decides how many).
@@ -29,13 +30,16 @@ class OpDef:
       turns a failure inside into an error naming what failed; default: the op and its inputs.
     """
 
-    __slots__ = ('type', 'kernel', 'infer', 'num_outputs', 'stateful', 'defined_at', 'doc',
-                 'explain_error', '__weakref__')
+    __slots__ = ('type', 'kernel', 'graph_kernel', 'infer', 'num_outputs', 'stateful',
+                 'defined_at', 'doc', 'explain_error', '__weakref__')
 
     def __init__(self, type, kernel, infer, num_outputs=1, stateful=False, defined_at='', doc='',
                  explain_error=None):
         self.type = type
         self.explain_error = explain_error
+        # A kernel wrapped with eager-only input checks carries the bare kernel as `unchecked`:
+        # graphs made the same checks in inference, so compiled code calls the bare one.
+        self.graph_kernel = getattr(kernel, 'unchecked', kernel)
         self.kernel = kernel
         self.infer = infer
         self.num_outputs = num_outputs

@@ -54,6 +54,8 @@ def checked_kernel(kernel, kinds, op):
         return kernel(x, *rest, **attrs)
 
     checked.__name__ = getattr(kernel, '__name__', op)
+    # Graphs check dtypes once, in inference; the executor runs the unchecked kernel.
+    checked.unchecked = kernel
     return checked
 
 
