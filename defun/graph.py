@@ -8,6 +8,7 @@ program order that stateful ops must keep.
 FuncGraph (funcgraph.py) adds inputs, outputs and captures on top of this.
 """
 import contextlib
+import linecache
 import sys
 
 import numpy as np
@@ -54,17 +55,28 @@ class GraphTensor(Tensor):
         """The value if it can be computed at build time (constant folding), else None."""
         return self.op.graph.fold(self)
 
+    def _where(self):
+        graph = self.op.graph
+        origin = _user_origin()
+        place = f' in {getattr(graph, "name", "a graph")}'
+        if origin is not None:
+            filename, lineno, _ = origin
+            line = linecache.getline(filename, lineno).strip()
+            place += f', at {filename}:{lineno}: {line}'
+        return place
+
     def numpy(self):
         raise NotImplementedError(
             f'numpy() is only available when eager execution is enabled; {self.name} is a '
-            f'symbolic tensor of a graph being built (inside a tf.function). Use tensor ops, or '
+            f'symbolic tensor of a graph being built{self._where()}. Use tensor ops, or '
             f'tf.py_function / tf.numpy_function to run numpy code on its value.')
 
     def __bool__(self):
         raise errors.OperatorNotAllowedInGraphError(
-            f'Using a symbolic `tf.Tensor` ({self.name}) as a Python `bool` is not allowed: its value '
-            f'is unknown while the function is traced. Let AutoGraph convert the `if`/`while` '
-            f'(tf.function(autograph=True), the default), or use tf.cond / tf.while_loop.')
+            f'Using a symbolic `tf.Tensor` ({self.name}) as a Python `bool` is not allowed{self._where()}: '
+            f'its value is unknown while the function is traced. Let AutoGraph convert the '
+            f'`if`/`while` (tf.function(autograph=True), the default), or use tf.cond / '
+            f'tf.while_loop.')
 
     def __len__(self):
         d = self._shape.as_tuple()

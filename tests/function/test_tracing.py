@@ -167,5 +167,15 @@ def test_graph_tensor_bool_in_autograph_false_function():
         if x > 0:
             return x
         return -x
-    with pytest.raises(TypeError, match='bool'):
+    with pytest.raises(TypeError, match='bool') as info:
         f(tf.constant(1.0))
+    assert 'test_tracing.py' in str(info.value) and 'if x > 0:' in str(info.value)
+    assert ' in f' in str(info.value)
+
+
+def test_numpy_of_graph_tensor_names_function_and_line():
+    @tf.function
+    def g(x):
+        return x.numpy()
+    with pytest.raises(NotImplementedError, match='return x.numpy()'):
+        g(tf.constant(1.0))
