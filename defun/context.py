@@ -136,16 +136,9 @@ def pop_tape(tape):
     st.tapes = [t for t in st.tapes if t is not tape]
 
 
-@contextlib.contextmanager
 def recording_paused(tape):
     """Stops `tape` recording (GradientTape.stop_recording) until the block ends."""
-    st = _state
-    saved = st.tapes
-    st.tapes = [t for t in saved if t is not tape]
-    try:
-        yield
-    finally:
-        st.tapes = saved
+    return tape_stack([t for t in _state.tapes if t is not tape])
 
 
 @contextlib.contextmanager
