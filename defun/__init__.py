@@ -23,4 +23,9 @@ from defun.scopes import name_scope, control_dependencies  # noqa
 from defun.gradients import gradients, UnconnectedGradients, AggregationMethod  # noqa
 from defun import compat  # noqa
 from defun.function import function, Function  # noqa
+from defun.custom_gradient import custom_gradient  # noqa
+from defun.ops.functional import stop_gradient, py_function, numpy_function  # noqa
+from defun.registry import RegisterGradient, no_gradient, NotDifferentiable, get_gradient_function  # noqa
+from defun import eager  # noqa
+import autograph  # noqa: E402  (tf.autograph; its operators import defun lazily)
 from defun.concrete import ConcreteFunction  # noqa
