@@ -18,7 +18,8 @@ from defun import math, linalg, nn, random, debugging  # noqa: F401
 from defun.variables import Variable  # noqa
 from defun.tape import GradientTape  # noqa
 from defun.context import executing_eagerly, init_scope  # noqa
-from defun.graph import Graph, Operation, get_default_graph, get_static_value  # noqa
+from defun.graph import Graph, Operation, get_default_graph  # noqa
+from defun.folding import get_static_value  # noqa
 from defun.scopes import name_scope, control_dependencies  # noqa
 from defun.gradients import gradients, UnconnectedGradients, AggregationMethod  # noqa
 from defun import compat  # noqa

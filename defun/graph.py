@@ -13,13 +13,12 @@ import sys
 
 import numpy as np
 
-from defun import context, dtypes, errors, graph_text
+from defun import context, dtypes, errors, folding, graph_text
 from defun.registry import define_op
 from defun.shapes import TensorShape
 from defun.tensor import EagerTensor, Tensor
 
-__all__ = ['Graph', 'Operation', 'GraphTensor', 'get_default_graph', 'get_static_value',
-           'placeholder']
+__all__ = ['Graph', 'Operation', 'GraphTensor', 'get_default_graph', 'placeholder']
 
 
 class GraphTensor(Tensor):
@@ -325,7 +324,7 @@ class Graph:
         key = id(tensor)
         if key in self._folded:
             return self._folded[key][1]
-        value = _fold(tensor)
+        value = folding.fold(tensor)
         self._folded[key] = (tensor, value)
         return value
 
@@ -382,63 +381,12 @@ def _control_ops(control_inputs):
     return ops
 
 
-_SHAPE_FOLDS = {
-    'Shape': lambda op: (np.asarray(op.inputs[0].shape.as_list(),
-                                    dtype=op.get_attr('out_type').np_dtype)
-                         if op.inputs[0].shape.is_fully_defined() else None),
-    'Size': lambda op: (np.asarray(op.inputs[0].shape.num_elements(),
-                                   dtype=op.get_attr('out_type').np_dtype)
-                        if op.inputs[0].shape.is_fully_defined() else None),
-    'Rank': lambda op: (np.int32(op.inputs[0].shape.rank)
-                        if op.inputs[0].shape.rank is not None else None),
-}
-_FOLD_LIMIT = 1 << 16  # elements: folding is for shapes and small constants, not for big compute
-
-
-def _fold(tensor):
-    op = tensor.op
-    if op.type == 'Const':
-        return op.attrs['value']
-    shape_rule = _SHAPE_FOLDS.get(op.type)
-    if shape_rule is not None:
-        return shape_rule(op)
-    if op.opdef.stateful or op.type == 'Placeholder' or op.opdef.num_outputs == 0:
-        return None
-    arrays = []
-    for t in op.inputs:
-        if not isinstance(t, GraphTensor):
-            return None
-        value = t.op.graph.fold(t)
-        if value is None or np.size(value) > _FOLD_LIMIT:
-            return None
-        arrays.append(value)
-    try:
-        result = op.opdef.kernel(*arrays, **op.attrs)
-    except Exception:
-        return None  # the op will report the problem when it runs
-    if op.opdef.num_outputs != 1:
-        result = result[tensor.value_index]
-    return result
-
-
 def get_default_graph():
     """The current graph; outside any graph, a per-thread default graph, as in TF."""
     graph = context.current_graph()
     if graph is not None:
         return graph
     return context.default_graph(Graph)
-
-
-def get_static_value(tensor, partial=False):
-    """The value of `tensor` if it is known without running the graph, else None."""
-    if isinstance(tensor, EagerTensor):
-        return tensor.numpy()
-    if isinstance(tensor, GraphTensor):
-        value = tensor.op.graph.fold(tensor)
-        return None if value is None else np.asarray(value)
-    if hasattr(tensor, 'numpy') and hasattr(tensor, 'assign'):
-        return None  # variables can change
-    return np.asarray(tensor)
 
 
 def placeholder(dtype, shape=None, name=None):
