@@ -10,6 +10,7 @@ automatic control dependencies give.
 Ops that need more than one call (control flow) register an emitter that writes their lines.
 When a kernel fails at run time the error names the op and the user's line that created it.
 """
+import functools
 import itertools
 import keyword
 import linecache
@@ -326,13 +327,18 @@ class _Builder:
                              self.op_lines, self.graph)
 
 
+@functools.lru_cache(maxsize=4096)
 def _identifier(hint):
-    name = re.sub(r'\W', '_', str(hint)).strip('_') or 't'
+    """A Python identifier for an op name ('gradients/Mul_1' -> 'gradients_Mul_1')."""
+    name = _NON_WORD.sub('_', str(hint)).strip('_') or 't'
     if name[0].isdigit():
         name = 't_' + name
     if keyword.iskeyword(name):
         name += '_'
     return name
+
+
+_NON_WORD = re.compile(r'\W')
 
 
 def _cse_key(op, names):

@@ -108,12 +108,13 @@ class GraphTensor(Tensor):
 class Operation:
     """A node of a graph: an op type applied to input tensors, with attrs and control inputs."""
 
-    __slots__ = ('graph', 'opdef', 'name', 'inputs', 'outputs', 'attrs', 'control_inputs',
+    __slots__ = ('graph', 'opdef', 'type', 'name', 'inputs', 'outputs', 'attrs', 'control_inputs',
                  'gradient_type', 'origin', '__weakref__')
 
     def __init__(self, graph, opdef, name, inputs, attrs, control_inputs, origin):
         self.graph = graph
         self.opdef = opdef
+        self.type = opdef.type
         self.name = name
         self.inputs = tuple(inputs)
         self.attrs = attrs or {}
@@ -121,10 +122,6 @@ class Operation:
         self.outputs = ()
         self.gradient_type = None
         self.origin = origin
-
-    @property
-    def type(self):
-        return self.opdef.type
 
     @property
     def node_def(self):
