@@ -30,3 +30,7 @@ from defun.registry import RegisterGradient, no_gradient, NotDifferentiable, get
 from defun import eager  # noqa
 import autograph  # noqa: E402  (tf.autograph; its operators import defun lazily)
 from defun.concrete import ConcreteFunction  # noqa
+from defun.ops.control_flow_cond import *  # noqa
+from defun.ops.control_flow_while import *  # noqa
+from defun.ops.tensor_array import *  # noqa
+from defun.ops.functional_loops import *  # noqa

@@ -1,0 +1,257 @@
+"""What the control-flow ops share: tracing a Python function into a sub-FuncGraph, composite values
+(TensorArray) inside branch outputs and loop variables, ordering the captures of several sub-graphs
+into one input list, a cache of compiled sub-graphs, and copying a graph into the current one.
+
+The ops themselves live in control_flow_cond.py (If, Case: cond, case, switch_case) and
+control_flow_while.py (While: while_loop); TensorArray in tensor_array.py; map_fn, scan, foldl and
+foldr in functional_loops.py.
+
+A sub-graph's `inputs` are its placeholders in the order the op feeds them; its `outputs` what it
+returns. Ops that hold sub-graphs are *extended* when they are differentiated (their gradient needs
+intermediates of the sub-graphs, which become extra outputs, as TF's cond_v2 and while_v2 do), so
+everything here compiles sub-graphs for the outputs an op asks for, never for a fixed list.
+"""
+import weakref
+
+import numpy as np
+
+from defun import context, dtypes, nest
+from defun.dispatch import apply_op
+from defun.executor import compile_graph
+from defun.funcgraph import FuncGraph
+from defun.graph import GraphTensor
+from defun.shapes import TensorShape
+from defun.tape import variable_accessed
+from defun.tensor import EagerTensor, Tensor, convert_to_tensor
+
+__all__ = []
+
+
+class CompositeValue:
+    """A Python value made of tensors that can cross a branch or loop boundary (TensorArray).
+
+    Subclasses say which tensors they are made of, how to rebuild themselves from new tensors, and
+    which shapes those tensors may take across loop iterations."""
+
+    def component_tensors(self):
+        raise NotImplementedError
+
+    def from_components(self, tensors):
+        raise NotImplementedError
+
+    def component_invariants(self):
+        """The most general shapes the components may take across loop iterations."""
+        return [t.shape for t in self.component_tensors()]
+
+
+def flatten(structure):
+    """The tensors (and None leaves) of a nested structure, composites expanded."""
+    out = []
+    for leaf in nest.flatten(structure):
+        if isinstance(leaf, CompositeValue):
+            out.extend(leaf.component_tensors())
+        else:
+            out.append(leaf)
+    return out
+
+
+def pack(structure, flat):
+    """Inverse of `flatten`: rebuilds `structure` (its composites too) around the tensors `flat`."""
+    flat = list(flat)
+    position = 0
+    leaves = []
+    for leaf in nest.flatten(structure):
+        if isinstance(leaf, CompositeValue):
+            n = len(leaf.component_tensors())
+            leaves.append(leaf.from_components(flat[position:position + n]))
+            position += n
+        else:
+            leaves.append(flat[position])
+            position += 1
+    return nest.pack_sequence_as(structure, leaves)
+
+
+def leaf_paths(structure):
+    """A readable path for each flattened tensor ('[1]', "['v']"), for error messages."""
+    paths = []
+
+    def walk(value, path):
+        if isinstance(value, dict):
+            for key in sorted(value):
+                walk(value[key], f'{path}[{key!r}]')
+        elif isinstance(value, (list, tuple)):
+            for i, v in enumerate(value):
+                walk(v, f'{path}[{i}]')
+        elif isinstance(value, CompositeValue):
+            paths.extend([f'{path}'] * len(value.component_tensors()))
+        else:
+            paths.append(path)
+    walk(structure, '')
+    return paths
+
+
+def to_graph_value(value):
+    """A value a branch or loop body returns, as a tensor (or composite) of the current graph:
+    variables are read, Python numbers converted, outer tensors captured."""
+    if value is None:
+        return value
+    if isinstance(value, CompositeValue):
+        return value.from_components([to_graph_value(t) for t in value.component_tensors()])
+    if hasattr(value, 'read_value') and hasattr(value, 'handle'):
+        value = value.read_value()
+    if not isinstance(value, Tensor):
+        value = convert_to_tensor(value)
+    graph = context.current_graph()
+    if graph is not None and not (isinstance(value, GraphTensor) and value.op.graph is graph):
+        value = graph.internalize(value)
+    return value
+
+
+def new_subgraph(name):
+    """A FuncGraph nested in the current graph (captures go through the current graph)."""
+    return FuncGraph(name, outer_graph=context.current_graph())
+
+
+def trace_into(graph, fn, *args):
+    """Calls fn(*args) with `graph` as the current graph; ops inside are not seen by the enclosing
+    tapes (the op holding the graph is recorded as a whole)."""
+    with context.graph_mode(graph, fresh_tapes=True):
+        result = fn(*args)
+        return nest.map_structure(to_graph_value, result) if result is not None else None
+
+
+def order_captures(graphs, leading_inputs):
+    """Gives every graph the same captured outer tensors, in one order; sets each graph's
+    `inputs` to its leading placeholders followed by its placeholders for those tensors.
+
+    Returns the outer tensors, which the op holding the graphs takes as inputs after the leading
+    ones."""
+    union, seen = [], set()
+    for g in graphs:
+        for outer, _ in g.captures:
+            if id(outer) not in seen:
+                seen.add(id(outer))
+                union.append(outer)
+    for g, leading in zip(graphs, leading_inputs):
+        by_source = {id(outer): inner for outer, inner in g.captures}
+        placeholders = []
+        for outer in union:
+            inner = by_source.get(id(outer))
+            if inner is None:
+                inner = g.capture(outer)
+            placeholders.append(inner)
+        g.inputs = list(leading) + placeholders
+    return union
+
+
+def is_stateful(graphs):
+    return any(op.opdef.stateful for g in graphs for op in g.get_operations())
+
+
+def notify_variable_reads(graphs):
+    """Tapes watching accessed variables must see the variables a sub-graph reads (they were read
+    while the enclosing tapes were set aside)."""
+    if context.tapes():
+        for g in graphs:
+            for v in g.variables:
+                variable_accessed(v)
+
+
+_COMPILED = weakref.WeakKeyDictionary()
+
+
+def compiled(graph, outputs, name=None):
+    """The callable computing `outputs` (tensors of `graph`) from `graph.inputs`, built once."""
+    per_graph = _COMPILED.setdefault(graph, {})
+    key = (tuple(id(t) for t in graph.inputs), tuple(id(t) for t in outputs))
+    fn = per_graph.get(key)
+    if fn is None:
+        fn = per_graph[key] = compile_graph(graph, list(graph.inputs), list(outputs),
+                                            name or graph.name)
+    return fn
+
+
+def import_graph(graph, feeds, outputs):
+    """Copies the ops of `graph` into the current graph, with its placeholders replaced by
+    `feeds` (id(placeholder) -> tensor); returns the copies of `outputs`.
+
+    How a gradient body built once, standalone, becomes the body of a loop that feeds it the
+    values of one iteration."""
+    mapping = dict(feeds)
+    for op in graph.get_operations():
+        if op.type == 'Placeholder':
+            continue  # fed, or unused (an op reading an unfed one fails below, naming it)
+        try:
+            inputs = [mapping[id(t)] for t in op.inputs]
+        except KeyError:
+            missing = next(t for t in op.inputs if id(t) not in mapping)
+            raise ValueError(f'import_graph: {missing.name} of {graph.name} is not fed') from None
+        attrs = dict(op.attrs) if op.attrs else None  # each copy gets its own attrs to extend
+        result = apply_op(op.opdef, inputs, attrs, op.name.rsplit('/', 1)[-1])
+        results = (result,) if op.opdef.num_outputs == 1 else tuple(result)
+        for original, copy in zip(op.outputs, results):
+            mapping[id(original)] = copy
+    return [mapping[id(t)] for t in outputs]
+
+
+def graph_tensor_in_current(t):
+    """A tensor of another graph made usable in the current one (captured if need be)."""
+    graph = context.current_graph()
+    if isinstance(t, GraphTensor) and graph is not None and t.op.graph is not graph:
+        return graph.internalize(t)
+    return t
+
+
+def forward_operation(op):
+    """The graph Operation behind `op` (an Operation, or a tape's record of one)."""
+    if hasattr(op, 'graph'):
+        return op
+    return op.outputs[0].op
+
+
+def known_zeros(grads):
+    """The gradients with those known to be zeros (the backward pass's stand-ins for missing
+    gradients) replaced by None, so the gradient of a control-flow op skips their work."""
+    return [None if isinstance(g, GraphTensor) and g.op.type == 'ZerosLike' else g for g in grads]
+
+
+def zeros_for(tensor, graph=None):
+    """A zero tensor standing in for `tensor` in code that never reads it: exact shape when known,
+    else a scalar of its dtype."""
+    shape = tensor.shape.as_tuple()
+    np_dtype = tensor.dtype.np_dtype
+    if shape is not None and None not in shape:
+        value = np.zeros(shape, dtype=np_dtype)
+    else:
+        value = np.zeros((), dtype=np_dtype)
+    graph = graph or context.current_graph()
+    return graph.add_constant(value) if graph is not None else EagerTensor(value)
+
+
+def most_specific_shape(shapes):
+    shape = TensorShape(shapes[0])
+    for other in shapes[1:]:
+        shape = shape.most_specific_compatible_shape(other)
+    return shape
+
+
+def as_bool_scalar(value, what):
+    """Checks a predicate: a bool tensor of rank 0 (TypeError / ValueError otherwise)."""
+    if isinstance(value, (bool, np.bool_)):
+        return convert_to_tensor(bool(value))
+    tensor = convert_to_tensor(value) if not isinstance(value, Tensor) else value
+    if tensor.dtype is not dtypes.bool:
+        raise TypeError(f'{what} must be a boolean tensor, got {tensor.dtype.name} tensor '
+                        f'{_describe(tensor)}; compare it with a value (e.g. x > 0) or tf.cast it '
+                        f'to tf.bool')
+    rank = tensor.shape.rank
+    if rank is not None and rank != 0:
+        raise ValueError(f'{what} must be a scalar (rank 0), got shape {tensor.shape}')
+    return tensor
+
+
+def _describe(t):
+    try:
+        return t.name
+    except AttributeError:
+        return repr(t)

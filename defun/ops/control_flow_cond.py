@@ -1,0 +1,384 @@
+"""cond, case and switch_case, and the functional ops If and Case they build in a graph.
+
+Eagerly, and for a Python bool or a predicate whose value is known while tracing, the chosen branch
+is simply called. In a graph every branch is traced once into its own FuncGraph (capturing what it
+reads from outside) and one op selects at run time: `If` (bool predicate; attrs then_branch and
+else_branch) or `Case` (int32 index, out of range meaning the last branch; attr branches). Ops whose
+branches touch state are `If`/`Case`, the others `StatelessIf`/`StatelessCase`, as in TF.
+
+Gradient (TF's cond_v2): a Case/If over the gradients of the branches. Each branch's gradient graph
+reads tensors of its forward branch; those become extra outputs of the forward op (zeros from the
+other branches), so the backward never recomputes a branch. When tapes are active while the op is
+built, those outputs are added before the tapes record it, so their gradients (second order) reach
+the tapes too.
+"""
+import numpy as np
+
+from defun import backprop, context, dtypes, nest
+from defun.dispatch import apply_op
+from defun.executor import register_emitter
+from defun.funcgraph import FuncGraph
+from defun.graph import GraphTensor
+from defun.ops import control_flow as cf
+from defun.ops import core
+from defun.registry import define_op
+from defun.shapes import TensorShape
+from defun.tensor import Tensor, convert_to_tensor
+
+__all__ = ['cond', 'case', 'switch_case']
+
+
+def _branches(attrs):
+    if 'branches' in attrs:
+        return list(attrs['branches'])
+    return [attrs['then_branch'], attrs['else_branch']]
+
+
+def _output_spec(graphs, i):
+    shape = cf.most_specific_shape([g.outputs[i].shape for g in graphs])
+    return graphs[0].outputs[i].dtype, shape.as_tuple()
+
+
+def _infer(selector, *inputs, **attrs):
+    graphs = _branches(attrs)
+    return [_output_spec(graphs, i) for i in range(len(graphs[0].outputs))]
+
+
+def _if_kernel(pred, *arrays, then_branch, else_branch):
+    return _run_branch(then_branch if pred else else_branch, arrays)
+
+
+def _case_kernel(index, *arrays, branches):
+    index = int(index)
+    return _run_branch(branches[index if 0 <= index < len(branches) else -1], arrays)
+
+
+def _run_branch(graph, arrays):
+    return cf.compiled(graph, graph.outputs)(*arrays)
+
+
+def _grad(op, *grads):
+    return _cond_gradient(op, grads)
+
+
+IF = define_op('If', _if_kernel, _infer, _grad, num_outputs=None, stateful=True)
+STATELESS_IF = define_op('StatelessIf', _if_kernel, _infer, _grad, num_outputs=None)
+CASE = define_op('Case', _case_kernel, _infer, _grad, num_outputs=None, stateful=True)
+STATELESS_CASE = define_op('StatelessCase', _case_kernel, _infer, _grad, num_outputs=None)
+
+
+def _emit(op, in_names, out_names, bind):
+    """Python if/elif/else calling each branch's compiled graph (only the outputs the op has)."""
+    graphs = _branches(op.attrs)
+    n = len(op.outputs)
+    args = ', '.join(in_names[1:])
+    target = (', '.join(out_names) + ', = ') if out_names else ''
+    lines = []
+    for i, g in enumerate(graphs):
+        fn = bind(cf.compiled(g, g.outputs[:n]), f'{op.name}_branch{i}')
+        if i == len(graphs) - 1:
+            lines.append('else:')
+        elif op.type.endswith('If'):
+            lines.append(f'if {in_names[0]}:')
+        else:
+            lines.append(f'{"if" if i == 0 else "elif"} {in_names[0]} == {i}:')
+        lines.append(f'    {target}{fn}({args})')
+    return lines
+
+
+for _opdef in (IF, STATELESS_IF, CASE, STATELESS_CASE):
+    register_emitter(_opdef.type, _emit)
+
+
+# ---------------------------------------------------------------- building
+
+def cond(pred, true_fn=None, false_fn=None, name=None):
+    """Returns true_fn() if pred else false_fn(); in a graph, one op choosing at run time."""
+    if not callable(true_fn):
+        raise TypeError('true_fn must be callable.')
+    if not callable(false_fn):
+        raise TypeError('false_fn must be callable.')
+    if isinstance(pred, (bool, np.bool_)):
+        return true_fn() if pred else false_fn()
+    pred = cf.as_bool_scalar(pred, 'tf.cond: pred')
+    known = _known_value(pred)
+    if known is not None:
+        return true_fn() if known else false_fn()
+    return _build('If', pred, [true_fn, false_fn], ['true_fn', 'false_fn'], name or 'cond')
+
+
+def _known_value(tensor):
+    """The predicate's value when it is already decided (eager, or constant while tracing)."""
+    array = getattr(tensor, 'array', None)
+    if array is None and isinstance(tensor, GraphTensor):
+        array = tensor.static_value()
+    return None if array is None else np.asarray(array)[()]
+
+
+def switch_case(branch_index, branch_fns, default=None, name='switch_case'):
+    """Calls branch_fns[branch_index] (the default, or the last branch, when out of range)."""
+    fns = _branch_fn_list(branch_fns)
+    if default is not None:
+        if not callable(default):
+            raise TypeError('default must be callable.')
+        fns.append(default)
+    if isinstance(branch_index, (int, np.integer)) and not isinstance(branch_index, bool):
+        branch_index = convert_to_tensor(int(branch_index))
+    index = branch_index if isinstance(branch_index, Tensor) else convert_to_tensor(branch_index)
+    if not index.dtype.is_integer:
+        raise TypeError(f'branch_index must be an int32 or int64 tensor, got {index.dtype.name}')
+    if index.shape.rank not in (None, 0):
+        raise ValueError(f'branch_index must be a scalar, got shape {index.shape}')
+    if index.dtype is not dtypes.int32:
+        index = core.cast(index, dtypes.int32)
+    known = _known_value(index)
+    if known is not None:
+        known = int(known)
+        return fns[known if 0 <= known < len(fns) else -1]()
+    labels = [f'branch{i}' for i in range(len(fns))]
+    return _build('Case', index, fns, labels, name or 'switch_case')
+
+
+def _branch_fn_list(branch_fns):
+    if isinstance(branch_fns, dict):
+        pairs = sorted(branch_fns.items())
+    elif isinstance(branch_fns, (list, tuple)) and branch_fns and all(
+            isinstance(p, (list, tuple)) and len(p) == 2 for p in branch_fns):
+        pairs = sorted(branch_fns)
+    elif isinstance(branch_fns, (list, tuple)):
+        pairs = list(enumerate(branch_fns))
+    else:
+        raise TypeError(f'branch_fns must be a list, tuple or dict, got {type(branch_fns)}')
+    if not pairs:
+        raise ValueError('branch_fns must not be empty')
+    keys = [k for k, _ in pairs]
+    if keys != list(range(len(pairs))):
+        raise ValueError(f'branch indices (keys) must be 0..{len(pairs) - 1}, got {keys}')
+    for k, fn in pairs:
+        if not callable(fn):
+            raise TypeError(f'branch_fns[{k}] must be callable')
+    return [fn for _, fn in pairs]
+
+
+def case(pred_fn_pairs, default=None, exclusive=False, strict=False, name='case'):
+    """Runs the fn of the first pair whose predicate is true, else default (TF's tf.case).
+
+    Built as nested conds, as TF does; `exclusive` is accepted (the first true predicate wins)."""
+    if isinstance(pred_fn_pairs, dict):
+        pred_fn_pairs = list(pred_fn_pairs.items())
+    pairs = list(pred_fn_pairs)
+    for i, pair in enumerate(pairs):
+        if not (isinstance(pair, (list, tuple)) and len(pair) == 2 and callable(pair[1])):
+            raise TypeError(f'pred_fn_pairs[{i}] must be a (predicate, callable) pair')
+    if default is None:
+        if not pairs:
+            raise ValueError('tf.case needs at least one pair or a default')
+        pairs, default = pairs[:-1], pairs[-1][1]
+    elif not callable(default):
+        raise TypeError('default must be callable.')
+
+    def chain(rest):
+        if not rest:
+            return default()
+        pred, fn = rest[0]
+        return cond(pred, fn, lambda: chain(rest[1:]), name=name)
+    return chain(pairs)
+
+
+def _build(kind, selector, fns, labels, name):
+    graphs, results = [], []
+    for fn, label in zip(fns, labels):
+        g = cf.new_subgraph(f'{name}_{label}')
+        results.append(cf.trace_into(g, fn))
+        graphs.append(g)
+    flat = _check_outputs(results, labels, name)
+    for g, outputs in zip(graphs, flat):
+        g.outputs = [t for t in outputs if t is not None]
+    inputs = cf.order_captures(graphs, [[] for _ in graphs])
+    cf.notify_variable_reads(graphs)
+    outputs = _create(kind, selector, graphs, inputs)
+    it = iter(outputs)
+    full = [None if t is None else next(it) for t in flat[0]]
+    return cf.pack(results[0], full) if results[0] is not None else None
+
+
+def _check_outputs(results, labels, name):
+    """Branch outputs must agree in structure and dtype (TF raises TypeError); returns each
+    branch's flat outputs."""
+    op = 'tf.cond' if len(results) == 2 and labels[0] == 'true_fn' else f'tf.{name}'
+    for label, result in zip(labels[1:], results[1:]):
+        try:
+            nest.assert_same_structure(results[0], result)
+            for a, b in zip(nest.flatten(results[0]), nest.flatten(result)):
+                if isinstance(a, cf.CompositeValue) != isinstance(b, cf.CompositeValue) or \
+                        (a is None) != (b is None):
+                    raise ValueError(f'{a!r} and {b!r} are different kinds of value')
+        except (ValueError, TypeError) as exc:
+            raise TypeError(
+                f'{labels[0]} and {label} arguments to {op} must have the same number, type, and '
+                f'overall structure of return values.\n\n{labels[0]} output: {results[0]!r}\n'
+                f'{label} output: {result!r}\n\nError details:\n{exc}') from None
+    flat = [cf.flatten(r) for r in results]
+    paths = cf.leaf_paths(results[0])
+    for label, outputs in zip(labels[1:], flat[1:]):
+        for path, a, b in zip(paths, flat[0], outputs):
+            if a is not None and a.dtype is not b.dtype:
+                where = f'output{path}' if path else 'the output'
+                raise TypeError(
+                    f'{op}: {where} of {labels[0]} has dtype {a.dtype.name}, but of {label} '
+                    f'dtype {b.dtype.name}; every branch must return the same dtypes (use '
+                    f'tf.cast in one of them).')
+    return flat
+
+
+def _create(kind, selector, graphs, inputs):
+    """Adds the If/Case op. With tapes recording, first extends the branches with what their
+    gradient needs, so the tapes record the op with all its outputs."""
+    if context.tapes():
+        _prepare_gradient(graphs)
+    stateful = cf.is_stateful(graphs)
+    if kind == 'If':
+        opdef = IF if stateful else STATELESS_IF
+        attrs = {'then_branch': graphs[0], 'else_branch': graphs[1]}
+    else:
+        opdef = CASE if stateful else STATELESS_CASE
+        attrs = {'branches': list(graphs)}
+    outputs = apply_op(opdef, [selector] + list(inputs), attrs)
+    return list(outputs)
+
+
+# ---------------------------------------------------------------- gradient
+
+class _BranchGradient:
+    """The gradient graph of one branch: seeds for the outputs that receive gradients, and the
+    gradient of each branch input (None when unconnected)."""
+
+    def __init__(self, branch, seed_indices):
+        self.branch = branch
+        graph = FuncGraph(f'{branch.name}_grad', outer_graph=context.current_graph(),
+                          foreign_ok=True)
+        self.graph = graph
+        with context.graph_mode(graph, fresh_tapes=True):
+            self.seeds, target_grads = [], {}
+            for i in seed_indices:
+                out = branch.outputs[i]
+                ph = graph.add_placeholder(out.dtype, out.shape.as_tuple(), 'grad')
+                self.seeds.append(ph)
+                target_grads.setdefault(id(out), []).append(ph)
+            results = backprop.backward(branch.get_operations(), target_grads,
+                                        {id(x) for x in branch.inputs})
+            self.grads = [None if results.get(id(x)) is None else graph.internalize(results[id(x)])
+                          for x in branch.inputs]
+
+    def set_outputs(self, wanted):
+        """Outputs: the gradient of each wanted input, zeros where this branch has none."""
+        outputs = []
+        with context.graph_mode(self.graph, fresh_tapes=True):
+            for j in wanted:
+                g = self.grads[j]
+                outputs.append(g if g is not None else self._zeros_for_input(j))
+        self.graph.outputs = outputs
+
+    def _zeros_for_input(self, j):
+        x = self.branch.inputs[j]
+        if x.dtype is dtypes.resource:
+            variable = self.branch.variable_for(x)
+            return self.graph.add_constant(np.zeros(variable.shape.as_tuple(),
+                                                    variable.dtype.np_dtype))
+        return core.zeros_like(x)
+
+
+def _branch_tensor_source(graphs, b, t):
+    """Where the gradient of branch b reads forward tensor t from: ('input', j) for an input of
+    the op, else ('output', k), making t output k of every branch (zeros in the others)."""
+    g = graphs[b]
+    for j, x in enumerate(g.inputs):
+        if x is t:
+            return 'input', j
+    for k, out in enumerate(g.outputs):
+        if out is t:
+            return 'output', k
+    for i, other in enumerate(graphs):
+        value = t if i == b else cf.zeros_for(t, other)
+        other.outputs = list(other.outputs) + [value]
+    return 'output', len(g.outputs) - 1
+
+
+def _differentiable_outputs(graphs):
+    return [i for i, t in enumerate(graphs[0].outputs) if t.dtype.is_differentiable]
+
+
+def _prepare_gradient(graphs):
+    """Adds to the branches the outputs a first-order gradient will read (see _create)."""
+    try:
+        plans = [_BranchGradient(g, _differentiable_outputs(graphs)) for g in graphs]
+    except LookupError:
+        return  # not differentiable; the error is raised if a gradient is asked for
+    for b, plan in enumerate(plans):
+        for source, _ in plan.graph.captures:
+            if isinstance(source, GraphTensor) and source.op.graph is graphs[b]:
+                _branch_tensor_source(graphs, b, source)
+
+
+def _ensure_output(fwd, k):
+    """Output k of the forward op, creating outputs for branch outputs added since it was built."""
+    graphs = _branches(fwd.attrs)
+    while len(fwd.outputs) <= k:
+        i = len(fwd.outputs)
+        dtype, shape = _output_spec(graphs, i)
+        fwd.outputs = tuple(fwd.outputs) + (GraphTensor(fwd, i, dtype, TensorShape(shape)),)
+    return fwd.outputs[k]
+
+
+def _cond_gradient(op, grads):
+    fwd = cf.forward_operation(op)
+    graphs = _branches(fwd.attrs)
+    grads = cf.known_zeros(grads) + [None] * (len(fwd.outputs) - len(grads))
+    seed_indices = [i for i, g in enumerate(grads)
+                    if g is not None and fwd.outputs[i].dtype.is_differentiable]
+    if not seed_indices:
+        return [None] * len(op.inputs)
+    plans = [_BranchGradient(g, seed_indices) for g in graphs]
+    wanted = [j for j in range(len(graphs[0].inputs)) if any(p.grads[j] is not None for p in plans)]
+    if not wanted:
+        return [None] * len(op.inputs)
+    for plan in plans:
+        plan.set_outputs(wanted)
+    union, slots = _gradient_inputs(fwd, graphs, plans)
+    for plan, slot in zip(plans, slots):
+        plan.graph.inputs = plan.seeds + [_slot(plan.graph, slot, t) for t in union]
+    seeds = [grads[i] for i in seed_indices]
+    kind = 'If' if fwd.type.endswith('If') else 'Case'
+    selector = cf.graph_tensor_in_current(fwd.inputs[0])
+    inputs = [cf.graph_tensor_in_current(t) for t in union]
+    outputs = _create(kind, selector, [p.graph for p in plans], seeds + inputs)
+    result = [None] * len(op.inputs)
+    for j, g in zip(wanted, outputs):
+        result[1 + j] = g
+    return result
+
+
+def _slot(graph, slot, t):
+    """The placeholder of `graph` for gradient input t (an unused one if the branch ignores t)."""
+    ph = slot.get(id(t))
+    return ph if ph is not None else graph.add_placeholder(t.dtype, t.shape.as_tuple(), 'unused')
+
+
+def _gradient_inputs(fwd, graphs, plans):
+    """The tensors the gradient op takes after the seeds, and per branch the placeholder standing
+    for each: forward inputs, forward outputs (intermediates), or tensors of enclosing graphs."""
+    union, seen, slots = [], set(), []
+    for b, plan in enumerate(plans):
+        slot = {}
+        for source, ph in plan.graph.captures:
+            if isinstance(source, GraphTensor) and source.op.graph is graphs[b]:
+                kind, index = _branch_tensor_source(graphs, b, source)
+                outer = fwd.inputs[1 + index] if kind == 'input' else _ensure_output(fwd, index)
+            else:
+                outer = source
+            slot[id(outer)] = ph
+            if id(outer) not in seen:
+                seen.add(id(outer))
+                union.append(outer)
+        slots.append(slot)
+    return union, slots

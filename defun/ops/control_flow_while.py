@@ -1,0 +1,424 @@
+"""while_loop and the functional While op it builds in a graph.
+
+Eagerly the loop is a Python loop (tapes record the body's ops as usual). In a graph, cond and body
+are traced once into FuncGraphs over placeholders with the loop variables' shape invariants, and one
+`While` op (`StatelessWhile` when nothing in it touches state) runs them; the executor emits a real
+Python `while` for it. Its inputs are the flattened loop variables, the tensors cond and body
+capture, and the maximum iteration count if any; its outputs the final loop variables, the number of
+iterations, and the per-iteration stacks of the body tensors its gradient reads (`accumulate`):
+two outputs each, the values (zero-padded to the largest shape when shapes vary) and their shapes.
+
+Gradient (TF's while_v2): the body's gradient graph is built once; the tensors of the body it reads
+are accumulated by the forward loop, one stack each (the forward op is extended when first
+differentiated, or before tapes record it), and the gradient is itself a while_loop that runs the
+iterations backwards feeding the body gradient row k of each stack. Captured tensors receive the sum
+of their per-iteration gradients. That backward loop is an ordinary While, so it can be
+differentiated again.
+"""
+import numpy as np
+
+from defun import backprop, context, dtypes, nest
+from defun.dispatch import apply_op
+from defun.executor import register_emitter
+from defun.funcgraph import FuncGraph
+from defun.graph import GraphTensor
+from defun.ops import control_flow as cf
+from defun.ops import core
+from defun.ops import tensor_array_ops as ta_ops
+from defun.registry import define_op
+from defun.shapes import TensorShape
+from defun.tensor import Tensor, convert_to_tensor
+
+__all__ = ['while_loop']
+
+
+def _accumulator_specs(t):
+    d = t.shape.as_tuple()
+    return [(t.dtype, None if d is None else (None,) + d),
+            (dtypes.int32, (None, None if d is None else len(d)))]
+
+
+def _infer(*inputs, cond, body, n_vars, has_max, accumulate):
+    specs = [(x.dtype, x.shape.as_tuple()) for x in body.inputs[:n_vars]]
+    specs.append((dtypes.int32, ()))
+    return specs + [spec for t in accumulate for spec in _accumulator_specs(t)]
+
+
+def stack_iterations(values, element_shape, np_dtype):
+    """The values a loop accumulated, one row per iteration, and their shapes. When the shapes
+    differ (an inner loop's stacks, a growing loop variable) the rows are zero-padded to the
+    largest shape, so the stack stays an ordinary differentiable tensor."""
+    if not values:
+        known = element_shape is not None and None not in element_shape
+        rank = 0 if element_shape is None else len(element_shape)
+        return (np.zeros((0,) + (tuple(element_shape) if known else ()), dtype=np_dtype),
+                np.zeros((0, rank), dtype=np.int32))
+    shapes = np.array([np.shape(v) for v in values], dtype=np.int32).reshape(len(values), -1)
+    try:
+        return np.stack(values), shapes
+    except ValueError:
+        padded = np.zeros((len(values),) + tuple(shapes.max(axis=0)), dtype=np_dtype)
+        for i, value in enumerate(values):
+            padded[(i,) + tuple(slice(0, d) for d in np.shape(value))] = value
+        return padded, shapes
+
+
+def _kernel(*arrays, cond, body, n_vars, has_max, accumulate):
+    """The loop, run directly (constant folding, or an op applied outside generated code)."""
+    limit = int(arrays[-1]) if has_max else None
+    captured = arrays[n_vars:len(arrays) - int(has_max)]
+    cond_fn = cf.compiled(cond, cond.outputs)
+    body_fn = cf.compiled(body, list(body.outputs) + list(accumulate))
+    loop, stacks, count = list(arrays[:n_vars]), [[] for _ in accumulate], 0
+    while (limit is None or count < limit) and cond_fn(*loop, *captured)[0]:
+        out = body_fn(*loop, *captured)
+        loop = list(out[:n_vars])
+        for stack, value in zip(stacks, out[n_vars:]):
+            stack.append(value)
+        count += 1
+    return tuple(loop) + (np.int32(count),) + tuple(
+        part for s, t in zip(stacks, accumulate)
+        for part in stack_iterations(s, t.shape.as_tuple(), t.dtype.np_dtype))
+
+
+def _grad(op, *grads):
+    return _while_gradient(op, grads)
+
+
+WHILE = define_op('While', _kernel, _infer, _grad, num_outputs=None, stateful=True)
+STATELESS_WHILE = define_op('StatelessWhile', _kernel, _infer, _grad, num_outputs=None)
+
+
+def _emit(op, in_names, out_names, bind):
+    """A Python while loop over the compiled cond and body; the outputs double as loop variables."""
+    attrs = op.attrs
+    n, accumulate = attrs['n_vars'], list(attrs['accumulate'])
+    cond_fn = bind(cf.compiled(attrs['cond'], attrs['cond'].outputs), f'{op.name}_cond')
+    body_fn = bind(cf.compiled(attrs['body'], list(attrs['body'].outputs) + accumulate),
+                   f'{op.name}_body')
+    loop, count, stacks = out_names[:n], out_names[n], out_names[n + 1::2]
+    captured = in_names[n:len(in_names) - int(attrs['has_max'])]
+    args = ', '.join(loop + captured)
+    test = f'{cond_fn}({args})[0]'
+    if attrs['has_max']:
+        test = f'{count} < {in_names[-1]} and {test}'
+    lines = [f'{", ".join(loop)}, = {", ".join(in_names[:n])},', f'{count} = 0']
+    lines += [f'{s} = []' for s in stacks]
+    lines.append(f'while {test}:')
+    if stacks:
+        step = bind(None, f'{op.name}_step')  # a fresh name, used as a local
+        lines.append(f'    {", ".join(loop)}, *{step} = {body_fn}({args})')
+        lines += [f'    {s}.append({step}[{k}])' for k, s in enumerate(stacks)]
+    else:
+        lines.append(f'    {", ".join(loop)}, = {body_fn}({args})')
+    lines.append(f'    {count} += 1')
+    if stacks:
+        stack_fn = bind(stack_iterations, 'stack_iterations')
+        for k, (s, t) in enumerate(zip(stacks, accumulate)):
+            shape = bind(t.shape.as_tuple(), f'{s}_shape')
+            dtype = bind(t.dtype.np_dtype, f'{s}_dtype')
+            lines.append(f'{s}, {out_names[n + 2 + 2 * k]} = {stack_fn}({s}, {shape}, {dtype})')
+    lines.append(f'{count} = np.int32({count})')
+    return lines
+
+
+register_emitter('While', _emit)
+register_emitter('StatelessWhile', _emit)
+
+
+# ---------------------------------------------------------------- building
+
+def while_loop(cond, body, loop_vars, shape_invariants=None, parallel_iterations=10,
+               back_prop=True, swap_memory=False, maximum_iterations=None, name=None):
+    """Repeats `loop_vars = body(*loop_vars)` while `cond(*loop_vars)`; returns the final loop_vars
+    in loop_vars' structure."""
+    if not callable(cond):
+        raise TypeError('cond must be callable.')
+    if not callable(body):
+        raise TypeError('body must be callable.')
+    if parallel_iterations < 1:
+        raise TypeError('parallel_iterations must be a positive integer.')
+    single = not isinstance(loop_vars, (list, tuple))
+    structure = nest.map_structure(_loop_value, [loop_vars] if single else loop_vars)
+    if not nest.flatten(structure):
+        raise ValueError('No loop variables provided')
+    if context.executing_eagerly():
+        result = _eager_loop(cond, body, structure, maximum_iterations)
+    else:
+        result = _graph_loop(cond, body, structure, shape_invariants, maximum_iterations,
+                             name or 'while')
+    return result[0] if single else result
+
+
+def _loop_value(value):
+    if value is None or isinstance(value, cf.CompositeValue):
+        return value
+    if hasattr(value, 'read_value') and hasattr(value, 'handle'):
+        return value.read_value()
+    return value if isinstance(value, Tensor) else convert_to_tensor(value)
+
+
+def _body_result(result, structure):
+    """The body's result in loop_vars' structure (a lone value for a single loop var is allowed,
+    and lists and tuples are interchangeable, as in TF)."""
+    if len(structure) == 1 and not (isinstance(result, (list, tuple)) and len(result) == 1):
+        result = [result]
+    try:
+        nest.assert_same_structure(structure, result, check_types=False)
+    except (ValueError, TypeError) as exc:
+        raise ValueError(f'The body of tf.while_loop must return the same structure as loop_vars.'
+                         f'\nloop_vars: {structure!r}\nbody returned: {result!r}\n{exc}') from None
+    return nest.pack_sequence_as(structure, nest.flatten(result))
+
+
+def _eager_loop(cond, body, structure, maximum_iterations):
+    limit = None if maximum_iterations is None else int(maximum_iterations)
+    loop_vars, count = structure, 0
+    while limit is None or count < limit:
+        if not cond(*loop_vars):
+            break
+        result = _body_result(body(*loop_vars), structure)
+        loop_vars = nest.map_structure(_loop_value, result)
+        count += 1
+    return loop_vars
+
+
+def _graph_loop(cond, body, structure, shape_invariants, maximum_iterations, name):
+    flat = cf.flatten(structure)
+    paths = cf.leaf_paths(structure)
+    invariants = _invariants(structure, shape_invariants, paths)
+    cond_graph, body_graph = cf.new_subgraph(f'{name}_cond'), cf.new_subgraph(f'{name}_body')
+    cond_vars = _loop_placeholders(cond_graph, flat, invariants)
+    pred = cf.trace_into(cond_graph, lambda: cond(*cf.pack(structure, cond_vars)))
+    if isinstance(pred, (list, tuple)) and len(pred) == 1:
+        pred = pred[0]
+    cf.as_bool_scalar(pred if pred is not None else 0, 'The result of the while_loop cond')
+    cond_graph.outputs = [pred]
+    body_vars = _loop_placeholders(body_graph, flat, invariants)
+    result = cf.trace_into(body_graph, lambda: body(*cf.pack(structure, body_vars)))
+    result = _body_result(result, structure)
+    outputs = cf.flatten(result)
+    _check_iteration(flat, outputs, invariants, paths)
+    body_graph.outputs = outputs
+    captured = cf.order_captures([cond_graph, body_graph], [cond_vars, body_vars])
+    cf.notify_variable_reads([cond_graph, body_graph])
+    inputs = flat + captured
+    if maximum_iterations is not None:
+        inputs.append(core.cast(convert_to_tensor(maximum_iterations), dtypes.int32))
+    attrs = {'cond': cond_graph, 'body': body_graph, 'n_vars': len(flat),
+             'has_max': maximum_iterations is not None, 'accumulate': ()}
+    if context.tapes():
+        attrs['accumulate'] = _prepare_gradient(body_graph, len(flat))
+    opdef = WHILE if cf.is_stateful([cond_graph, body_graph]) else STATELESS_WHILE
+    out = apply_op(opdef, inputs, attrs, name)
+    return cf.pack(_output_template(structure, result), out[:len(flat)])
+
+
+def _output_template(structure, result):
+    """loop_vars' structure, with the composites the body returned (they know more, e.g. the
+    element shape a TensorArray's writes fixed)."""
+    leaves = [r if isinstance(r, cf.CompositeValue) else s
+              for s, r in zip(nest.flatten(structure), nest.flatten(result))]
+    return nest.pack_sequence_as(structure, leaves)
+
+
+def _loop_placeholders(graph, flat, invariants):
+    return [graph.add_placeholder(t.dtype, inv.as_tuple(), 'loop_var')
+            for t, inv in zip(flat, invariants)]
+
+
+def _flatten_up_to(structure, shapes):
+    """The shape invariants matching each leaf of loop_vars (a shape may itself be a list)."""
+    if isinstance(structure, dict):
+        return [x for k in sorted(structure) for x in _flatten_up_to(structure[k], shapes[k])]
+    if isinstance(structure, (list, tuple)):
+        if not isinstance(shapes, (list, tuple)) or len(shapes) != len(structure):
+            raise ValueError(f'shape_invariants must have the same structure as loop_vars; got '
+                             f'{shapes!r} for {structure!r}')
+        return [x for s, v in zip(structure, shapes) for x in _flatten_up_to(s, v)]
+    return [(structure, shapes)]
+
+
+def _invariants(structure, shape_invariants, paths):
+    pairs = _flatten_up_to(structure, shape_invariants) if shape_invariants is not None else \
+        [(leaf, None) for leaf in nest.flatten(structure)]
+    result = []
+    for leaf, shape in pairs:
+        if isinstance(leaf, cf.CompositeValue):
+            result.extend(leaf.component_invariants())
+        elif shape is None:
+            result.append(leaf.shape)
+        else:
+            shape = shape if isinstance(shape, TensorShape) else TensorShape(
+                getattr(shape, 'shape', shape))
+            path = paths[len(result)]
+            if not leaf.shape.is_subtype_of(shape):
+                raise ValueError(
+                    f'The shape invariant specified for loop_vars{path} is not compatible with the '
+                    f'initial shape of the loop variable. It enters the loop with shape '
+                    f'{leaf.shape}, but the specified shape invariant is {shape}.')
+            result.append(shape)
+    return result
+
+
+def _check_iteration(flat, outputs, invariants, paths):
+    for path, before, after, shape in zip(paths, flat, outputs, invariants):
+        label = f'loop_vars{path}'
+        if after is None:
+            raise ValueError(f'The body of tf.while_loop returned None for {label}')
+        if after.dtype is not before.dtype:
+            raise TypeError(f'Loop var {label} enters the loop with type {before.dtype.name}, but '
+                            f'has type {after.dtype.name} after 1 iteration. A loop variable must '
+                            f'keep its dtype (use tf.cast in the body).')
+        if not after.shape.is_subtype_of(shape):
+            raise ValueError(
+                f'Loop var {label} enters the loop with shape {shape}, but has shape {after.shape} '
+                f'after one iteration. To allow the shape to vary across iterations, use the '
+                f'`shape_invariants` argument of tf.while_loop to specify a less-specific shape.')
+
+
+# ---------------------------------------------------------------- gradient
+
+class _BodyGradient:
+    """The gradient of one iteration, built once: from gradients of the body's outputs (and of
+    accumulated tensors, for higher order) to gradients of its loop variables and captures."""
+
+    def __init__(self, body, n, diff, accumulated_seeds):
+        graph = FuncGraph(f'{body.name}_grad', outer_graph=context.current_graph(),
+                          foreign_ok=True)
+        self.graph = graph
+        with context.graph_mode(graph, fresh_tapes=True):
+            target_grads = {}
+            self.dy = [self._seed(body.outputs[i], body.inputs[i].shape, target_grads)
+                       for i in diff]
+            self.dacc = [self._seed(t, t.shape, target_grads) for t in accumulated_seeds]
+            results = backprop.backward(body.get_operations(), target_grads,
+                                        {id(x) for x in body.inputs})
+            dx = []
+            for i, dy in zip(diff, self.dy):
+                g = results.get(id(body.inputs[i]))
+                dx.append(graph.internalize(g) if g is not None else core.zeros_like(dy))
+            dc = [results.get(id(x)) for x in body.inputs[n:]]
+            self.captured = [j for j, g in enumerate(dc) if g is not None]
+            graph.outputs = dx + [graph.internalize(dc[j]) for j in self.captured]
+
+    def _seed(self, target, shape, target_grads):
+        ph = self.graph.add_placeholder(target.dtype, shape.as_tuple(), 'grad')
+        target_grads.setdefault(id(target), []).append(ph)
+        return ph
+
+    def body_tensors(self, body):
+        """(body tensor, placeholder) for each tensor of the forward body the gradient reads."""
+        return [(source, ph) for source, ph in self.graph.captures
+                if isinstance(source, GraphTensor) and source.op.graph is body]
+
+
+def _differentiable_vars(body, n):
+    return [i for i in range(n) if body.outputs[i].dtype.is_differentiable]
+
+
+def _source_kind(body, n, t):
+    """How the gradient loop gets body tensor t: the op's input (loop-invariant captures), a
+    constant, or row k of a stack the forward loop accumulated."""
+    for j, x in enumerate(body.inputs[n:]):
+        if x is t:
+            return 'captured', j
+    value = t.op.graph.fold(t) if t.op.type != 'Placeholder' else None
+    if value is not None and np.size(value) <= 64:
+        return 'constant', value
+    return 'accumulated', t
+
+
+def _prepare_gradient(body, n):
+    """The tensors a first-order gradient will read, to accumulate from the start (tapes)."""
+    try:
+        plan = _BodyGradient(body, n, _differentiable_vars(body, n), [])
+    except LookupError:
+        return ()  # not differentiable; the error is raised if a gradient is asked for
+    kinds = [_source_kind(body, n, t) for t, _ in plan.body_tensors(body)]
+    return tuple(t for kind, t in kinds if kind == 'accumulated')
+
+
+def _stack_outputs(fwd, t):
+    """The forward op's outputs stacking t per iteration (values, shapes), added if t is not
+    accumulated yet."""
+    accumulate = list(fwd.attrs['accumulate'])
+    if not any(x is t for x in accumulate):
+        accumulate.append(t)
+        fwd.attrs['accumulate'] = tuple(accumulate)
+    k = next(i for i, x in enumerate(accumulate) if x is t)
+    index = fwd.attrs['n_vars'] + 1 + 2 * k
+    while len(fwd.outputs) <= index + 1:
+        i = (len(fwd.outputs) - fwd.attrs['n_vars'] - 1) // 2
+        for dtype, shape in _accumulator_specs(accumulate[i]):
+            tensor = GraphTensor(fwd, len(fwd.outputs), dtype, TensorShape(shape))
+            fwd.outputs = tuple(fwd.outputs) + (tensor,)
+    return fwd.outputs[index], fwd.outputs[index + 1]
+
+
+def _read_row(t, stacks, k):
+    """Row k of the stacks of t (values cut to the row's own shape unless t's shape is static)."""
+    values, shapes = stacks
+    if t.shape.is_fully_defined():
+        return ta_ops.read_element(values, k)
+    return ta_ops.read_padded(values, shapes, k)
+
+
+def _while_gradient(op, grads):
+    fwd = cf.forward_operation(op)
+    body, n = fwd.attrs['body'], fwd.attrs['n_vars']
+    grads = cf.known_zeros(grads) + [None] * (len(fwd.outputs) - len(grads))
+    accumulated = list(fwd.attrs['accumulate'])
+    acc_seeds = [k for k, g in enumerate(grads[n + 1::2]) if g is not None]
+    if all(g is None for g in grads[:n]) and not acc_seeds:
+        return [None] * len(op.inputs)
+    diff = _differentiable_vars(body, n)
+    plan = _BodyGradient(body, n, diff, [accumulated[k] for k in acc_seeds])
+    feeds, t_of = [], {}
+    for t, ph in plan.body_tensors(body):
+        t_of[id(ph)] = t
+        kind, payload = _source_kind(body, n, t)
+        if kind == 'captured':
+            payload = cf.graph_tensor_in_current(fwd.inputs[n + payload])
+        elif kind == 'accumulated':
+            payload = [cf.graph_tensor_in_current(s) for s in _stack_outputs(fwd, t)]
+        feeds.append((ph, kind, payload))
+    outer = [(ph, source) for source, ph in plan.graph.captures
+             if not (isinstance(source, GraphTensor) and source.op.graph is body)]
+    cur = cf.graph_tensor_in_current
+    dy0 = [cur(grads[i]) if grads[i] is not None else core.zeros_like(cur(fwd.outputs[i]))
+           for i in diff]
+    dc0 = [_zeros_like_captured(body, n, j, cur(fwd.inputs[n + j])) for j in plan.captured]
+    acc_grads = [(accumulated[k], (cur(grads[n + 1 + 2 * k]), cur(fwd.outputs[n + 2 + 2 * k])))
+                 for k in acc_seeds]
+    n_dy = len(diff)
+
+    def grad_body(k, *state):
+        values = {id(ph): dy for ph, dy in zip(plan.dy, state[:n_dy])}
+        values.update({id(ph): _read_row(t, g, k) for ph, (t, g) in zip(plan.dacc, acc_grads)})
+        for ph, kind, payload in feeds:
+            values[id(ph)] = (_read_row(t_of[id(ph)], payload, k) if kind == 'accumulated' else
+                              convert_to_tensor(payload) if kind == 'constant' else payload)
+        values.update({id(ph): source for ph, source in outer})
+        out = cf.import_graph(plan.graph, values, plan.graph.outputs)
+        sums = [total + g for total, g in zip(state[n_dy:], out[n_dy:])]
+        return (k - 1,) + tuple(out[:n_dy]) + tuple(sums)
+
+    invariants = [TensorShape([])] + [body.inputs[i].shape for i in diff] + [t.shape for t in dc0]
+    start = cur(fwd.outputs[n]) - 1
+    result = while_loop(lambda k, *state: k >= 0, grad_body, (start,) + tuple(dy0) + tuple(dc0),
+                        shape_invariants=invariants, name=f'{fwd.name}_grad')
+    grads_in = [None] * len(op.inputs)
+    for i, g in zip(diff, result[1:1 + n_dy]):
+        grads_in[i] = g
+    for j, g in zip(plan.captured, result[1 + n_dy:]):
+        grads_in[n + j] = g
+    return grads_in
+
+
+def _zeros_like_captured(body, n, j, outer):
+    """Zeros to start summing the gradient of capture j (a variable's, for a variable handle)."""
+    if outer.dtype is dtypes.resource:
+        variable = body.variable_for(body.inputs[n + j])
+        return convert_to_tensor(np.zeros(variable.shape.as_tuple(), variable.dtype.np_dtype))
+    return core.zeros_like(outer)
