@@ -14,7 +14,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from common import once, per_call, report  # noqa: E402
+from common import compare, once, report  # noqa: E402
 
 import numpy as np  # noqa: E402
 
@@ -22,12 +22,17 @@ import defun as tf  # noqa: E402
 from defun import executor  # noqa: E402
 
 
+def _row(name, base_name, baseline, ours, target):
+    base, mine, ratio = compare(baseline, ours)
+    return name, base_name, base, mine, target, ratio
+
+
 def w7():
     a = np.arange(10, dtype=np.float32)
     b = a + 1
     ta, tb = tf.constant(a), tf.constant(b)
-    return ('W7 eager a + b, float32[10]', 'numpy a + b', per_call(lambda: a + b),
-            per_call(lambda: ta + tb), '<= 3x')
+    return _row('W7 eager a + b, float32[10]', 'numpy a + b', lambda: a + b, lambda: ta + tb,
+                '<= 3x')
 
 
 def g1():
@@ -37,8 +42,8 @@ def g1():
         x = tf.compat.v1.placeholder(tf.float32, [10])
         y = tf.exp(tf.sin(x) * x)
     fn = executor.compile_graph(graph, [x], [y]).fn
-    return ('G1 compiled 3-op graph, float32[10]', '3 numpy calls',
-            per_call(lambda: np.exp(np.sin(a) * a)), per_call(lambda: fn(a)), '<= 2x')
+    return _row('G1 compiled 3-op graph, float32[10]', '3 numpy calls',
+                lambda: np.exp(np.sin(a) * a), lambda: fn(a), '<= 2x')
 
 
 def g2():
@@ -65,8 +70,8 @@ def w1():
         return x * 2.0 + 1.0
     t = tf.constant(a)
     f(t)
-    return ('W1 compiled x * 2.0 + 1.0, per call', 'numpy function',
-            per_call(lambda: numpy_fn(a)), per_call(lambda: f(t)), '<= 3x')
+    return _row('W1 compiled x * 2.0 + 1.0, per call', 'numpy function',
+                lambda: numpy_fn(a), lambda: f(t), '<= 3x')
 
 
 def w2():
@@ -89,7 +94,8 @@ def _mlp_data(rng):
     return x, labels, w1, np.zeros(256, np.float32), w2, np.zeros(10, np.float32)
 
 
-def w3():
+def _numpy_mlp_step():
+    """A hand-written numpy forward + backward + SGD update of the W3 model."""
     rng = np.random.default_rng(0)
     x, labels, w1, b1, w2, b2 = _mlp_data(rng)
     onehot = np.eye(10, dtype=np.float32)[labels]
@@ -117,7 +123,14 @@ def w3():
         params[2] = w2_ - lr * d_w2
         params[3] = b2_ - lr * d_b2
         return loss
+    return numpy_step
 
+
+def w3():
+    rng = np.random.default_rng(0)
+    x, labels, w1, b1, w2, b2 = _mlp_data(rng)
+    onehot = np.eye(10, dtype=np.float32)[labels]
+    numpy_step = _numpy_mlp_step()
     variables = [tf.Variable(p) for p in (w1, b1, w2, b2)]
     tx, tlabels = tf.constant(x), tf.constant(onehot)
 
@@ -133,15 +146,50 @@ def w3():
             v.assign_sub(0.01 * g)
         return loss
     step(tx, tlabels)
-    return ('W3 MLP 784-256-10 train step, batch 128', 'numpy fwd+bwd+update',
-            per_call(numpy_step), per_call(lambda: step(tx, tlabels)), '<= 1.15x')
+    return _row('W3 MLP 784-256-10 train step, batch 128', 'numpy fwd+bwd+update',
+                numpy_step, lambda: step(tx, tlabels), '<= 1.15x')
+
+
+def torch_rows():
+    """The same workloads in PyTorch, when it is installed (never a dependency of defun)."""
+    try:
+        import torch
+    except ImportError:
+        return []
+    torch.set_num_threads(1)
+    a = np.arange(10, dtype=np.float32)
+    ta, tb = torch.from_numpy(a), torch.from_numpy(a + 1)
+    two, one = np.float32(2.0), np.float32(1.0)
+    b = a + 1
+    rows = [_row('W7 (PyTorch) eager a + b', 'numpy a + b', lambda: a + b, lambda: ta + tb,
+                 'peer'),
+            _row('W1 (PyTorch) x * 2.0 + 1.0, eager', 'numpy function',
+                 lambda: a * two + one, lambda: ta * 2.0 + 1.0, 'peer')]
+    rng = np.random.default_rng(0)
+    x, labels, w1, b1, w2, b2 = _mlp_data(rng)
+    params = [torch.tensor(p, requires_grad=True) for p in (w1, b1, w2, b2)]
+    tx, tl = torch.from_numpy(x), torch.from_numpy(labels)
+
+    def torch_step():
+        h = torch.relu(tx @ params[0] + params[1])
+        loss = torch.nn.functional.cross_entropy(h @ params[2] + params[3], tl)
+        grads = torch.autograd.grad(loss, params)
+        with torch.no_grad():
+            for p, g in zip(params, grads):
+                p -= 0.01 * g
+        return loss
+    numpy_step = _numpy_mlp_step()
+    rows.append(_row('W3 (PyTorch) MLP train step, eager', 'numpy fwd+bwd+update',
+                     numpy_step, torch_step, 'peer'))
+    return rows
 
 
 def main():
     rows = []
-    for bench in (w7, g1, g2, w1, w2, w3):
+    for bench in (w7, g1, g2, w1, w2, w3, torch_rows):
         try:
-            rows.append(bench())
+            result = bench()
+            rows.extend(result if isinstance(result, list) else [result])
         except Exception as exc:  # report what could not run rather than hide the table
             print(f'{bench.__name__}: failed: {type(exc).__name__}: {exc}')
     report(rows)

@@ -30,6 +30,37 @@ def per_call(fn, number=None, repeat=7, min_time=0.05):
     return statistics.median(samples)
 
 
+def _calls_for(fn, min_time):
+    number = 1
+    while True:
+        start = time.perf_counter()
+        for _ in range(number):
+            fn()
+        if time.perf_counter() - start >= min_time:
+            return number
+        number *= 2
+
+
+def _timed(fn, number):
+    start = time.perf_counter()
+    for _ in range(number):
+        fn()
+    return (time.perf_counter() - start) / number
+
+
+def compare(baseline, ours, repeat=11, min_time=0.03):
+    """(baseline seconds, ours seconds, ratio): medians over interleaved runs, so that load from
+    other processes hits both sides alike; the ratio is the median of per-run ratios."""
+    n_base, n_ours = _calls_for(baseline, min_time), _calls_for(ours, min_time)
+    base_samples, our_samples = [], []
+    for _ in range(repeat):
+        base_samples.append(_timed(baseline, n_base))
+        our_samples.append(_timed(ours, n_ours))
+    ratios = [o / b for b, o in zip(base_samples, our_samples)]
+    return (statistics.median(base_samples), statistics.median(our_samples),
+            statistics.median(ratios))
+
+
 def once(fn, repeat=5):
     """Median seconds of single calls of fn() (each repeat should do fresh work)."""
     samples = []
@@ -49,9 +80,10 @@ def fmt_time(seconds):
 
 
 def report(rows):
-    """rows: (workload, baseline name, baseline seconds, defun seconds, target text)."""
-    print(f'{"workload":44s} {"baseline":>12s} {"defun":>12s} {"ratio":>7s}  target')
-    for name, base_name, base, ours, target in rows:
-        ratio = ours / base if base else float('nan')
+    """rows: (workload, baseline name, baseline seconds, our seconds, target text[, ratio])."""
+    print(f'{"workload":44s} {"baseline":>12s} {"measured":>12s} {"ratio":>7s}  target')
+    for row in rows:
+        name, base_name, base, ours, target = row[:5]
+        ratio = row[5] if len(row) > 5 else (ours / base if base else float('nan'))
         print(f'{name:44s} {fmt_time(base)} {fmt_time(ours)} {ratio:6.2f}x  {target}'
               f'   (baseline: {base_name})')
