@@ -32,7 +32,8 @@ def _differentiable(tensor):
 
 
 def _ops_between(ops, source_ids, target_ids, stop_ids):
-    """The ops on some path from a source to a target, in reverse execution order."""
+    """The ops on some path from a source to a target, in reverse execution order; the ids of
+    tensors the targets need gradients for; the ids of tensors that depend on a source."""
     reached = set(source_ids)
     forward = []
     for op in ops:
@@ -47,7 +48,7 @@ def _ops_between(ops, source_ids, target_ids, stop_ids):
         if any(id(t) in needed and id(t) not in stop_ids for t in op.outputs):
             backward_order.append(op)
             needed.update(id(t) for t in op.inputs)
-    return backward_order, needed
+    return backward_order, needed, reached
 
 
 def _sum(grads):
@@ -65,7 +66,7 @@ def backward(ops, target_grads, source_ids, grad_fn_of=registry.get_gradient_fun
     target_grads: dict id(tensor) -> list of incoming gradients for each target.
     Returns a dict id(source) -> summed gradient (absent when unconnected).
     """
-    order, needed = _ops_between(ops, source_ids, set(target_grads), stop_ids)
+    order, needed, reached = _ops_between(ops, source_ids, set(target_grads), stop_ids)
     pending = {k: list(v) for k, v in target_grads.items()}
     results = {}
     for op in order:
@@ -75,7 +76,13 @@ def backward(ops, target_grads, source_ids, grad_fn_of=registry.get_gradient_fun
         grad_fn = grad_fn_of(op)
         if grad_fn is None:
             continue
-        in_grads = grad_fn(op, *out_grads)
+        if getattr(grad_fn, 'skips_unneeded_inputs', False):
+            # Gradient functions of whole loops and branches can skip the work for inputs that
+            # depend on no source (e.g. a loop's data when only its weights are differentiated).
+            in_grads = grad_fn(op, *out_grads, needed=[
+                id(t) in reached and id(t) not in stop_ids for t in op.inputs])
+        else:
+            in_grads = grad_fn(op, *out_grads)
         if not isinstance(in_grads, (list, tuple)):
             in_grads = [in_grads]
         if len(in_grads) != len(op.inputs):

@@ -57,8 +57,11 @@ def _run_branch(graph, arrays):
     return cf.compiled(graph, graph.outputs)(*arrays)
 
 
-def _grad(op, *grads):
-    return _cond_gradient(op, grads)
+def _grad(op, *grads, needed=None):
+    return _cond_gradient(op, grads, needed)
+
+
+_grad.skips_unneeded_inputs = True  # see backprop.backward
 
 
 IF = define_op('If', _if_kernel, _infer, _grad, num_outputs=None, stateful=True)
@@ -235,7 +238,7 @@ def _create(kind, selector, graphs, inputs):
     """Adds the If/Case op. With tapes recording, first extends the branches with what their
     gradient needs, so the tapes record the op with all its outputs."""
     if context.tapes():
-        _prepare_gradient(graphs)
+        _prepare_gradient(graphs, inputs)
     stateful = cf.is_stateful(graphs)
     if kind == 'If':
         opdef = IF if stateful else STATELESS_IF
@@ -253,7 +256,7 @@ class _BranchGradient:
     """The gradient graph of one branch: seeds for the outputs that receive gradients, and the
     gradient of each branch input (None when unconnected)."""
 
-    def __init__(self, branch, seed_indices):
+    def __init__(self, branch, seed_indices, sources):
         self.branch = branch
         graph = FuncGraph(f'{branch.name}_grad', outer_graph=context.current_graph(),
                           foreign_ok=True)
@@ -266,7 +269,7 @@ class _BranchGradient:
                 self.seeds.append(ph)
                 target_grads.setdefault(id(out), []).append(ph)
             results = backprop.backward(branch.get_operations(), target_grads,
-                                        {id(x) for x in branch.inputs})
+                                        {id(branch.inputs[j]) for j in sources})
             self.grads = [None if results.get(id(x)) is None else graph.internalize(results[id(x)])
                           for x in branch.inputs]
 
@@ -308,10 +311,13 @@ def _differentiable_outputs(graphs):
     return [i for i, t in enumerate(graphs[0].outputs) if t.dtype.is_differentiable]
 
 
-def _prepare_gradient(graphs):
-    """Adds to the branches the outputs a first-order gradient will read (see _create)."""
+def _prepare_gradient(graphs, inputs):
+    """Adds to the branches the outputs a first-order gradient with respect to the inputs the
+    tapes track will read (see _create)."""
+    tracked = [j for j, t in enumerate(inputs)
+               if any(id(t) in tape.tracked for tape in context.tapes())]
     try:
-        plans = [_BranchGradient(g, _differentiable_outputs(graphs)) for g in graphs]
+        plans = [_BranchGradient(g, _differentiable_outputs(graphs), tracked) for g in graphs]
     except LookupError:
         return  # not differentiable; the error is raised if a gradient is asked for
     for b, plan in enumerate(plans):
@@ -330,7 +336,7 @@ def _ensure_output(fwd, k):
     return fwd.outputs[k]
 
 
-def _cond_gradient(op, grads):
+def _cond_gradient(op, grads, needed):
     fwd = cf.forward_operation(op)
     graphs = _branches(fwd.attrs)
     grads = cf.known_zeros(grads) + [None] * (len(fwd.outputs) - len(grads))
@@ -338,7 +344,8 @@ def _cond_gradient(op, grads):
                     if g is not None and fwd.outputs[i].dtype.is_differentiable]
     if not seed_indices:
         return [None] * len(op.inputs)
-    plans = [_BranchGradient(g, seed_indices) for g in graphs]
+    sources = [j for j in range(len(graphs[0].inputs)) if needed is None or needed[1 + j]]
+    plans = [_BranchGradient(g, seed_indices, sources) for g in graphs]
     wanted = [j for j in range(len(graphs[0].inputs)) if any(p.grads[j] is not None for p in plans)]
     if not wanted:
         return [None] * len(op.inputs)

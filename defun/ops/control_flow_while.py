@@ -81,8 +81,11 @@ def _kernel(*arrays, cond, body, n_vars, has_max, accumulate):
         for part in stack_iterations(s, t.shape.as_tuple(), t.dtype.np_dtype))
 
 
-def _grad(op, *grads):
-    return _while_gradient(op, grads)
+def _grad(op, *grads, needed=None):
+    return _while_gradient(op, grads, needed)
+
+
+_grad.skips_unneeded_inputs = True  # see backprop.backward
 
 
 WHILE = define_op('While', _kernel, _infer, _grad, num_outputs=None, stateful=True)
@@ -208,7 +211,7 @@ def _graph_loop(cond, body, structure, shape_invariants, maximum_iterations, nam
     attrs = {'cond': cond_graph, 'body': body_graph, 'n_vars': len(flat),
              'has_max': maximum_iterations is not None, 'accumulate': ()}
     if context.tapes():
-        attrs['accumulate'] = _prepare_gradient(body_graph, len(flat))
+        attrs['accumulate'] = _prepare_gradient(body_graph, len(flat), captured)
     opdef = WHILE if cf.is_stateful([cond_graph, body_graph]) else STATELESS_WHILE
     out = apply_op(opdef, inputs, attrs, name)
     return cf.pack(_output_template(structure, result), out[:len(flat)])
@@ -283,7 +286,7 @@ class _BodyGradient:
     """The gradient of one iteration, built once: from gradients of the body's outputs (and of
     accumulated tensors, for higher order) to gradients of its loop variables and captures."""
 
-    def __init__(self, body, n, diff, accumulated_seeds):
+    def __init__(self, body, n, diff, accumulated_seeds, captures):
         graph = FuncGraph(f'{body.name}_grad', outer_graph=context.current_graph(),
                           foreign_ok=True)
         self.graph = graph
@@ -292,8 +295,9 @@ class _BodyGradient:
             self.dy = [self._seed(body.outputs[i], body.inputs[i].shape, target_grads)
                        for i in diff]
             self.dacc = [self._seed(t, t.shape, target_grads) for t in accumulated_seeds]
-            results = backprop.backward(body.get_operations(), target_grads,
-                                        {id(x) for x in body.inputs})
+            sources = {id(body.inputs[i]) for i in diff}
+            sources.update(id(body.inputs[n + j]) for j in captures)
+            results = backprop.backward(body.get_operations(), target_grads, sources)
             dx = []
             for i, dy in zip(diff, self.dy):
                 g = results.get(id(body.inputs[i]))
@@ -329,10 +333,13 @@ def _source_kind(body, n, t):
     return 'accumulated', t
 
 
-def _prepare_gradient(body, n):
-    """The tensors a first-order gradient will read, to accumulate from the start (tapes)."""
+def _prepare_gradient(body, n, captured):
+    """The tensors a first-order gradient will read, to accumulate from the start (tapes): for
+    the loop variables and the captured tensors the tapes track."""
+    tracked = [j for j, t in enumerate(captured)
+               if any(id(t) in tape.tracked for tape in context.tapes())]
     try:
-        plan = _BodyGradient(body, n, _differentiable_vars(body, n), [])
+        plan = _BodyGradient(body, n, _differentiable_vars(body, n), [], tracked)
     except LookupError:
         return ()  # not differentiable; the error is raised if a gradient is asked for
     kinds = [_source_kind(body, n, t) for t, _ in plan.body_tensors(body)]
@@ -364,7 +371,7 @@ def _read_row(t, stacks, k):
     return ta_ops.read_padded(values, shapes, k)
 
 
-def _while_gradient(op, grads):
+def _while_gradient(op, grads, needed):
     fwd = cf.forward_operation(op)
     body, n = fwd.attrs['body'], fwd.attrs['n_vars']
     grads = cf.known_zeros(grads) + [None] * (len(fwd.outputs) - len(grads))
@@ -373,7 +380,8 @@ def _while_gradient(op, grads):
     if all(g is None for g in grads[:n]) and not acc_seeds:
         return [None] * len(op.inputs)
     diff = _differentiable_vars(body, n)
-    plan = _BodyGradient(body, n, diff, [accumulated[k] for k in acc_seeds])
+    captures = [j for j in range(len(body.inputs) - n) if needed is None or needed[n + j]]
+    plan = _BodyGradient(body, n, diff, [accumulated[k] for k in acc_seeds], captures)
     feeds, t_of = [], {}
     for t, ph in plan.body_tensors(body):
         t_of[id(ph)] = t
