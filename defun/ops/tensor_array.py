@@ -243,7 +243,8 @@ class TensorArray(CompositeValue):
                 self._elements[int(i)] = part
             self._element_shape = element_shape
             return self
-        buffer, _ = apply_op(ta_ops.WRITE, (self._graph_buffer(), ta_ops.int_tensor(indices), value),
+        indices = ta_ops.int_tensor(indices)
+        buffer, _ = apply_op(ta_ops.WRITE, (self._graph_buffer(), indices, value),
                              {'dynamic_size': self._dynamic_size,
                               'element_shape': element_shape.as_tuple()}, name)
         return self._with_buffer(buffer, element_shape)
