@@ -13,7 +13,9 @@ the code after it unreachable by construction:
 
 `retval_` starts as `ag__.UndefinedReturnValue()` and the function ends with
 `return ag__.retval(retval_)` (None if no return ran). Returns at the top level of the body are left
-as they are.
+as they are. A body that may fall off its end gets an explicit `return None` there, so that every
+path sets `retval_`: a tensor `if` or loop may then stand in zeros for a value that is not set yet
+on one path (see autograph.operators.control_flow), as no such stand-in can reach the caller.
 """
 import gast
 
@@ -125,6 +127,11 @@ def transform(node, ctx):
         return node
     retval = ctx.namer.new_symbol('retval_')
     do_return = ctx.namer.new_symbol('do_return')
+    if not always_returns(node.body):
+        # Falling off the end returns None: make that a return too. Then a path that returns a
+        # value under a tensor condition meets the None of the path that does not, and the
+        # operators raise (as TF does), rather than hand back the zero standing in for it.
+        node.body = node.body + origin.copy_location([gast.Return(value=None)], node.body[-1])
     body = _Returns(retval, do_return).block(node.body, True, False)
     prologue = templates.replace('do_return = False\nretval = ag__.UndefinedReturnValue(label)',
                                  do_return=do_return, retval=retval,

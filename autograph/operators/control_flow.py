@@ -8,6 +8,7 @@ starts from the state the construct was entered with, and what it leaves behind 
 errors name the variable (undefined in a branch, changing dtype or shape across iterations).
 """
 import defun
+from defun import staging
 
 from autograph.operators import loop_state
 from autograph.operators import py_builtins
@@ -56,29 +57,30 @@ def _return_stand_ins(body, orelse, get_state, set_state, initial, nouts):
     """Zeros standing in for a return value in the branch that does not return.
 
     Needed only when the return value is still undefined on entry; the branches are then staged
-    once in a never-taken `defun.cond` branch to learn the type of the value the other one returns.
+    once in a throwaway graph (defun.staging.trial_trace) to learn the type of the value the
+    other one returns.
     """
     undefined = [i for i, v in enumerate(initial[:nouts]) if special_values.is_undefined_return(v)]
     if not undefined:
         return {}
-    staged = []
 
     def trial():
+        staged = []
         for block in (body, orelse):
             set_state(initial)
             block()
             staged.append(get_state()[:nouts])
-        return defun.constant(0)
+        return staged
 
     try:
-        defun.cond(defun.constant(False), trial, lambda: defun.constant(0))
+        staged = staging.trial_trace(trial, name='if_branches_probe')
     finally:
         set_state(initial)
     stand_ins = {}
     for i in undefined:
-        typed = [s[i] for s in staged if tensors.is_tensor(s[i]) or tensors.is_python_scalar(s[i])]
+        typed = [z for z in (tensors.zeros_like_structure(s[i]) for s in staged) if z is not None]
         if typed:
-            stand_ins[i] = tensors.zeros_like_value(typed[0])[0]
+            stand_ins[i] = typed[0][0]
     return stand_ins
 
 
@@ -99,8 +101,11 @@ def _check_branch(outputs, symbol_names, label):
                 "'%s' must also be initialized in the %s branch: it is used after a tensor-dependent"
                 " `if`, so both branches must give it a value" % (name, label))
         if value is None:
-            raise ValueError("'%s' is None at the end of the %s branch of a tensor-dependent `if`;"
-                             ' both branches must give it a tensor value' % (name, label))
+            raise ValueError(
+                "'%s' is None at the end of the %s branch of a tensor-dependent `if`; both branches"
+                ' must give it a tensor value (for the return value: a function that returns a'
+                ' value on some paths must return one on all of them, not None or nothing)'
+                % (name, label))
 
 
 def _check_branches_agree(main, other, symbol_names):

@@ -16,6 +16,7 @@ error names the variable: a changed nested structure or dtype raises TypeError, 
 (not allowed by a `set_loop_options(shape_invariants=...)`) raises ValueError.
 """
 import defun
+from defun import staging
 
 from autograph.operators import special_values
 from autograph.operators import tensors
@@ -33,6 +34,7 @@ class LoopState:
         self.user_initial = tuple(get_state())
         self.initial = None
         self.invariants = None
+        self.must_iterate = []
 
     def prepare(self, first_iteration):
         """Computes `initial` (and shape invariants); `first_iteration` runs the body once."""
@@ -44,6 +46,15 @@ class LoopState:
             for i in unknown:
                 values[i], invariants[i] = self._placeholder(self.names[i], values[i], first[i])
         values = [defun.constant(v) if tensors.is_python_scalar(v) else v for v in values]
+        # A variable that had no value before the loop starts as zeros that only a run of the body
+        # replaces: a loop that runs zero times must fail rather than hand them out (TF asserts
+        # the same at run time). A return value needs no check: every path of the function sets it
+        # before the end (see converters/return_statements).
+        self.must_iterate = [self.names[i] for i in unknown
+                             if not isinstance(self.user_initial[i], list)
+                             and not special_values.is_undefined_return(self.user_initial[i])]
+        if self.must_iterate:
+            values, invariants = values + [defun.constant(False)], invariants + [None]
         if not self.names:
             # A loop with no variables (e.g. it only assigns Variables) still needs one to carry.
             values, invariants = [defun.constant(0)], [None]
@@ -52,7 +63,7 @@ class LoopState:
 
     def enter(self, loop_vars):
         if self.names:
-            self.set_state(tuple(loop_vars))
+            self.set_state(tuple(loop_vars[:len(self.names)]))
 
     def leave(self, loop_vars):
         if not self.names:
@@ -60,18 +71,23 @@ class LoopState:
         outputs = tensors.to_tensor_leaves(tuple(self.get_state()))
         for name, entry, exit_, invariant in zip(self.names, loop_vars, outputs, self.invariants):
             self._check(name, entry, exit_, invariant)
-        return outputs
+        return outputs + ((defun.constant(True),) if self.must_iterate else ())
 
     def finish(self, results):
-        if self.names:
-            self.set_state(tuple(results))
+        if not self.names:
+            return
+        results = tuple(results)
+        if self.must_iterate:
+            results = _after_one_iteration(results[-1], results[:-1], self.must_iterate)
+        self.set_state(results)
 
     def loop_kwargs(self, extra=0):
         kwargs = {}
         if self.opts.get('maximum_iterations') is not None:
             kwargs['maximum_iterations'] = self.opts['maximum_iterations']
         if any(i is not None for i in self.invariants):
-            shapes = [i if i is not None else getattr(v, 'shape', None)
+            # A variable without an invariant keeps its shapes: None for each of its leaves.
+            shapes = [i if i is not None else defun.nest.map_structure(lambda _: None, v)
                       for v, i in zip(self.initial, self.invariants)]
             kwargs['shape_invariants'] = (defun.TensorShape([]),) * extra + tuple(shapes)
         return kwargs
@@ -90,27 +106,25 @@ class LoopState:
     def _probe(self, first_iteration):
         """Runs one iteration in a throwaway graph; returns the state it leaves behind.
 
-        The throwaway graph is the never-taken branch of a `defun.cond` on a constant False: a
-        branch can use every tensor of the graph around it, and its ops never run.
+        The throwaway graph (defun.staging.trial_trace) is nested in the graph being built, so the
+        body can read every tensor it would read in the loop, and its ops never run. Python numbers
+        enter it as placeholders, as they enter the loop as tensors: a `return` or an assignment
+        under an `if` on them must be staged as it will be in the loop (TF does the same).
         """
-        captured = []
-
         def trial():
-            self.set_state(tuple(list(v) if isinstance(v, list) else v for v in self.user_initial))
+            self.set_state(tuple(_as_placeholders(v) for v in self.user_initial))
             first_iteration()
-            captured.append(tuple(self.get_state()))
-            return defun.constant(0)
+            return tuple(self.get_state())
 
         try:
-            defun.cond(defun.constant(False), trial, lambda: defun.constant(0))
-        except Exception as e:  # the body cannot be staged from these values: report the first cause
+            return staging.trial_trace(trial, name='loop_body_probe')
+        except (UnboundLocalError, TypeError, ValueError, KeyError) as e:
+            # The body cannot be staged from these values (TF catches the same types here); other
+            # errors (NotImplementedError of a nested Python loop, say) are the user's, unchanged.
             raise self._undefined_error('staging one iteration to infer its type failed: %s: %s'
                                         % (type(e).__name__, e)) from e
         finally:
             self.set_state(self.user_initial)
-        if not captured:
-            raise self._undefined_error('defun.cond did not stage the loop body')
-        return captured[0]
 
     def _undefined_error(self, reason):
         names = [n for n, v in zip(self.names, self.user_initial) if _needs_probe(v)]
@@ -127,13 +141,12 @@ class LoopState:
         if special_values.is_undefined(after) or after is None:
             raise ValueError("'%s' must be defined before the %s: it is used in the loop or after it,"
                              ' but has no value on entry' % (name, self.construct))
-        if not (tensors.is_python_scalar(after) or tensors.is_tensor(after)):
-            raise ValueError("'%s' must be defined before the %s (it becomes a %s inside it)"
+        placeholder = tensors.zeros_like_structure(after)
+        if placeholder is None:
+            raise ValueError("'%s' must be defined before the %s (it becomes a %s inside it, which"
+                             ' cannot be given a starting value of tensors)'
                              % (name, self.construct, type(after).__name__))
-        try:
-            return tensors.zeros_like_value(after)
-        except ValueError as e:
-            raise ValueError("'%s' must be defined before the %s: %s" % (name, self.construct, e))
+        return placeholder
 
     def _check(self, name, entry, exit_, invariant):
         try:
@@ -156,6 +169,30 @@ class LoopState:
                     "'%s' has shape %s before the %s, but shape %s after one iteration; use"
                     ' autograph.experimental.set_loop_options(shape_invariants=[(%s, shape)]) to'
                     ' allow it to change' % (name, general, self.construct, b.shape, name))
+
+
+def _after_one_iteration(iterated, values, names):
+    """`values`, read only after a run-time check that the loop ran (`iterated`)."""
+    check = defun.debugging.Assert(
+        iterated, ['loop must iterate at least once to initialize %s' % ', '.join(names)])
+    with defun.control_dependencies([check]):
+        return tuple(defun.nest.map_structure(
+            lambda v: defun.identity(v) if tensors.is_tensor(v) else v, values))
+
+
+def _as_placeholders(value):
+    """A loop variable's value as the probe starts from: Python numbers (also inside lists, tuples
+    and dicts) become placeholders of their tensor type; lists are copied, so appends stay local."""
+    def convert(leaf):
+        if not tensors.is_python_scalar(leaf):
+            return leaf
+        like = defun.constant(leaf)
+        if defun.executing_eagerly():  # no graph to stage into (the operators' eager tests)
+            return like
+        return defun.compat.v1.placeholder(like.dtype, like.shape)
+    if isinstance(value, list):
+        return [defun.nest.map_structure(convert, v) for v in value]
+    return defun.nest.map_structure(convert, value)
 
 
 def _needs_probe(value):

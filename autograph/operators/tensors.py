@@ -71,3 +71,19 @@ def zeros_like_value(value):
         raise ValueError('cannot make a placeholder for a tensor of unknown rank')
     zeros = defun.zeros([0 if d is None else d for d in dims], dtype=value.dtype)
     return zeros, (value.shape if None in dims else None)
+
+
+def zeros_like_structure(value):
+    """`zeros_like_value` over a nested structure (e.g. a returned tuple): (zeros, shape invariants
+    or None), or None when a leaf is not a tensor or Python number, or has unknown rank."""
+    leaves = defun.nest.flatten(value)
+    if not leaves or not all(is_tensor(v) or is_python_scalar(v) for v in leaves):
+        return None
+    try:
+        pairs = [zeros_like_value(v) for v in leaves]
+    except ValueError:
+        return None
+    zeros = defun.nest.pack_sequence_as(value, [z for z, _ in pairs])
+    if all(i is None for _, i in pairs):
+        return zeros, None
+    return zeros, defun.nest.pack_sequence_as(value, [i for _, i in pairs])

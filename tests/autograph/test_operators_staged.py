@@ -2,7 +2,8 @@
 
 These check AutoGraph's own logic around `defun.cond` / `defun.while_loop` (branch and loop state
 handling, the checks that name variables, the type probe) independently of defun's graph machinery:
-the fakes trace every branch like the real ops, then pick the result eagerly.
+the fakes trace every branch like the real ops, then pick the result eagerly; the type probe's
+throwaway graph (defun.staging.trial_trace) is faked by a plain call.
 """
 import numpy as np
 import pytest
@@ -10,6 +11,7 @@ import pytest
 import autograph
 import defun
 from autograph.operators import tensors
+from defun import staging
 
 
 def _fake_cond(pred, true_fn, false_fn):
@@ -26,11 +28,16 @@ def _fake_while_loop(cond, body, loop_vars, shape_invariants=None, maximum_itera
     return loop_vars
 
 
+def _fake_trial_trace(fn, *args, name=None):
+    return fn(*args)
+
+
 @pytest.fixture(autouse=True)
 def staged(monkeypatch):
     monkeypatch.setattr(tensors, 'building_graph', lambda: True)
     monkeypatch.setattr(defun, 'cond', _fake_cond, raising=False)
     monkeypatch.setattr(defun, 'while_loop', _fake_while_loop, raising=False)
+    monkeypatch.setattr(staging, 'trial_trace', _fake_trial_trace)
 
 
 def _run(fn, *args):

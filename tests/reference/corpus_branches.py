@@ -4,7 +4,7 @@ Every function here is plain Python. `case(*arg_tuples, tensor=...)` registers i
 tuples it is run on; `tensor=False` keeps it out of the compiled-with-tensor-inputs mode (it relies on
 Python-only values such as strings or lists, or on printing values).
 """
-from tests.reference.registry import case
+from tests.reference.registry import TFRaises, case
 
 
 @case((3,), (-4,), (0,))
@@ -109,7 +109,11 @@ def nested_return_then_code(x):
     return x + 1
 
 
-@case((0,), (3,), tensor=False)
+# Returning a value on one path and None (falling off the end) on another cannot be one tensor:
+# under a tensor condition TF raises ValueError ("the else branch must also have a return
+# statement"; TF's autograph/tests/early_return_test.py, return_possibly_undefined_illegal).
+@case((0,), (3,), tf_raises=TFRaises(ValueError, 'a value returned under a tensor condition on one'
+                                                 ' path only, None on the other'))
 def falls_off_end(x):
     if x > 1:
         return x

@@ -1,5 +1,13 @@
 """Reference corpus, part 2: while and for loops, break and continue, returns from loops, lists."""
-from tests.reference.registry import case
+import defun
+from tests.reference.registry import TFRaises, case
+
+# A Python loop (its condition a Python value) cannot stop on a tensor: AutoGraph turns the break
+# into a flag that a tensor `if` sets, so the condition becomes a tensor after the first iteration,
+# and TF raises NotImplementedError ("condition of while loop started as non-Tensor, then changed
+# to Tensor"; see TF's autograph/tests/loop_control_flow_illegal_cases_test.py).
+PY_WHILE_TENSOR_BREAK = TFRaises(NotImplementedError,
+                                 'a Python while loop whose break depends on a tensor')
 
 
 @case((2.0,))
@@ -12,7 +20,7 @@ def while_counter(x):
     return total, i
 
 
-@case((20,), (3,))
+@case((20,), (3,), tf_raises=PY_WHILE_TENSOR_BREAK)
 def while_with_break(limit):
     s = 0
     i = 0
@@ -261,14 +269,19 @@ def primes_below(limit):
     return len(primes), primes[-3:]
 
 
-@case((5,), (0,), tensor=False)
+# Python raises UnboundLocalError after zero iterations; a tensor loop cannot leave a variable
+# unbound, so TF starts it as zeros and asserts at run time that the loop ran (InvalidArgumentError,
+# "loop must iterate at least once to initialize last").
+@case((5,), (0,), tf_raises=TFRaises(defun.errors.InvalidArgumentError,
+                                     'a variable first assigned in a tensor loop that runs 0 times',
+                                     args=[(0,)]))
 def loop_defines_variable_used_after(n):
     for i in range(n):
         last = i * 2
     return last
 
 
-@case((3,), (0,))
+@case((3,), (0,), tf_raises=PY_WHILE_TENSOR_BREAK)
 def while_true_with_break(n):
     i = 0
     while True:
@@ -346,3 +359,48 @@ def list_pop_and_index(n):
         if len(stack) > 2:
             stack.pop(0)
     return stack
+
+
+@case((20,), (3,), (0,))
+def tensor_while_with_break(limit):
+    # The tensor twin of while_with_break: the condition reads `limit`, so the loop is staged.
+    s = 0
+    i = 0
+    while i < limit * 10:
+        s += i
+        i += 1
+        if s > limit:
+            break
+    return s, i
+
+
+@case((4,), (7,), (0,))
+def return_from_tensor_while(n):
+    # The tensor twin of early_return_in_while_true.
+    i = 0
+    while i < n + 10:
+        i += 1
+        if i * i > n:
+            return i
+    return -1
+
+
+@case((3,), (6,))
+def return_from_loop_then_fall_through_to_return(n):
+    total = 0
+    for i in range(n):
+        if total > 4:
+            return total * 10
+        total += i
+    total = total + 100
+    return total
+
+
+# The loop may end without returning, and the function then falls off its end (None): under a
+# tensor loop that is a value on one path and None on the other, which TF refuses with ValueError
+# (as for falls_off_end in corpus_branches).
+@case((2,), (6,), tf_raises=TFRaises(ValueError, 'a return inside a tensor loop, None after it'))
+def return_from_loop_or_fall_off_end(n):
+    for i in range(n):
+        if i == 4:
+            return i * 100

@@ -6,7 +6,7 @@ exit). It annotates:
 
   * every compound statement (if, while, for, with, try) with `Key.LIVE_OUT`: names live just after it;
   * every loop with `Key.LIVE_IN`: names live at its head, each time its condition is tested (for a
-    `for`, before its target is assigned).
+    `for`, before its target is assigned; its `Key.EXTRA_TEST` is read there).
 
 Nested functions are opaque: the names they read from outside count as read where they are defined.
 """
@@ -75,7 +75,10 @@ class _Liveness:
 
     def visit_For(self, node, live_after):
         target = scopes.activity(node.target)
-        head = self._loop(node, live_after, target.reads, target.writes)
+        # The extra test (the negated break flag, see break_statements) runs at the head too.
+        extra_test = anno.getanno(node, anno.Key.EXTRA_TEST)
+        head_reads = target.reads | (scopes.reads(extra_test) if extra_test is not None else set())
+        head = self._loop(node, live_after, head_reads, target.writes)
         return head | scopes.reads(node.iter)
 
     visit_AsyncFor = visit_For
