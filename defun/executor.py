@@ -20,18 +20,28 @@ import numpy as np
 
 from defun import errors
 
-__all__ = ['compile_graph', 'GraphCallable', 'register_emitter', 'Optimizations']
+__all__ = ['compile_graph', 'GraphCallable', 'register_emitter', 'Optimizations', 'indent']
 
 _EMITTERS = {}
 _counter = itertools.count()
 
 
 def register_emitter(op_type, emitter):
-    """emitter(op, input_names, output_names, bind) -> list of source lines (no indentation).
-    `bind(value, hint)` returns a global name bound to `value` in the generated module."""
+    """emitter(op, input_names, output_names, ctx) -> list of source lines (no indentation; a
+    line may be a (text, op) pair naming the op it runs, for error messages). `ctx.bind(value,
+    hint)` returns a global name bound to `value`; `ctx.fresh(hint)` a new local name;
+    `ctx.inline(graph, inputs, outputs, input_exprs)` writes a sub-graph's ops in place (see
+    _Builder.inline). The op's kernel must also work on its own: the first call of a big graph
+    runs kernels directly."""
     if op_type in _EMITTERS:
         raise ValueError(f'An emitter for {op_type} is already registered')
     _EMITTERS[op_type] = emitter
+
+
+def indent(lines, prefix='    '):
+    """Indents emitter lines, plain or (text, op) pairs."""
+    return [(prefix + line[0], line[1]) if isinstance(line, tuple) else prefix + line
+            for line in lines]
 
 
 class Optimizations:
@@ -162,6 +172,7 @@ class _Builder:
         self.used = set(keyword.kwlist) | {'np', self.fn_name}
         self.cse = {}
         self.lines = []
+        self.lines_with_ops = []
         self.steps = []
         self.op_lines = {}
 
@@ -180,6 +191,25 @@ class _Builder:
         name = self.fresh(hint)
         self.namespace[name] = value
         return name
+
+    def __call__(self, value, hint):
+        """Emitters may call the context itself to bind a value (the older emitter interface)."""
+        return self.bind(value, hint)
+
+    def inline(self, graph, inputs, outputs, input_exprs):
+        """Writes the ops computing `outputs` of sub-graph `graph` (from its placeholders `inputs`,
+        fed the expressions `input_exprs`) into this function, so that a loop body or a branch runs
+        without a call per iteration. Returns (lines, output expressions); each line is a
+        (text, op) pair so runtime errors still name the op that failed."""
+        sub = _Builder(graph, inputs, outputs, self.opts, self.fn_name)
+        sub.namespace, sub.used = self.namespace, self.used   # one module: names stay unique
+        for ph, expr in zip(inputs, input_exprs):
+            sub.names[id(ph)] = expr
+        live = sub.live_ops()
+        for op in graph.get_operations():
+            if op in live:
+                sub.visit(op)
+        return sub.lines_with_ops, [sub.names[id(t)] for t in outputs]
 
     # -- passes
     def build(self):
@@ -275,12 +305,14 @@ class _Builder:
                      for i, _ in enumerate(op.outputs)]
         emitter = _EMITTERS.get(op.type)
         if emitter is not None:
-            body = emitter(op, in_names, out_names, self.bind)
+            body = emitter(op, in_names, out_names, self)
         else:
             body = [self.call_line(op, in_names, out_names)]
         for line in body:
-            self.lines.append(line)
-            self.op_lines[len(self.lines) + 1] = op  # +1: the def line comes first
+            text, owner = line if isinstance(line, tuple) else (line, op)
+            self.lines.append(text)
+            self.lines_with_ops.append((text, owner))
+            self.op_lines[len(self.lines) + 1] = owner  # +1: the def line comes first
         self.steps.append((op, op.opdef.graph_kernel, in_names, op.attrs, out_names))
         for t, n in zip(op.outputs, out_names):
             self.names[id(t)] = n

@@ -237,6 +237,8 @@ class Graph:
 
     def add_constant(self, array, name=None):
         value = np.asarray(array) if not isinstance(array, np.ndarray) else array
+        if value.ndim == 0 and value.dtype.kind != 'O':
+            value = value[()]  # a numpy scalar: scalar arithmetic in compiled code is far cheaper
         # Small constants (the Python numbers of `x * 2.0`) are made once per graph.
         key = None
         if value.size <= 16 and value.dtype.kind != 'O' and name is None and not self._finalized:

@@ -16,7 +16,7 @@ import numpy as np
 
 from defun import backprop, context, dtypes, nest
 from defun.dispatch import apply_op
-from defun.executor import register_emitter
+from defun.executor import indent, register_emitter
 from defun.funcgraph import FuncGraph
 from defun.graph import GraphTensor
 from defun.ops import control_flow as cf
@@ -70,22 +70,22 @@ CASE = define_op('Case', _case_kernel, _infer, _grad, num_outputs=None, stateful
 STATELESS_CASE = define_op('StatelessCase', _case_kernel, _infer, _grad, num_outputs=None)
 
 
-def _emit(op, in_names, out_names, bind):
-    """Python if/elif/else calling each branch's compiled graph (only the outputs the op has)."""
+def _emit(op, in_names, out_names, ctx):
+    """Python if/elif/else with each branch's graph written inline (only the outputs the op has)."""
     graphs = _branches(op.attrs)
     n = len(op.outputs)
-    args = ', '.join(in_names[1:])
-    target = (', '.join(out_names) + ', = ') if out_names else ''
     lines = []
     for i, g in enumerate(graphs):
-        fn = bind(cf.compiled(g, g.outputs[:n]), f'{op.name}_branch{i}')
         if i == len(graphs) - 1:
-            lines.append('else:')
+            lines.append('else:' if i else 'if True:')
         elif op.type.endswith('If'):
             lines.append(f'if {in_names[0]}:')
         else:
             lines.append(f'{"if" if i == 0 else "elif"} {in_names[0]} == {i}:')
-        lines.append(f'    {target}{fn}({args})')
+        branch, outs = ctx.inline(g, list(g.inputs), list(g.outputs[:n]), in_names[1:])
+        if out_names:
+            branch.append(f'{", ".join(out_names)}, = {", ".join(outs)},')
+        lines += indent(branch or ['pass'])
     return lines
 
 

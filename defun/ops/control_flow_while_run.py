@@ -7,6 +7,7 @@ tensor its values stacked per iteration (zero-padded when shapes vary) and their
 import numpy as np
 
 from defun import dtypes
+from defun.executor import indent
 from defun.ops import control_flow as cf
 
 __all__ = []
@@ -61,34 +62,35 @@ def kernel(*arrays, cond, body, n_vars, has_max, accumulate):
         for part in stack_iterations(s, t.shape.as_tuple(), t.dtype.np_dtype))
 
 
-def emit(op, in_names, out_names, bind):
-    """A Python while loop over the compiled cond and body; the outputs double as loop variables."""
+def emit(op, in_names, out_names, ctx):
+    """A Python `while True` loop with the cond and body graphs written inline (no call per
+    iteration); the op's outputs double as the loop variables."""
     attrs = op.attrs
     n, accumulate = attrs['n_vars'], list(attrs['accumulate'])
-    cond_fn = bind(cf.compiled(attrs['cond'], attrs['cond'].outputs), f'{op.name}_cond')
-    body_fn = bind(cf.compiled(attrs['body'], list(attrs['body'].outputs) + accumulate),
-                   f'{op.name}_body')
+    cond_graph, body_graph = attrs['cond'], attrs['body']
     loop, count, stacks = out_names[:n], out_names[n], out_names[n + 1::2]
-    captured = in_names[n:len(in_names) - int(attrs['has_max'])]
-    args = ', '.join(loop + captured)
-    test = f'{cond_fn}({args})[0]'
-    if attrs['has_max']:
-        test = f'{count} < {in_names[-1]} and {test}'
+    feeds = loop + in_names[n:len(in_names) - int(attrs['has_max'])]
     lines = [f'{", ".join(loop)}, = {", ".join(in_names[:n])},', f'{count} = 0']
     lines += [f'{s} = []' for s in stacks]
-    lines.append(f'while {test}:')
+    lines.append('while True:')
+    step = []
+    if attrs['has_max']:
+        step += [f'if {count} >= {in_names[-1]}:', '    break']
+    cond_lines, (test,) = ctx.inline(cond_graph, list(cond_graph.inputs), cond_graph.outputs[:1],
+                                     feeds)
+    step += cond_lines + [f'if not {test}:', '    break']
+    body_lines, outs = ctx.inline(body_graph, list(body_graph.inputs),
+                                  list(body_graph.outputs) + accumulate, feeds)
+    step += body_lines
+    # Stacks first: an accumulated value may be a loop variable about to be rebound.
+    step += [f'{s}.append({value})' for s, value in zip(stacks, outs[n:])]
+    step += [f'{", ".join(loop)}, = {", ".join(outs[:n])},', f'{count} += 1']
+    lines += indent(step)
     if stacks:
-        step = bind(None, f'{op.name}_step')  # a fresh name, used as a local
-        lines.append(f'    {", ".join(loop)}, *{step} = {body_fn}({args})')
-        lines += [f'    {s}.append({step}[{k}])' for k, s in enumerate(stacks)]
-    else:
-        lines.append(f'    {", ".join(loop)}, = {body_fn}({args})')
-    lines.append(f'    {count} += 1')
-    if stacks:
-        stack_fn = bind(stack_iterations, 'stack_iterations')
+        stack_fn = ctx.bind(stack_iterations, 'stack_iterations')
         for k, (s, t) in enumerate(zip(stacks, accumulate)):
-            shape = bind(t.shape.as_tuple(), f'{s}_shape')
-            dtype = bind(t.dtype.np_dtype, f'{s}_dtype')
+            shape = ctx.bind(t.shape.as_tuple(), f'{s}_shape')
+            dtype = ctx.bind(t.dtype.np_dtype, f'{s}_dtype')
             lines.append(f'{s}, {out_names[n + 2 + 2 * k]} = {stack_fn}({s}, {shape}, {dtype})')
     lines.append(f'{count} = np.int32({count})')
     return lines

@@ -7,6 +7,8 @@ element came from. This table sits below the arithmetic one, whose maximum/minim
 `==` and `!=` on tensors are elementwise, as in TensorFlow 2: comparing with None or with a value that
 does not convert gives a plain False/True, and shapes that do not broadcast compare unequal.
 """
+import operator
+
 import numpy as np
 
 from defun import context, dtypes
@@ -36,10 +38,11 @@ def _define_compare(op_type, kernel, op, kinds=REAL):
     return define_op(op_type, checked_kernel(kernel, kinds, op), _compare_infer(op, kinds), None)
 
 
-LESS = _define_compare('Less', np.less, 'less')
-LESS_EQUAL = _define_compare('LessEqual', np.less_equal, 'less_equal')
-GREATER = _define_compare('Greater', np.greater, 'greater')
-GREATER_EQUAL = _define_compare('GreaterEqual', np.greater_equal, 'greater_equal')
+# Operators rather than ufuncs: identical on arrays, much cheaper on numpy scalars.
+LESS = _define_compare('Less', operator.lt, 'less')
+LESS_EQUAL = _define_compare('LessEqual', operator.le, 'less_equal')
+GREATER = _define_compare('Greater', operator.gt, 'greater')
+GREATER_EQUAL = _define_compare('GreaterEqual', operator.ge, 'greater_equal')
 
 
 def less(x, y, name=None):
