@@ -13,6 +13,7 @@ When a kernel fails at run time the error names the op and the user's line that 
 import functools
 import itertools
 import keyword
+import operator
 import linecache
 import re
 
@@ -55,6 +56,13 @@ class Optimizations:
 
 
 _FOLD_LIMIT = 1 << 20
+
+# Kernels that are Python operators are emitted as expressions (`a + b`): the same numpy call,
+# without a Python-level call per op.
+_INFIX = {operator.add: '+', operator.sub: '-', operator.mul: '*', operator.truediv: '/',
+          operator.floordiv: '//', operator.mod: '%', operator.pow: '**', operator.matmul: '@',
+          operator.lt: '<', operator.le: '<=', operator.gt: '>', operator.ge: '>=',
+          operator.and_: '&', operator.or_: '|', operator.xor: '^'}
 
 
 # Graphs up to this many emitted ops are compiled when built; larger ones run interpreted once
@@ -318,6 +326,10 @@ class _Builder:
             self.names[id(t)] = n
 
     def call_line(self, op, in_names, out_names):
+        infix = _INFIX.get(op.opdef.graph_kernel) if len(in_names) == 2 and not op.attrs else None
+        if infix is not None:
+            # The kernel is exactly this Python operator: write the expression, skip the call.
+            return f'{out_names[0]} = {in_names[0]} {infix} {in_names[1]}'
         kernel = self.namespace.get(f'k_{op.type}')
         if kernel is not op.opdef.graph_kernel:
             kernel_name = f'k_{op.type}' if kernel is None else self.fresh(f'k_{op.type}')

@@ -200,6 +200,8 @@ def constant_from_array(array, name=None):
     """An eager tensor in eager mode; a Const node of the current graph while building one."""
     graph = context.current_graph()
     if graph is None:
+        if array.ndim == 0 and array.dtype.kind != 'O':
+            array = array[()]  # rank 0 as a numpy scalar: scalar math is several times cheaper
         return EagerTensor(array)
     return graph.add_constant(array, name=name)
 
