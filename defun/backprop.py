@@ -6,7 +6,8 @@ it keeps the ops that lie between the sources and the targets, then visits them 
 order. That order is a ready order: every consumer of an op's outputs ran after the op, so by the time
 an op is visited all gradients for its outputs are in. Gradients arriving at a tensor from several
 consumers are summed with `add_n` when the tensor's producer needs them, and dropped once used.
-Missing gradients of an op's other float outputs are fed as zeros. The gradient functions are the
+Missing gradients of an op's other float outputs are fed as zeros (gradient functions marked
+`accepts_missing_grads` get None instead and skip that work). The gradient functions are the
 registry's, written with our own ops, so running them under an outer tape records them (higher order).
 """
 from defun import nest, registry
@@ -76,6 +77,9 @@ def backward(ops, target_grads, source_ids, grad_fn_of=registry.get_gradient_fun
         grad_fn = grad_fn_of(op)
         if grad_fn is None:
             continue
+        if not getattr(grad_fn, 'accepts_missing_grads', False):
+            out_grads = [array_ops.zeros_like(t) if g is None and t.dtype.is_differentiable
+                         else g for t, g in zip(op.outputs, out_grads)]
         if getattr(grad_fn, 'skips_unneeded_inputs', False):
             # Gradient functions of whole loops and branches can skip the work for inputs that
             # depend on no source (e.g. a loop's data when only its weights are differentiated).
@@ -112,10 +116,9 @@ def _gather_output_grads(op, pending, source_ids, results):
             g = _sum(pending.pop(key, None))
         any_grad = any_grad or g is not None
         grads.append(g)
-    if not any_grad:
-        return None
-    return [array_ops.zeros_like(t) if g is None and t.dtype.is_differentiable else g
-            for t, g in zip(op.outputs, grads)]
+    # None when nothing flows in; otherwise the gradients, None where an output got none (filled
+    # with zeros unless the gradient function says it handles None: see `backward`).
+    return grads if any_grad else None
 
 
 def _source_tensor(source):

@@ -69,6 +69,10 @@ def apply_op(opdef, inputs, attrs=None, name=None):
         result = _new_tensor(EagerTensor)
         result.array = out
         return result
+    if len(out) == 1:
+        result = _new_tensor(EagerTensor)
+        result.array = out[0]
+        return (result,)
     return tuple([EagerTensor(o) for o in out])
 
 

@@ -21,7 +21,7 @@ import threading
 import weakref
 
 from defun.shapes import TensorSpec
-from defun.tensor import Tensor, convert_to_tensor
+from defun.tensor import EagerTensor, Tensor, convert_to_tensor
 from defun.trace_key import (TENSOR, TraceKey, accepts, describe_changes, encode, part_dtype,
                              relax)
 from defun.tracing import VariablePolicy, flatten_tensors, trace_function
@@ -84,6 +84,9 @@ class Function:
         self._jit_compile = jit_compile
         self._input_signature = None if input_signature is None else tuple(input_signature)
         self._binder = _Binder(python_function)
+        # How many positional arguments the hot path in __call__ accepts (-1: never).
+        self._all_positional = (len(self._binder.names) if self._binder.simple
+                                and input_signature is None else -1)
         self._cache = {}            # TraceKey -> ConcreteFunction
         self._memo = {}             # (names, parts) -> ConcreteFunction: the hot-path lookup
         self._holders = {}          # TraceKey -> weak refs of objects keyed by identity
@@ -137,6 +140,18 @@ class Function:
 
     # -- calling
     def __call__(self, *args, **kwargs):
+        if not kwargs and self._all_positional == len(args):
+            # The hot path: eager tensors passed positionally. Same key as encode() builds.
+            parts = []
+            for v in args:
+                if type(v) is not EagerTensor:
+                    break
+                array = v.array
+                parts.append((TENSOR, array.dtype, array.shape))
+            else:
+                concrete = self._memo.get((self._binder.names, tuple(parts)))
+                if concrete is not None:
+                    return concrete.call_flat(list(args))
         names, values, _ = self._binder.bind(args, kwargs)
         if self._input_signature is not None:
             key, leaves = self._signature_key(names, values)

@@ -17,7 +17,7 @@ from defun.ops.common import dims, same_as_first, to_tensor
 from defun.ops.core import cast, sum_to, zeros_like
 from defun.ops.functional import stop_gradient
 from defun.ops.gathering import gather
-from defun.ops.transform import squeeze
+from defun.ops.transform import expand_dims, squeeze
 from defun.registry import define_op
 
 __all__ = ['relu', 'relu6', 'elu', 'leaky_relu', 'gelu', 'silu', 'swish', 'softmax',
@@ -243,8 +243,48 @@ def sigmoid_cross_entropy_with_logits(labels=None, logits=None, name=None):
     return relu(x) - x * z + math_ops.log1p(math_ops.exp(-abs_x))
 
 
+def _xent_kernel(logits, labels, axis):
+    shifted = logits - np.max(logits, axis=axis, keepdims=True)
+    exp = np.exp(shifted)
+    total = np.sum(exp, axis=axis, keepdims=True)
+    loss = -np.sum(labels * (shifted - np.log(total)), axis=axis)
+    # d loss / d logits, kept as the op's second output for the gradient (TF's "backprop").
+    backprop = exp / total * np.sum(labels, axis=axis, keepdims=True) - labels
+    return loss.astype(logits.dtype, copy=False), backprop
+
+
+def _xent_infer(logits, labels, axis):
+    d = dims(logits)
+    return [(logits.dtype, None if d is None else d[:axis % len(d)] + d[axis % len(d) + 1:]),
+            (logits.dtype, d)]
+
+
+def _xent_grad(op, grad_loss, grad_backprop):
+    logits, labels = op.inputs
+    axis = op.get_attr('axis')
+    g = expand_dims(grad_loss, axis) if grad_loss is not None else None
+    d_logits = None if g is None else g * op.outputs[1]
+    d_labels = None if g is None else g * -log_softmax(logits, axis=axis)
+    if grad_backprop is not None:
+        # Second order: the backprop output is softmax(logits) * sum(labels) - labels.
+        p = softmax(logits, axis=axis)
+        gp = math_ops.reduce_sum(grad_backprop * p, axis=axis, keepdims=True)
+        through_softmax = math_ops.reduce_sum(labels, axis=axis, keepdims=True) * \
+            (grad_backprop - gp) * p
+        d_logits = through_softmax if d_logits is None else d_logits + through_softmax
+        d_labels = (gp - grad_backprop) if d_labels is None else d_labels + gp - grad_backprop
+    return d_logits, d_labels
+
+
+_xent_grad.accepts_missing_grads = True  # a None for the backprop output skips second-order work
+
+SOFTMAX_XENT = define_op('SoftmaxCrossEntropyWithLogits', _xent_kernel, _xent_infer, _xent_grad,
+                         num_outputs=2)
+
+
 def softmax_cross_entropy_with_logits(labels, logits, axis=-1, name=None):
-    """-sum(labels * log_softmax(logits)) over `axis`."""
+    """-sum(labels * log_softmax(logits)) over `axis`: one fused op when the shapes agree (its
+    gradient reuses the softmax computed on the way forward), as TF's kernel."""
     x = _float_arg(logits, 'softmax_cross_entropy_with_logits', 'logits')
     z = to_tensor(labels, dtype=x.dtype, name='labels', op='softmax_cross_entropy_with_logits')
     if dims(x) is not None and dims(z) is not None and \
@@ -252,6 +292,10 @@ def softmax_cross_entropy_with_logits(labels, logits, axis=-1, name=None):
         raise errors.InvalidArgumentError(
             f'softmax_cross_entropy_with_logits: logits and labels must be broadcastable: '
             f'logits_size={list(dims(x))} labels_size={list(dims(z))}')
+    axis = _softmax_axis(x, axis, 'softmax_cross_entropy_with_logits')
+    if dims(x) is not None and dims(x) == dims(z) and None not in dims(x):
+        loss, _ = apply_op(SOFTMAX_XENT, (x, z), {'axis': axis}, name)
+        return loss
     return -math_ops.reduce_sum(z * log_softmax(x, axis=axis), axis=axis)
 
 

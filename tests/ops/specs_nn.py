@@ -6,7 +6,7 @@ import numpy as np
 import defun as tf
 from defun.dispatch import apply_op
 from defun.ops import nn, nn_conv
-from tests.ops.spec import Spec, rand
+from tests.ops.spec import positive, Spec, rand
 
 
 def _away_from_kinks(*shape, seed=0):
@@ -98,6 +98,10 @@ SPECS = [
     Spec('Softmax', lambda x: tf.nn.softmax(x, axis=0), [rand(3, 4)],
          lambda x: _np_softmax(x, 0), id='axis0'),
     Spec('LogSoftmax', tf.nn.log_softmax, [rand(3, 4)], lambda x: np.log(_np_softmax(x))),
+    Spec('SoftmaxCrossEntropyWithLogits',
+         lambda z, x: tf.nn.softmax_cross_entropy_with_logits(labels=z, logits=x),
+         [positive(3, 4), rand(3, 4)],
+         lambda z, x: -np.sum(z * np.log(_np_softmax(x)), axis=-1)),
     Spec('L2Loss', tf.nn.l2_loss, [rand(3, 4)], lambda x: np.sum(x * x) / 2),
     Spec('BiasAdd', tf.nn.bias_add, [rand(2, 3, 4), rand(4)], lambda x, b: x + b),
     Spec('Conv2D', lambda x, w: tf.nn.conv2d(x, w, 1, 'VALID'), [rand(2, 4, 5, 2), rand(2, 3, 2, 3)],
