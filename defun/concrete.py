@@ -95,6 +95,10 @@ class ConcreteFunction:
     def captured_inputs(self):
         return list(self._captured_values)
 
+    def captures_enclosing_graph(self):
+        """True when the trace closed over tensors of the graph it was traced inside."""
+        return any(isinstance(t, GraphTensor) for t in self._captured_values)
+
     @property
     def variables(self):
         return tuple(self.graph.variables)

@@ -167,7 +167,8 @@ class Function:
         concrete = self._cache.get(key)
         if concrete is None or not self._holders_alive(key):
             concrete = self._concrete_for(key, values)
-            if self._input_signature is None and not holders:
+            if self._input_signature is None and not holders and \
+                    not concrete.captures_enclosing_graph():
                 self._memo[(names, key.parts)] = concrete
         return concrete.call_flat(leaves)
 
@@ -222,6 +223,8 @@ class Function:
             trace_key = self._relaxed(key)
             self._record_retrace(trace_key)
             concrete = self._trace(trace_key, values)
+            if concrete.captures_enclosing_graph():
+                return concrete  # valid only inside the enclosing trace: never cached
             self._cache[trace_key] = concrete
             self._holders[trace_key] = _weak_holders(values)
             return concrete

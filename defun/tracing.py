@@ -124,7 +124,8 @@ def _output_tensor(value, graph, fn_name):
 
 def trace_function(fn, fn_name, binder, names, values, parts, variable_policy, signature=None):
     """Traces fn on placeholders for `parts`; returns a ConcreteFunction."""
-    graph = FuncGraph(fn_name)
+    # Traced inside another trace, the function may close over that graph's tensors (TF allows it).
+    graph = FuncGraph(fn_name, outer_graph=context.current_graph())
     arg_placeholders = []
     with context.graph_mode(graph, fresh_tapes=True), \
             context.variable_creation_hook(variable_policy):

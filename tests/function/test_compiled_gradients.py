@@ -137,3 +137,20 @@ def test_py_and_numpy_function_run_at_call_time():
     assert float(f(tf.constant(4.0))) == pytest.approx(10.0)
     assert float(f(tf.constant(9.0))) == pytest.approx(21.0)
     assert seen == [4.0, 9.0]
+
+
+def test_nested_function_closing_over_the_enclosing_trace():
+    @tf.function
+    def outer(x):
+        y = x * 2.0
+
+        @tf.function
+        def inner(z):
+            return z + y
+        return inner(x)
+    x = tf.constant(3.0)
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        r = outer(x)
+    assert float(r) == 9.0 and float(tape.gradient(r, x)) == 3.0
+    assert float(outer(tf.constant(4.0))) == 12.0
