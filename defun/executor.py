@@ -16,6 +16,7 @@ import keyword
 import operator
 import linecache
 import re
+import weakref
 
 import numpy as np
 
@@ -106,9 +107,11 @@ class GraphCallable:
         if self._filename is None:
             filename = f'<defun generated {self._fn_name} #{next(_counter)}>'
             exec(compile(self.source, filename, 'exec'), self._namespace)
-            # Register the source so tracebacks and inspect show the generated lines.
+            # Register the source so tracebacks and inspect show the generated lines, for as
+            # long as this callable lives (functions created in a loop must not grow linecache).
             linecache.cache[filename] = (len(self.source), None,
                                          self.source.splitlines(True), filename)
+            weakref.finalize(self, linecache.cache.pop, filename, None)
             self._filename = filename
         return self._namespace[self._fn_name]
 

@@ -165,6 +165,8 @@ def _is_internal(code, frame):
         name = frame.f_globals.get('__name__', '')
         internal = (name == 'defun' or name.startswith(('defun.', 'autograph', 'contextlib'))
                     or code.co_filename.startswith('<defun'))
+        if len(_INTERNAL_CODE) > 4096:
+            _INTERNAL_CODE.clear()  # code objects come and go (generated, converted): stay bounded
         _INTERNAL_CODE[code] = internal
     return internal
 
