@@ -210,15 +210,20 @@ class Graph:
         point."""
         if self._finalized:
             raise RuntimeError('Graph is finalized and cannot be modified.')
-        inputs = [self.internalize(t) for t in inputs]
+        inputs = [t if type(t) is GraphTensor and t.op.graph is self else self.internalize(t)
+                  for t in inputs]
         inferred = opdef.infer(*inputs, **attrs) if attrs else opdef.infer(*inputs)
-        specs = [inferred] if opdef.num_outputs == 1 else list(inferred)
         frame = context.current_frame()
+        control = _control_ops(frame.control_inputs) if frame.control_inputs else ()
         op = Operation(self, opdef, self.unique_name(frame.scope + (name or opdef.type)),
-                       inputs, attrs, _control_ops(frame.control_inputs), _user_origin())
-        op.gradient_type = self._overrides.get(opdef.type)
-        op.outputs = tuple([GraphTensor(op, i, dtype, _as_shape(shape))
-                            for i, (dtype, shape) in enumerate(specs)])
+                       inputs, attrs, control, _user_origin())
+        if self._overrides:
+            op.gradient_type = self._overrides.get(opdef.type)
+        if opdef.num_outputs == 1:
+            op.outputs = (GraphTensor(op, 0, inferred[0], _as_shape(inferred[1])),)
+        else:
+            op.outputs = tuple([GraphTensor(op, i, dtype, _as_shape(shape))
+                                for i, (dtype, shape) in enumerate(inferred)])
         self._ops.append(op)
         self._by_name[op.name] = op
         return op
