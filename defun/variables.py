@@ -63,16 +63,6 @@ class ResourceHandle(EagerTensor):
     __str__ = __repr__
 
 
-_name_counts = {}
-
-
-def _unique_name(name):
-    base = name or 'Variable'
-    count = _name_counts.get(base, 0)
-    _name_counts[base] = count + 1
-    return base if count == 0 else f'{base}_{count}'
-
-
 class Variable:
     """A mutable tensor-valued state, as `tf.Variable`."""
 
@@ -90,7 +80,8 @@ class Variable:
             raise ValueError(f'Variable initial value shape {list(np.shape(array))} is not '
                              f'compatible with the declared shape {self._shape}')
         self._trainable = bool(trainable)
-        self._name = _unique_name(name) + ':0'
+        # As in TF's eager mode: the name scope's prefix, and no uniquifying (names may repeat).
+        self._name = context.current_frame().scope + (name or 'Variable') + ':0'
         self._storage = _Storage(array, self._shape.as_tuple())
         self.handle = ResourceHandle(self._storage, self)
         context.variable_created(self)

@@ -32,7 +32,11 @@ def test_properties():
     assert v.name.startswith('weights') and v.name.endswith(':0')
     assert v.trainable and not tf.Variable(1.0, trainable=False).trainable
     assert 'CPU' in v.device
-    assert tf.Variable(0.0, name='weights').name != v.name  # names are made unique
+    # TF's eager variables keep their names as given (repeats allowed), under the name scope.
+    assert v.name == 'weights:0' and tf.Variable(0.0, name='weights').name == v.name
+    assert tf.Variable(0.0).name == 'Variable:0'
+    with tf.name_scope('layer'):
+        assert tf.Variable(0.0, name='b').name == 'layer/b:0'
     assert hash(v) == id(v)
 
 
