@@ -327,9 +327,18 @@ def concat(values, axis, name='concat'):
     return apply_op(CONCAT, tuple(tensors), {'axis': axis}, None)
 
 
+def _resolve_sizes(sizes, total):
+    """Split sizes with TF's one -1 entry (the rest of the dimension) filled in when `total` is known."""
+    if -1 in sizes and total is not None and None not in sizes:
+        sizes = list(sizes)
+        sizes[sizes.index(-1)] = total - (sum(sizes) + 1)
+    return sizes
+
+
 def _split_kernel(x, *sizes, axis, num):
     if sizes:
-        bounds = np.cumsum([int(s) for s in sizes])[:-1]
+        sizes = _resolve_sizes([int(s) for s in sizes], np.shape(x)[axis])
+        bounds = np.cumsum(sizes)[:-1]
         return tuple(np.split(x, bounds, axis=axis))
     return tuple(np.split(x, num, axis=axis))
 
@@ -339,10 +348,13 @@ def _split_infer(x, *sizes, axis, num):
     if d is None:
         return [(x.dtype, None)] * num
     a = axis % len(d)
+    static = _resolve_sizes([None if v is None else int(v) for v in map(
+        common.static_value, sizes)], d[a]) if sizes else None
     parts = []
     for i in builtins.range(num):
-        size = common.static_value(sizes[i]) if sizes else (
-            None if d[a] is None else d[a] // num)
+        size = static[i] if sizes else (None if d[a] is None else d[a] // num)
+        if size == -1:
+            size = None
         part = list(d)
         part[a] = None if size is None else int(size)
         parts.append((x.dtype, tuple(part)))

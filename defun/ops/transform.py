@@ -10,6 +10,7 @@ import numpy as np
 from defun import dtypes, errors
 from defun.dispatch import apply_op
 from defun.ops import common
+from defun.ops.arithmetic import conj
 from defun.ops.array import stack, sum_axes
 from defun.ops.common import dims, same_as_first, to_tensor
 from defun.ops.core import reshape, shape
@@ -139,9 +140,7 @@ def transpose(a, perm=None, conjugate=False, name='transpose'):
                 f'transpose: perm {list(perm)} is not a permutation of 0..{r - 1} for '
                 f'{errors.describe(x)}')
     result = apply_op(TRANSPOSE, (x,), {'perm': perm}, None if name == 'transpose' else name)
-    if conjugate and x.dtype.is_complex:
-        raise NotImplementedError('transpose(conjugate=True) needs tf.math.conj')
-    return result
+    return conj(result) if conjugate else result
 
 
 # ---------------------------------------------------------------- tile

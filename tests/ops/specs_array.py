@@ -63,6 +63,8 @@ SPECS = [
     Spec('Transpose', tf.transpose, [rand(2, 3)], np.transpose),
     Spec('Transpose', lambda x: tf.transpose(x, [1, 2, 0]), [rand(2, 3, 4)],
          lambda x: np.transpose(x, [1, 2, 0]), id='perm'),
+    Spec('Transpose', lambda re, im: tf.math.imag(tf.transpose(tf.complex(re, im), conjugate=True)),
+         [rand(2, 3), rand(2, 3)], lambda re, im: -im.T, id='conjugate'),
     Spec('Tile', lambda x: tf.tile(x, [2, 3]), [rand(2, 3)], lambda x: np.tile(x, (2, 3))),
     Spec('PadV2', lambda x: tf.pad(x, [[1, 0], [2, 1]]), [rand(2, 3)],
          lambda x: np.pad(x, [[1, 0], [2, 1]])),

@@ -44,6 +44,8 @@ SPECS = [
          lambda a, b: np.concatenate([a, b], axis=0)),
     Spec('Split', lambda x: tf.split(x, [1, 2], axis=1), [rand(2, 3)],
          lambda x: np.split(x, [1], axis=1)),
+    Spec('Split', lambda x: tf.split(x, [1, -1, 2], axis=-1)[1], [rand(2, 6)],
+         lambda x: x[:, 1:4], id='minus-one'),  # TF: one size may be -1, the rest of the dim
     Spec('Split', lambda x: tf.split(x, 2, axis=0), [rand(4, 3)],
          lambda x: np.split(x, 2, axis=0), id='num'),
     Spec('OneHot', lambda i: tf.one_hot(i, 4), [ints(3, low=0, high=4)],
