@@ -121,3 +121,18 @@ def test_higher_order_through_einsum():
     s, v = float(np.sum(x.numpy())), x.numpy()
     expected = 2 * s * np.eye(3) + 2 * (v[:, None] + v[None, :])
     np.testing.assert_allclose(h.numpy(), expected)
+
+
+def test_matmul_gradient_of_complex_inputs_is_conjugate_as_in_tf():
+    z, w = tf.constant([[1 + 1j, 2.0]]), tf.constant([[2 + 1j], [1j]])
+    with tf.GradientTape() as tape:
+        tape.watch([z, w])
+        y = tf.matmul(z, w)
+    gz, gw = tape.gradient(y, [z, w])
+    np.testing.assert_allclose(gz.numpy(), [[2 - 1j, -1j]])
+    np.testing.assert_allclose(gw.numpy(), [[1 - 1j], [2.0]])
+
+
+def test_matmul_rejects_vectors_as_tf():
+    with pytest.raises(tf.errors.InvalidArgumentError):
+        tf.matmul(tf.ones([2, 2]), tf.ones([2]))

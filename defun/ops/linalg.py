@@ -26,6 +26,10 @@ LINALG_ONLY = ['inv', 'det', 'solve']   # exported under tf.linalg only, as in T
 # ---------------------------------------------------------------- matmul
 
 def _matmul_kernel(a, b, transpose_a, transpose_b):
+    if np.ndim(a) < 2 or np.ndim(b) < 2:  # numpy would take a vector; TF's MatMul does not
+        raise errors.InvalidArgumentError(
+            f'matmul: inputs must be at least rank 2, got shapes {list(np.shape(a))} and '
+            f'{list(np.shape(b))}')
     if transpose_a:
         a = np.swapaxes(a, -1, -2)
     if transpose_b:
@@ -50,7 +54,7 @@ def _matmul_infer(a, b, transpose_a, transpose_b):
 
 
 def _matmul_grad(op, g):
-    a, b = op.inputs
+    a, b = conj(op.inputs[0]), conj(op.inputs[1])  # TF's convention for complex gradients
     ta, tb = op.get_attr('transpose_a'), op.get_attr('transpose_b')
     if not ta and not tb:
         ga, gb = matmul(g, b, transpose_b=True), matmul(a, g, transpose_a=True)
@@ -61,7 +65,7 @@ def _matmul_grad(op, g):
     else:
         ga, gb = matmul(b, g, transpose_a=True, transpose_b=True), matmul(
             g, a, transpose_a=True, transpose_b=True)
-    return sum_to(ga, a), sum_to(gb, b)
+    return sum_to(ga, op.inputs[0]), sum_to(gb, op.inputs[1])
 
 
 MATMUL = define_op('MatMul', _matmul_kernel, _matmul_infer, _matmul_grad)
@@ -70,6 +74,8 @@ MATMUL = define_op('MatMul', _matmul_kernel, _matmul_infer, _matmul_grad)
 def matmul(a, b, transpose_a=False, transpose_b=False, adjoint_a=False, adjoint_b=False,
            a_is_sparse=False, b_is_sparse=False, output_type=None, name=None):
     a, b = binary_args(a, b, 'matmul')
+    # The adjoint is the conjugate transpose (conj is no op on real tensors).
+    a, b = conj(a) if adjoint_a else a, conj(b) if adjoint_b else b
     attrs = {'transpose_a': bool(transpose_a or adjoint_a),
              'transpose_b': bool(transpose_b or adjoint_b)}
     return apply_op(MATMUL, (a, b), attrs, name)
