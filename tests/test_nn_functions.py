@@ -84,6 +84,22 @@ def test_moments():
     assert testing.gradient_error(lambda t: tf.nn.moments(t, axes=[1]), [x]) < 1e-6
 
 
+def test_moments_dtypes_as_tf():
+    # Integers stay integers (integer means), float16 is computed in float32 and cast back.
+    mean, var = tf.nn.moments(tf.constant([[1, 2], [3, 5]]), axes=[0])
+    assert mean.dtype == tf.int32 and mean.numpy().tolist() == [2, 3]
+    assert var.numpy().tolist() == [1, 2]
+    mean, var = tf.nn.moments(tf.constant([1.0, 2.0, 4.0], tf.float16), axes=[0])
+    assert mean.dtype == tf.float16 and abs(float(var) - 14.0 / 9.0) < 1e-3
+
+
+def test_integer_features_of_leaky_relu_and_gelu():
+    y = tf.nn.leaky_relu(tf.constant([-1, 2]))  # TF casts to float32
+    assert y.dtype == tf.float32 and y.numpy().tolist() == [-0.2 * np.float32(1), 2.0]
+    with pytest.raises(ValueError):
+        tf.nn.gelu(tf.constant([1]))
+
+
 def test_nn_argument_errors():
     with pytest.raises(TypeError):
         tf.nn.softmax(tf.constant([1, 2]))

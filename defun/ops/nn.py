@@ -9,10 +9,9 @@ too, so their gradients come from the ops they use.
 """
 import numpy as np
 
-from defun import errors
+from defun import dtypes, errors
 from defun.dispatch import apply_op
 from defun.ops import common, math as math_ops
-from defun.ops.array import size
 from defun.ops.common import dims, same_as_first, to_tensor
 from defun.ops.core import cast, sum_to, zeros_like
 from defun.ops.functional import stop_gradient
@@ -103,13 +102,19 @@ LEAKY_RELU = define_op(
 
 
 def leaky_relu(features, alpha=0.2, name=None):
-    x = _float_arg(features, 'leaky_relu')
+    x = to_tensor(features, name='features', op='leaky_relu')
+    if x.dtype.is_integer:  # TF casts integer features to float32 here
+        x = cast(x, dtypes.float32)
+    x = _float_arg(x, 'leaky_relu')
     return apply_op(LEAKY_RELU, (x,), {'alpha': float(alpha)}, name)
 
 
 def gelu(features, approximate=False, name=None):
     """x * Phi(x) (with erf), or TF's tanh approximation when `approximate`."""
-    x = _float_arg(features, 'gelu')
+    x = to_tensor(features, name='features', op='gelu')
+    if not x.dtype.is_floating:  # TF's check, a ValueError
+        raise ValueError(f'gelu: `features.dtype` must be a floating point tensor, got '
+                         f'{errors.describe(x)}')
     if approximate:
         c = np.sqrt(2.0 / np.pi)
         inner = c * (x + 0.044715 * (x * x * x))
@@ -216,16 +221,18 @@ def bias_add(value, bias, data_format=None, name=None):
 
 
 def moments(x, axes, shift=None, keepdims=False, name=None):
-    """Mean and variance over `axes` (the variance about the mean, as TF computes it)."""
-    x = _float_arg(x, 'moments', 'x')
+    """Mean and variance over `axes` as TF computes them: the variance about the (stopped) mean,
+    float16 in float32, integers in integer arithmetic."""
+    x = to_tensor(x, name='x', op='moments')
+    y = cast(x, dtypes.float32) if x.dtype is dtypes.float16 else x
     axes = list(axes) if not isinstance(axes, int) else [axes]
-    total = math_ops.reduce_sum(x, axis=axes, keepdims=True)
-    count = cast(size(x), x.dtype) / cast(size(total), x.dtype)
-    mean = total / count
-    centered = x - stop_gradient(mean)
-    variance = math_ops.reduce_sum(centered * centered, axis=axes, keepdims=True) / count
+    mean = math_ops.reduce_mean(y, axis=axes, keepdims=True)
+    centered = y - stop_gradient(mean)
+    variance = math_ops.reduce_mean(centered * centered, axis=axes, keepdims=True)
     if not keepdims:
         mean, variance = squeeze(mean, axes), squeeze(variance, axes)
+    if x.dtype is dtypes.float16:
+        mean, variance = cast(mean, x.dtype), cast(variance, x.dtype)
     return mean, variance
 
 
