@@ -22,8 +22,7 @@ import weakref
 
 from defun.shapes import TensorSpec
 from defun.tensor import EagerTensor, Tensor, convert_to_tensor
-from defun.trace_key import (TENSOR, TraceKey, accepts, describe_changes, encode, part_dtype,
-                             relax)
+from defun.trace_key import TENSOR, TraceKey, accepts, describe_changes, encode, relax
 from defun.tracing import VariablePolicy, flatten_tensors, trace_function
 
 __all__ = ['function', 'Function']
@@ -193,9 +192,15 @@ class Function:
                             f'input_signature, got {len(values)}')
         leaves = []
         for name, value, spec in zip(names, values, signature):
+            self._fit_signature(name, value, spec, specs, leaves)
+        return TraceKey(names, tuple(encode(s, [], []) for s in signature)), leaves
+
+    def _fit_signature(self, name, value, spec, specs, leaves):
+        """Checks one argument against its (possibly nested) spec, appending its tensors (None
+        for TensorSpecs given to get_concrete_function) in key order; TF's TypeError if not."""
+        if isinstance(spec, TensorSpec):
             if specs and isinstance(value, TensorSpec):
-                ok = spec.is_compatible_with(value)
-                tensor = None
+                ok, tensor = spec.is_compatible_with(value), None
             else:
                 tensor = _convert_for_spec(value, spec, name, self._name)
                 ok = spec.is_compatible_with(tensor)
@@ -204,7 +209,19 @@ class Function:
                     f'{self._name}: argument `{name}` does not fit its input_signature: expected '
                     f'{spec}, got {_describe(value)}. Binding inputs to tf.function failed.')
             leaves.append(tensor)
-        return TraceKey(names, tuple(encode(s, [], []) for s in signature)), leaves
+            return
+        if isinstance(spec, dict):
+            if not isinstance(value, dict) or sorted(value) != sorted(spec):
+                raise TypeError(f'{self._name}: argument `{name}` does not have the structure of '
+                                f'its input_signature {spec!r}: got {value!r}')
+            for k in sorted(spec):
+                self._fit_signature(f'{name}[{k!r}]', value[k], spec[k], specs, leaves)
+            return
+        if not isinstance(value, (list, tuple)) or len(value) != len(spec):
+            raise TypeError(f'{self._name}: argument `{name}` does not have the structure of its '
+                            f'input_signature {spec!r}: got {value!r}')
+        for i, (v, s) in enumerate(zip(value, spec)):
+            self._fit_signature(f'{name}[{i}]', v, s, specs, leaves)
 
     def _holders_alive(self, key):
         refs = self._holders.get(key)
@@ -242,18 +259,17 @@ class Function:
 
     def _trace(self, key, values):
         fn = self._traced_python_function()
-        signature = tuple(_spec_of_part(p) for p in key.parts)
         first = not self._variables_created
         policy = VariablePolicy(allowed=first, fn_name=self._name)
         concrete = trace_function(fn, self._name, self._binder, key.names, values, key.parts,
-                                  policy, signature)
+                                  policy)
         self._tracing_count += 1
         if policy.created:
             self._variables_created = True
             # TF's rule: after a trace that created variables, trace again with creation
             # forbidden, so a function that creates a variable on every call fails now.
             concrete = trace_function(fn, self._name, self._binder, key.names, values,
-                                      key.parts, VariablePolicy(False, self._name), signature)
+                                      key.parts, VariablePolicy(False, self._name))
         return concrete
 
     def _traced_python_function(self):
@@ -334,10 +350,6 @@ def _weak_holders(values):
                 pass
     walk(values)
     return refs or None
-
-
-def _spec_of_part(part):
-    return TensorSpec(part[2], part_dtype(part)) if part[0] == TENSOR else part
 
 
 def _convert_for_spec(value, spec, name, fn_name):

@@ -1,9 +1,10 @@
 """The trace cache key: what about a call's arguments decides which trace runs it.
 
 A key is a frozen, hashable dataclass over the canonical arguments (bound to the signature, defaults
-applied). Tensors (and numpy arrays) contribute dtype (as a numpy dtype, which hashes in C: this is
-the per-call hot path) and shape; Python scalars, strings and None their
-type and value; lists, tuples, dicts and namedtuples their structure; variables and other objects
+applied). Tensors (and numpy arrays and scalars, as TF treats them) contribute dtype (as a numpy
+dtype, which hashes in C: this is the per-call hot path) and shape; Python scalars, strings and None
+their value, compared by equality as TF's `Literal` trace type does (so 2, 2.0 and True share a
+trace); lists, tuples, dicts and namedtuples their structure; variables and other objects
 their identity. `describe_changes` compares two keys argument by argument, which is what retrace
 explanations print.
 """
@@ -15,7 +16,8 @@ from defun import dtypes
 from defun.shapes import TensorShape, TensorSpec
 from defun.tensor import EagerTensor, Tensor
 
-__all__ = ['TraceKey', 'encode', 'describe_changes', 'relax', 'accepts', 'part_dtype']
+__all__ = ['TraceKey', 'encode', 'describe_changes', 'relax', 'accepts', 'part_dtype',
+           'is_numpy_value', 'matches_python_values']
 
 TENSOR, PYTHON, OBJECT, LIST, TUPLE, DICT, NAMEDTUPLE = 'T', 'P', 'O', 'L', 'U', 'D', 'N'
 
@@ -45,11 +47,12 @@ def encode(value, holders, leaves):
     if isinstance(value, TensorSpec):
         leaves.append(value)
         return (TENSOR, value.dtype.np_dtype, value.shape.as_tuple())
-    if isinstance(value, np.ndarray):
+    if is_numpy_value(value):
+        value = np.asarray(value)
         leaves.append(EagerTensor(value))
         return (TENSOR, value.dtype, value.shape)
     if value is None or isinstance(value, (bool, int, float, complex, str, bytes, np.generic)):
-        return (PYTHON, type(value), value)
+        return (PYTHON, value)
     if isinstance(value, list):
         return (LIST,) + tuple([encode(v, holders, leaves) for v in value])
     if isinstance(value, tuple):
@@ -63,6 +66,12 @@ def encode(value, holders, leaves):
     return (OBJECT, id(value))
 
 
+def is_numpy_value(value):
+    """numpy arrays and numpy scalars other than strings: TF traces them as tensors."""
+    return isinstance(value, np.ndarray) or (
+        isinstance(value, np.generic) and not isinstance(value, (np.str_, np.bytes_)))
+
+
 def part_dtype(part):
     """The DType of a tensor key part."""
     return dtypes.from_numpy(part[1])
@@ -73,7 +82,7 @@ def render(part):
     if kind == TENSOR:
         return str(TensorSpec(part[2], part_dtype(part)))
     if kind == PYTHON:
-        return repr(part[2])
+        return repr(part[1])
     if kind == OBJECT:
         return f'<object id {part[1]:#x}>'
     if kind == DICT:
@@ -123,6 +132,29 @@ def relax(old, new):
     if any(c is None for c in children):
         return None
     return new[:head] + tuple(children)
+
+
+def matches_python_values(part, value):
+    """True when `value` agrees with key part `part` in everything but its tensors (which the
+    caller checks): same Python values, structure and objects."""
+    kind = part[0]
+    if kind == TENSOR:
+        return True
+    if kind == PYTHON:
+        return not isinstance(value, (Tensor, np.ndarray)) and value == part[1]
+    if kind == OBJECT:
+        return id(value) == part[1]
+    if kind == DICT:
+        return isinstance(value, dict) and tuple(sorted(value)) == part[1] and all(
+            matches_python_values(p, value[k]) for k, p in zip(part[1], part[2:]))
+    if kind == NAMEDTUPLE:
+        children, ok = part[2:], type(value) is part[1]
+    else:
+        children = part[1:]
+        ok = isinstance(value, list) if kind == LIST else (
+            isinstance(value, tuple) and not hasattr(value, '_fields'))
+    return ok and len(value) == len(children) and all(
+        matches_python_values(p, v) for p, v in zip(children, value))
 
 
 def describe_changes(old, new):

@@ -15,7 +15,9 @@ from defun.concrete import ConcreteFunction
 from defun.funcgraph import FuncGraph
 from defun.graph import GraphTensor
 from defun.tensor import EagerTensor, Tensor, convert_to_tensor
-from defun.trace_key import DICT, LIST, NAMEDTUPLE, TENSOR, TUPLE, part_dtype
+from defun.shapes import TensorSpec
+from defun.trace_key import (DICT, LIST, NAMEDTUPLE, TENSOR, TUPLE, is_numpy_value,
+                             matches_python_values, part_dtype, render)
 
 __all__ = ['trace_function', 'flatten_tensors', 'VariablePolicy']
 
@@ -24,8 +26,8 @@ def flatten_tensors(value, out):
     """Appends the tensor leaves of an argument, in key order (converting numpy arrays)."""
     if isinstance(value, Tensor):
         out.append(value)
-    elif isinstance(value, np.ndarray):
-        out.append(EagerTensor(value))
+    elif is_numpy_value(value):
+        out.append(EagerTensor(np.asarray(value)))
     elif isinstance(value, (list, tuple)):
         for v in value:
             flatten_tensors(v, out)
@@ -55,6 +57,45 @@ def _placeholders(value, part, graph, out, name):
                    for k, p in zip(part[1], part[2:])}
         return {k: rebuilt[k] for k in value}
     return value
+
+
+def _signature_value(value, part, name):
+    """An argument as TF's structured_input_signature shows it: TensorSpecs named by their path
+    where its key part says tensor, Python values as they are."""
+    kind = part[0]
+    if kind == TENSOR:
+        return TensorSpec(part[2], part_dtype(part), _spec_name(name))
+    if kind in (LIST, TUPLE, NAMEDTUPLE):
+        fields = getattr(value, '_fields', None) if kind == NAMEDTUPLE else None
+        children = part[2:] if kind == NAMEDTUPLE else part[1:]
+        items = [_signature_value(v, p, f'{name}_{fields[i] if fields else i}')
+                 for i, (v, p) in enumerate(zip(value, children))]
+        if kind == LIST:
+            return items
+        return type(value)(*items) if kind == NAMEDTUPLE else tuple(items)
+    if kind == DICT:
+        return {k: _signature_value(value[k], p, f'{name}_{k}') for k, p in zip(part[1], part[2:])}
+    return value
+
+
+def _spec_name(path):
+    """TF's sanitize_spec_name: lower case, anything but letters and digits becomes '_'."""
+    name = ''.join(c if c.isalnum() else '_' for c in path.lower())
+    return name if name[:1].isalpha() else 'tensor_' + name
+
+
+def _call_binder(binder, parts, fn_name):
+    """What a ConcreteFunction called directly does with its arguments: binds them, refuses
+    Python values other than those it was traced with (TF's TypeError), returns the tensors."""
+    def bind(args, kwargs):
+        names, values, _ = binder.bind(args, kwargs)
+        for name, value, part in zip(names, values, parts):
+            if not matches_python_values(part, value):
+                raise TypeError(f'{fn_name}: argument `{name}` is {value!r}, but this concrete '
+                                f'function was traced with {render(part)}. Call the tf.function '
+                                f'itself to trace a new signature.')
+        return flatten_tensors(values, [])
+    return bind
 
 
 def _snapshot(values):
@@ -122,7 +163,7 @@ def _output_tensor(value, graph, fn_name):
         f'{type(value).__name__}, which is not a Tensor or ExtensionType.')
 
 
-def trace_function(fn, fn_name, binder, names, values, parts, variable_policy, signature=None):
+def trace_function(fn, fn_name, binder, names, values, parts, variable_policy):
     """Traces fn on placeholders for `parts`; returns a ConcreteFunction."""
     # Traced inside another trace, the function may close over that graph's tensors (TF allows it).
     graph = FuncGraph(fn_name, outer_graph=context.current_graph())
@@ -141,8 +182,11 @@ def trace_function(fn, fn_name, binder, names, values, parts, variable_policy, s
         graph.trace_argument_arrays = None
     graph.structured_outputs = nest.pack_sequence_as(result, flat)
     graph.outputs = [t for t in flat if t is not None]
+    signature = binder.call_arguments(
+        [_signature_value(v, p, n) for v, p, n in zip(values, parts, names)])
+    signature = (tuple(signature[0]), signature[1])
     graph.structured_input_signature = signature
     template = nest.pack_sequence_as(result, flat)
     return ConcreteFunction(graph, arg_placeholders, template, name=fn_name,
                             structured_input_signature=signature,
-                            arg_binder=binder.flat_tensor_args)
+                            arg_binder=_call_binder(binder, parts, fn_name))

@@ -179,3 +179,55 @@ def test_numpy_of_graph_tensor_names_function_and_line():
         return x.numpy()
     with pytest.raises(NotImplementedError, match='return x.numpy()'):
         g(tf.constant(1.0))
+
+
+def test_python_values_are_keyed_by_equality_like_tf_literals():
+    # TF's Literal trace type compares values: 2, 2.0 and True == 1 share a trace.
+    f, log = traced(lambda x, n: x * n)
+    f(tf.constant(1.0), 2)
+    f(tf.constant(1.0), 2.0)
+    f(tf.constant(1.0), 3)
+    assert len(log) == 2
+    g, glog = traced(lambda v: tf.constant(1) if isinstance(v, int) else tf.constant(2))
+    assert [int(g(v)) for v in (1, 1.0, True)] == [1, 1, 1]
+    assert len(glog) == 1
+
+
+def test_numpy_scalars_are_traced_as_tensors():
+    seen = []
+    f = tf.function(lambda x: seen.append(tf.is_tensor(x)) or x * 2, autograph=False)
+    assert float(f(np.float32(1.5))) == 3.0
+    assert float(f(np.float32(2.5))) == 5.0
+    assert f(np.int64(3)).dtype == tf.int64
+    assert seen == [True, True] and f.experimental_get_tracing_count() == 2
+
+
+def test_structured_input_signature_names_specs_by_argument_path():
+    Pair = collections.namedtuple('Pair', ['a', 'b'])
+    f = tf.function(lambda p, y=1: p.a + p.b + y, autograph=False)
+    cf = f.get_concrete_function(Pair(tf.TensorSpec([], tf.int32), tf.TensorSpec([], tf.int32)))
+    args, kwargs = cf.structured_input_signature
+    assert kwargs == {} and args[1] == 1
+    assert args[0] == Pair(tf.TensorSpec([], tf.int32, 'p_a'), tf.TensorSpec([], tf.int32, 'p_b'))
+    assert args[0].a.name == 'p_a'
+
+
+def test_concrete_function_refuses_other_python_values():
+    f = tf.function(lambda x, y=1: x + y, autograph=False)
+    cf = f.get_concrete_function(tf.TensorSpec([], tf.int32))
+    assert int(cf(tf.constant(3), 1)) == 4
+    with pytest.raises(TypeError):
+        cf(tf.constant(3), y=2)
+
+
+def test_nested_input_signature():
+    f = tf.function(lambda pair: pair[0] * tf.cast(pair[1], tf.float32), autograph=False,
+                    input_signature=[(tf.TensorSpec([None], tf.float32),
+                                      tf.TensorSpec([], tf.int32))])
+    assert f((tf.constant([1.0, 2.0]), tf.constant(3))).numpy().tolist() == [3.0, 6.0]
+    assert f([tf.constant([1.0]), 2]).numpy().tolist() == [2.0]
+    for bad in (tf.constant([1.0]), (tf.constant([1.0]),), (tf.constant([1]), tf.constant(1))):
+        with pytest.raises(TypeError):
+            f(bad)
+    assert f.experimental_get_tracing_count() == 1
+    assert f.get_concrete_function()((tf.constant([2.0]), tf.constant(2))).numpy().tolist() == [4.0]
