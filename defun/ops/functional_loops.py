@@ -55,11 +55,11 @@ def map_fn(fn, elems, dtype=None, parallel_iterations=None, back_prop=True, swap
 
     def body(i, *arrays):
         x = nest.pack_sequence_as(elems, [ta.read(i) for ta in inputs])
-        y = nest.flatten(fn(x))
-        if len(y) != len(arrays):
-            raise ValueError(f'map_fn: fn returned {len(y)} tensors, but fn_output_signature '
-                             f'(or elems) has {len(arrays)}; pass fn_output_signature when fn '
-                             f'returns a different structure than elems')
+        result = fn(x)
+        # TF's check: fn's result must have the structure of fn_output_signature (or of elems),
+        # sequence types included (ValueError for different nesting, TypeError for types).
+        nest.assert_same_structure(structure, result)
+        y = nest.flatten(result)
         return (i + 1,) + tuple(ta.write(i, v) for ta, v in zip(arrays, y))
 
     result = while_loop(lambda i, *_: i < n, body, (0,) + tuple(outputs), name=name or 'map')

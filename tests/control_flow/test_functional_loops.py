@@ -61,3 +61,15 @@ def test_gradients(name):
 @pytest.mark.parametrize('name', ['map_fn', 'scan'])
 def test_second_order(name):
     check_second_order(FNS[name], np.array([1.0, 2.0, 3.0]))
+
+
+def test_map_fn_result_must_have_the_signature_structure():
+    # TF checks fn's result against fn_output_signature (or elems): TypeError for another
+    # sequence type, ValueError for another nesting.
+    x = tf.constant([1.0, 2.0])
+    with pytest.raises(TypeError):
+        tf.map_fn(lambda t: {'s': t[0] + t[1]}, (x, x))
+    with pytest.raises(ValueError):
+        tf.map_fn(lambda t: (t, t), x)
+    r = tf.map_fn(lambda t: {'s': t[0] + t[1]}, (x, x), fn_output_signature={'s': tf.float32})
+    assert r['s'].numpy().tolist() == [2.0, 4.0]
