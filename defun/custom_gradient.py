@@ -7,6 +7,7 @@ gradient calls the user's gradient function. Tapes record that op; `gradients()`
 backward graphs call the same gradient function.
 """
 import functools
+import inspect
 
 from defun import context, nest
 from defun.ops.functional import custom_gradient_op
@@ -29,6 +30,11 @@ def custom_gradient(f=None):
         with context.tape_stack([watcher]):
             result, grad_fn = f(*tensors, **kwargs)
         variables = list(watcher.variables.values())
+        if variables and not _accepts_variables(grad_fn):
+            # TF checks the signature here, on the forward call, not when gradients are taken.
+            raise TypeError(f"@tf.custom_gradient grad_fn must accept keyword argument "
+                            f"'variables', since function uses variables: "
+                            f"{[v.name for v in variables]}")
         # The enclosing tapes did not see these reads; tell them, so that they watch the
         # variables (as TF does) and record the op below even when no argument is watched.
         for variable in variables:
@@ -43,18 +49,15 @@ def custom_gradient(f=None):
     return wrapper
 
 
+def _accepts_variables(grad_fn):
+    spec = inspect.getfullargspec(grad_fn)
+    return 'variables' in spec.args or 'variables' in spec.kwonlyargs or spec.varkw is not None
+
+
 def _call_user_gradient(f, grad_fn, output_grads, n_args, variables):
     name = getattr(f, '__name__', 'function')
     if variables:
-        try:
-            arg_grads, var_grads = grad_fn(*output_grads, variables=variables)
-        except TypeError as exc:
-            if 'variables' not in str(exc):
-                raise
-            raise TypeError(f'The custom gradient function of {name} must accept a `variables` '
-                            f'keyword argument, because {name} reads variables '
-                            f'{[v.name for v in variables]}; return (input grads, variable grads).'
-                            ) from None
+        arg_grads, var_grads = grad_fn(*output_grads, variables=variables)
         var_grads = list(var_grads)
     else:
         arg_grads, var_grads = grad_fn(*output_grads), []
