@@ -58,7 +58,11 @@ def map_fn(fn, elems, dtype=None, parallel_iterations=None, back_prop=True, swap
         result = fn(x)
         # TF's check: fn's result must have the structure of fn_output_signature (or of elems),
         # sequence types included (ValueError for different nesting, TypeError for types).
-        nest.assert_same_structure(structure, result)
+        try:
+            nest.assert_same_structure(structure, result)
+        except (TypeError, ValueError) as exc:
+            raise type(exc)(f'map_fn: {exc}\nPass fn_output_signature when fn returns a '
+                            f'different structure than elems.') from None
         y = nest.flatten(result)
         return (i + 1,) + tuple(ta.write(i, v) for ta, v in zip(arrays, y))
 
