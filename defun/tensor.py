@@ -128,9 +128,9 @@ class EagerTensor(Tensor):
         return self.array.shape[0]
 
     def __format__(self, spec):
-        if not self.array.shape:
-            return format(self.array.item(), spec)
-        return format(str(self), spec)
+        # As TF: the numpy value formats itself, so f'{t}' is '[1. 2.]' (not str(t)) and a
+        # float32 scalar prints as numpy's shortest float32 text ('0.1').
+        return format(self.numpy(), spec)
 
     def __repr__(self):
         return (f'<tf.Tensor: shape={self.shape}, dtype={self.dtype.name}, '

@@ -21,6 +21,15 @@ def test_str_of_vector_uses_numpy_printout():
     assert str(tf.constant(a)) == f'tf.Tensor({a}, shape=(3,), dtype=float32)'
 
 
+def test_format_is_the_numpy_values_format_as_in_tf():
+    # EagerTensor.__format__ formats the numpy value: f'{t}' is not str(t).
+    a = np.array([1.5, 2.0], np.float32)
+    assert f'{tf.constant(a)}' == str(a)
+    assert f'{tf.constant(2.5):.2f}' == '2.50' and f'{tf.constant(7):>3}' == '  7'
+    with pytest.raises(TypeError):
+        f'{tf.constant(a):.2f}'
+
+
 def test_str_and_repr_of_matrix_start_the_value_on_a_new_line():
     # TF puts a multi-line numpy printout on its own lines.
     a = np.array([[1.5, 2.0], [3.0, 4.0]], np.float32)
