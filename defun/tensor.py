@@ -38,6 +38,12 @@ class Tensor:
     def __hash__(self):
         return id(self)
 
+    def ref(self):
+        """A hashable reference to this tensor (TF's `Tensor.ref()`); `deref()` returns it."""
+        return Reference(self)
+
+    experimental_ref = ref
+
     def __copy__(self):
         return self
 
@@ -45,6 +51,27 @@ class Tensor:
         return self
 
     # `__eq__`, arithmetic, comparison and indexing operators are installed by defun.ops.
+
+
+class Reference:
+    """What `Tensor.ref()` and `Variable.ref()` return: hashed and compared by the object's identity."""
+
+    __slots__ = ('_obj',)
+
+    def __init__(self, obj):
+        self._obj = obj
+
+    def deref(self):
+        return self._obj
+
+    def __hash__(self):
+        return id(self._obj)
+
+    def __eq__(self, other):
+        return isinstance(other, Reference) and other._obj is self._obj
+
+    def __repr__(self):
+        return f'<Reference wrapping {self._obj!r}>'
 
 
 _OPERATOR_NAMES = frozenset([

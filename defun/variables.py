@@ -14,7 +14,8 @@ from defun import context, dtypes
 from defun.ops import state
 from defun.shapes import TensorShape
 from defun.tape import variable_accessed
-from defun.tensor import EagerTensor, Tensor, convert_to_tensor, register_tensor_conversion_function
+from defun.tensor import (EagerTensor, Reference, Tensor, convert_to_tensor,
+                          register_tensor_conversion_function)
 
 __all__ = ['Variable', 'ResourceHandle']
 
@@ -152,6 +153,11 @@ class Variable:
 
     def __hash__(self):
         return id(self)
+
+    def ref(self):
+        return Reference(self)
+
+    experimental_ref = ref
 
     def __bool__(self):
         return bool(self.value())

@@ -128,6 +128,13 @@ def test_len_and_iter():
         iter(tf.constant(1.0))
 
 
+def test_ref_is_a_hashable_identity_key_for_tensors_and_variables():
+    t, v = tf.constant([1.0, 2.0]), tf.Variable(1.0)
+    keys = {t.ref(): 't', v.ref(): 'v'}
+    assert keys[t.ref()] == 't' and keys[v.experimental_ref()] == 'v'
+    assert t.ref().deref() is t and tf.constant([1.0, 2.0]).ref() not in keys
+
+
 def test_hash_by_identity_while_eq_is_elementwise():
     a = tf.constant([1.0, 2.0])
     b = tf.constant([1.0, 3.0])
