@@ -5,7 +5,7 @@ Shapes in inference are tuples of ints and None (`dims(t)`), or None for an unkn
 """
 import numpy as np
 
-from defun import errors
+from defun import context, errors
 from defun.tensor import EagerTensor, Tensor, convert_to_tensor, is_tensor
 
 __all__ = ['to_tensor', 'binary_args', 'same_dtype_args', 'dims', 'broadcast_dims',
@@ -30,10 +30,14 @@ def binary_args(x, y, op):
     x_t, y_t = isinstance(x, Tensor), isinstance(y, Tensor)
     if x_t and y_t:
         if x.dtype is not y.dtype:
-            raise errors.InvalidArgumentError(
-                f'{op}: cannot combine a {x.dtype.name} tensor with a {y.dtype.name} tensor '
-                f'({errors.describe(x)} and {errors.describe(y)}); TensorFlow never converts '
-                f'implicitly: use tf.cast on one of them.')
+            message = (f'{op}: cannot combine a {x.dtype.name} tensor with a {y.dtype.name} '
+                       f'tensor ({errors.describe(x)} and {errors.describe(y)}); TensorFlow never '
+                       f'converts implicitly: use tf.cast on one of them.')
+            # TF's types: the kernel's InvalidArgumentError eagerly, the op builder's TypeError
+            # while a graph is built.
+            if context.executing_eagerly():
+                raise errors.InvalidArgumentError(message)
+            raise TypeError(message)
         return x, y
     if not x_t and is_tensor(x):
         x, x_t = convert_to_tensor(x), True

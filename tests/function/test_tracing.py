@@ -231,3 +231,13 @@ def test_nested_input_signature():
             f(bad)
     assert f.experimental_get_tracing_count() == 1
     assert f.get_concrete_function()((tf.constant([2.0]), tf.constant(2))).numpy().tolist() == [4.0]
+
+
+def test_mixed_dtypes_in_a_graph_raise_type_error_as_tf():
+    @tf.function
+    def f(x, n):
+        return x + n
+    with pytest.raises(TypeError, match='tf.cast'):
+        f(tf.constant(1.0), tf.constant(1))
+    with pytest.raises(tf.errors.InvalidArgumentError):
+        tf.constant(1.0) + tf.constant(1)
