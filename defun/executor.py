@@ -253,7 +253,8 @@ class _Builder:
         return live
 
     def visit(self, op):
-        if op.outputs and all(id(t) in self.names for t in op.outputs):
+        names = self.names
+        if op.outputs and all(id(t) in names for t in op.outputs):
             return  # an input of the callable
         if op.type == 'Placeholder':
             raise errors.InvalidArgumentError(
@@ -276,11 +277,11 @@ class _Builder:
             self.consts[id(tensor)] = self.consts[id(source)]
 
     def try_fold(self, op):
-        if not self.opts.fold_constants or op.opdef.stateful or op.type in _EMITTERS:
+        consts = self.consts
+        if not op.inputs or not all(id(t) in consts for t in op.inputs):
             return False
-        if not op.inputs or op.opdef.num_outputs == 0:
-            return False
-        if not all(id(t) in self.consts for t in op.inputs):
+        if not self.opts.fold_constants or op.opdef.stateful or op.type in _EMITTERS or \
+                op.opdef.num_outputs == 0:
             return False
         arrays = [self.consts[id(t)] for t in op.inputs]
         if any(np.size(a) > _FOLD_LIMIT for a in arrays):
@@ -311,9 +312,12 @@ class _Builder:
 
     # -- emission
     def emit(self, op):
-        in_names = [self.names[id(t)] for t in op.inputs]
-        out_names = [self.fresh(op.name if len(op.outputs) == 1 else f'{op.name}_{i}')
-                     for i, _ in enumerate(op.outputs)]
+        names = self.names
+        in_names = [names[id(t)] for t in op.inputs]
+        if len(op.outputs) == 1:
+            out_names = [self.fresh(op.name)]
+        else:
+            out_names = [self.fresh(f'{op.name}_{i}') for i in range(len(op.outputs))]
         emitter = _EMITTERS.get(op.type)
         if emitter is not None:
             body = emitter(op, in_names, out_names, self)
@@ -389,9 +393,12 @@ _NON_WORD = re.compile(r'\W')
 
 
 def _cse_key(op, names):
+    inputs = tuple([names[id(t)] for t in op.inputs])
+    if not op.attrs:
+        return (op.type, inputs)
     try:
         attrs = tuple(sorted((k, _hashable(v)) for k, v in op.attrs.items()))
-        key = (op.type, tuple(names[id(t)] for t in op.inputs), attrs)
+        key = (op.type, inputs, attrs)
         hash(key)
         return key
     except TypeError:
