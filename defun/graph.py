@@ -175,9 +175,13 @@ def _user_origin():
     """(filename, lineno, function) of the innermost frame outside defun and autograph: where the
     user's code created the op, for error messages."""
     frame = sys._getframe(2)
+    cache = _INTERNAL_CODE
     while frame is not None:
         code = frame.f_code
-        if not _is_internal(code, frame):
+        internal = cache.get(code)
+        if internal is None:
+            internal = _is_internal(code, frame)
+        if not internal:
             return code.co_filename, frame.f_lineno, code.co_name
         frame = frame.f_back
     return None
@@ -356,7 +360,10 @@ class Graph:
 def _as_shape(shape):
     # Inference rules return tuples of ints/None (trusted, the fast path) or anything TensorShape
     # accepts.
-    if type(shape) is tuple and all(type(d) is int or d is None for d in shape):
+    if type(shape) is tuple:
+        for d in shape:
+            if d is not None and type(d) is not int:
+                return TensorShape(shape)
         return TensorShape.from_tuple(shape)
     return shape if isinstance(shape, TensorShape) else TensorShape(shape)
 

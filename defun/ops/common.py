@@ -6,7 +6,7 @@ Shapes in inference are tuples of ints and None (`dims(t)`), or None for an unkn
 import numpy as np
 
 from defun import context, errors
-from defun.tensor import EagerTensor, Tensor, convert_to_tensor, is_tensor
+from defun.tensor import EagerTensor, Tensor, constant_from_array, convert_to_tensor, is_tensor
 
 __all__ = ['to_tensor', 'binary_args', 'same_dtype_args', 'dims', 'broadcast_dims',
            'reduce_dims', 'normalize_axis', 'out', 'same_as_first', 'float_only']
@@ -54,11 +54,27 @@ def binary_args(x, y, op):
 
 
 def _convert_operand(value, dtype, op):
+    scalar = _python_scalar(value, dtype)
+    if scalar is not None:
+        return constant_from_array(scalar)
     try:
         return convert_to_tensor(value, dtype=dtype)
     except (TypeError, ValueError) as exc:
         raise TypeError(f'{op}: could not convert {value!r} to a {dtype.name} tensor to match the '
                         f'other operand ({exc})') from None
+
+
+def _python_scalar(value, dtype):
+    """The numpy scalar for a Python float/int operand that converts to `dtype` without loss (the
+    common `x * 2.0`); None sends everything else down the general conversion, with its errors."""
+    kind = type(value)
+    if kind is float:
+        if dtype.is_floating or dtype.is_complex:
+            return dtype.as_numpy_dtype(value)
+    elif kind is int and (dtype.is_floating or dtype.is_complex or (
+            dtype.is_integer and dtype.min <= value <= dtype.max)):
+        return dtype.as_numpy_dtype(value)
+    return None
 
 
 def same_dtype_args(values, op, dtype=None):
