@@ -252,6 +252,11 @@ class TensorArray(CompositeValue):
     def identity(self):
         return self
 
+    def split(self, value, lengths, name=None):
+        raise NotImplementedError(
+            'TensorArray.split is not implemented in defun; unstack equal-sized pieces, or '
+            'tf.split the value and write the pieces one by one.')
+
     def close(self, name=None):
         return None
 
