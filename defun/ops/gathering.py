@@ -27,6 +27,9 @@ def _check_range(indices, n, op):
     return idx
 
 
+_SCALAR_INDEX = (int, np.int32, np.int64)
+
+
 def _batched(fn, params, indices, batch_dims, out_shape):
     """Applies fn(params_b, indices_b) per batch element over the leading batch_dims dims."""
     if batch_dims == 0:
@@ -41,6 +44,9 @@ def _batched(fn, params, indices, batch_dims, out_shape):
 
 
 def _gather_kernel(params, indices, axis, batch_dims):
+    if axis == 0 and batch_dims == 0 and type(indices) in _SCALAR_INDEX and \
+            0 <= indices < params.shape[0]:
+        return params[indices]  # one row: the common case inside loops, without array checks
     idx = _check_range(indices, params.shape[axis], 'GatherV2')
     out_shape = params.shape[:axis] + idx.shape[batch_dims:] + params.shape[axis + 1:]
     return _batched(lambda p, i: np.take(p, i, axis=axis - batch_dims), params, idx, batch_dims,
