@@ -182,10 +182,9 @@ class _Builder:
         # a sub-graph's callable of the same name) would be replaced by the function itself.
         self.used = set(keyword.kwlist) | {'np', self.fn_name}
         self.cse = {}
-        self.lines = []
-        self.lines_with_ops = []
+        self.lines_with_ops = []  # (source line, the op it runs, for error messages)
+        self.chunks = []          # per emitted op: (lines so far, op, input names, output names)
         self.steps = []
-        self.op_lines = {}
 
     # -- naming
     def fresh(self, hint):
@@ -230,7 +229,6 @@ class _Builder:
         for op in self.graph.get_operations():
             if op in live:
                 self.visit(op)
-        self.emit_return()
         return self.finish()
 
     def live_ops(self):
@@ -324,11 +322,9 @@ class _Builder:
         else:
             body = [self.call_line(op, in_names, out_names)]
         for line in body:
-            text, owner = line if isinstance(line, tuple) else (line, op)
-            self.lines.append(text)
-            self.lines_with_ops.append((text, owner))
-            self.op_lines[len(self.lines) + 1] = owner  # +1: the def line comes first
+            self.lines_with_ops.append(line if isinstance(line, tuple) else (line, op))
         self.steps.append((op, op.opdef.graph_kernel, in_names, op.attrs, out_names))
+        self.chunks.append((len(self.lines_with_ops), op, in_names, out_names))
         for t, n in zip(op.outputs, out_names):
             self.names[id(t)] = n
 
@@ -365,20 +361,57 @@ class _Builder:
             return repr(value)
         return self.bind(value, f'{op.name}_{key}')
 
-    def emit_return(self):
-        outs = [self.names[id(t)] for t in self.outputs]
-        self.lines.append(f'return ({", ".join(outs)}{"," if len(outs) == 1 else ""})')
+    def lines_freeing_dead_values(self):
+        """The emitted lines with `del` after the last use of each large intermediate, so memory
+        is released (and reused) as soon as a value is dead, as in hand-written numpy, rather than
+        when the function returns. Small or never-large values are left alone (a `del` costs
+        more than it saves there)."""
+        keep = {self.names[id(t)] for t in self.outputs}
+        large = {n for _, op, _, outs in self.chunks for t, n in zip(op.outputs, outs)
+                 if n not in keep and _may_be_large(t)}
+        last_use = {}
+        for i, (_, _, ins, outs) in enumerate(self.chunks):
+            for n in outs:
+                if n in large:
+                    last_use.setdefault(n, i)
+            for n in ins:
+                if n in large:
+                    last_use[n] = i
+        frees = {}
+        for n, i in last_use.items():
+            frees.setdefault(i, []).append(n)
+        lines, start = [], 0
+        for i, (end, op, _, _) in enumerate(self.chunks):
+            lines += self.lines_with_ops[start:end]
+            start = end
+            if i in frees:
+                lines.append((f'del {", ".join(sorted(frees[i]))}', op))
+        return lines + self.lines_with_ops[start:]
 
     def finish(self):
         params = [self.names[id(ph)] for ph in self.inputs]
+        lines = self.lines_freeing_dead_values()
+        outs = [self.names[id(t)] for t in self.outputs]
+        lines.append((f'return ({", ".join(outs)}{"," if len(outs) == 1 else ""})', None))
         source = f'def {self.fn_name}({", ".join(params)}):\n' + ''.join(
-            f'    {line}\n' for line in self.lines)
-        out_names = [self.names[id(t)] for t in self.outputs]
-        return GraphCallable(source, self.namespace, self.fn_name, self.steps, params, out_names,
-                             self.op_lines, self.graph)
+            f'    {text}\n' for text, _ in lines)
+        op_lines = {i + 2: owner for i, (_, owner) in enumerate(lines) if owner is not None}
+        return GraphCallable(source, self.namespace, self.fn_name, self.steps, params, outs,
+                             op_lines, self.graph)
 
 
 @functools.lru_cache(maxsize=4096)
+def _may_be_large(tensor):
+    n = tensor.shape.num_elements()
+    return n is None or n >= _FREE_ABOVE
+
+
+# Values of at least this many elements are deleted after their last use (see
+# lines_freeing_dead_values); 2**14 float32s is 64 KiB, near where numpy's allocator starts asking
+# the OS for fresh pages.
+_FREE_ABOVE = 1 << 14
+
+
 def _identifier(hint):
     """A Python identifier for an op name ('gradients/Mul_1' -> 'gradients_Mul_1')."""
     name = _NON_WORD.sub('_', str(hint)).strip('_') or 't'

@@ -127,3 +127,21 @@ def test_runtime_error_in_both_tiers(monkeypatch, eager_limit):
     fn = executor.compile_graph(g, [x], [y])
     with pytest.raises(errors.InvalidArgumentError, match='Reshape'):
         fn(np.zeros(3, np.float32))
+
+
+def test_large_intermediates_are_freed_after_their_last_use():
+    g = tf.Graph()
+    with g.as_default():
+        x = tf.compat.v1.placeholder(tf.float32, [256, 256], name='x')
+        big = tf.exp(x, name='big')            # last used by `total`
+        total = tf.reduce_sum(big, name='total')
+        small = tf.compat.v1.placeholder(tf.float32, [3], name='s')
+        tiny = tf.sin(small, name='tiny')
+        y = total + tf.reduce_sum(tiny)
+    fn = executor.compile_graph(g, [x, small], [y])
+    lines = fn.source.splitlines()
+    total_line = next(i for i, line in enumerate(lines) if line.strip().startswith('total ='))
+    assert lines[total_line + 1].strip() == 'del big'
+    assert 'del tiny' not in fn.source          # small values are not worth a `del`
+    out = fn(np.zeros((256, 256), np.float32), np.zeros(3, np.float32))[0]
+    assert out == 256 * 256
