@@ -10,26 +10,6 @@ import time
 os.environ.setdefault('OPENBLAS_NUM_THREADS', '1')
 
 
-def per_call(fn, number=None, repeat=7, min_time=0.05):
-    """Median seconds per call of fn() over `repeat` runs of `number` calls (auto-sized)."""
-    if number is None:
-        number = 1
-        while True:
-            start = time.perf_counter()
-            for _ in range(number):
-                fn()
-            if time.perf_counter() - start >= min_time:
-                break
-            number *= 2
-    samples = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        for _ in range(number):
-            fn()
-        samples.append((time.perf_counter() - start) / number)
-    return statistics.median(samples)
-
-
 def _calls_for(fn, min_time):
     number = 1
     while True:
