@@ -79,20 +79,30 @@ class GraphCallable:
     small interpreter over the same steps before that (see COMPILE_EAGERLY_UP_TO).
     """
 
-    def __init__(self, source, namespace, fn_name, steps, params, out_names, op_lines, graph):
-        self.source = source
+    def __init__(self, write_source, namespace, fn_name, steps, params, out_names, graph):
+        self._write_source = write_source  # () -> (source, op_lines), run once, when first needed
+        self._source = None
         self.graph = graph
         self._namespace = namespace
         self._fn_name = fn_name
         self._steps = steps            # (op, kernel, input names, attrs, output names)
         self._params = params
         self._out_names = out_names
-        self._op_lines = op_lines      # generated line number -> op, for error messages
+        self._op_lines = {}            # generated line number -> op, for error messages
         self._filename = None
         if len(steps) <= COMPILE_EAGERLY_UP_TO:
             self.fn = self.compile()
         else:
             self.fn = self._interpret_once
+
+    @property
+    def source(self):
+        """The generated Python source (written on first use: a big graph's first call does not
+        need it)."""
+        if self._source is None:
+            self._source, self._op_lines = self._write_source()
+            self._write_source = None
+        return self._source
 
     def __call__(self, *arrays):
         try:
@@ -388,16 +398,19 @@ class _Builder:
                 lines.append((f'del {", ".join(sorted(frees[i]))}', op))
         return lines + self.lines_with_ops[start:]
 
-    def finish(self):
-        params = [self.names[id(ph)] for ph in self.inputs]
+    def write_source(self, params, outs):
+        """(source, {line number: op}) of the generated function."""
         lines = self.lines_freeing_dead_values()
-        outs = [self.names[id(t)] for t in self.outputs]
         lines.append((f'return ({", ".join(outs)}{"," if len(outs) == 1 else ""})', None))
         source = f'def {self.fn_name}({", ".join(params)}):\n' + ''.join(
             f'    {text}\n' for text, _ in lines)
-        op_lines = {i + 2: owner for i, (_, owner) in enumerate(lines) if owner is not None}
-        return GraphCallable(source, self.namespace, self.fn_name, self.steps, params, outs,
-                             op_lines, self.graph)
+        return source, {i + 2: owner for i, (_, owner) in enumerate(lines) if owner is not None}
+
+    def finish(self):
+        params = [self.names[id(ph)] for ph in self.inputs]
+        outs = [self.names[id(t)] for t in self.outputs]
+        return GraphCallable(lambda: self.write_source(params, outs), self.namespace,
+                             self.fn_name, self.steps, params, outs, self.graph)
 
 
 @functools.lru_cache(maxsize=4096)
