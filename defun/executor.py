@@ -11,21 +11,18 @@ Ops that need more than one call (control flow) register an emitter that writes 
 When a kernel fails at run time the error names the op and the user's line that created it.
 """
 import functools
-import itertools
 import keyword
 import operator
-import linecache
 import re
-import weakref
 
 import numpy as np
 
 from defun import errors
+from defun.graph_callable import GraphCallable
 
 __all__ = ['compile_graph', 'GraphCallable', 'register_emitter', 'Optimizations', 'indent']
 
 _EMITTERS = {}
-_counter = itertools.count()
 
 
 def register_emitter(op_type, emitter):
@@ -67,111 +64,9 @@ _INFIX = {operator.add: '+', operator.sub: '-', operator.mul: '*', operator.true
 
 
 # Graphs up to this many emitted ops are compiled when built; larger ones run interpreted once
-# (Python's compile() costs ~50 us per line, which dominates a big graph's first call) and are
+# (Python's compile() costs ~15-50 us per line, which dominates a big graph's first call) and are
 # compiled on their second call. Either way, the steady state runs generated code.
 COMPILE_EAGERLY_UP_TO = 200
-
-
-class GraphCallable:
-    """A compiled graph: call `fn(*arrays)` (inputs in order) for a tuple of output arrays.
-
-    `source` is the generated Python; `fn` is the generated function itself once compiled, and a
-    small interpreter over the same steps before that (see COMPILE_EAGERLY_UP_TO).
-    """
-
-    def __init__(self, write_source, namespace, fn_name, steps, params, out_names, graph):
-        self._write_source = write_source  # () -> (source, op_lines), run once, when first needed
-        self._source = None
-        self.graph = graph
-        self._namespace = namespace
-        self._fn_name = fn_name
-        self._steps = steps            # (op, kernel, input names, attrs, output names)
-        self._params = params
-        self._out_names = out_names
-        self._op_lines = {}            # generated line number -> op, for error messages
-        self._filename = None
-        if len(steps) <= COMPILE_EAGERLY_UP_TO:
-            self.fn = self.compile()
-        else:
-            self.fn = self._interpret_once
-
-    @property
-    def source(self):
-        """The generated Python source (written on first use: a big graph's first call does not
-        need it)."""
-        if self._source is None:
-            self._source, self._op_lines = self._write_source()
-            self._write_source = None
-        return self._source
-
-    def __call__(self, *arrays):
-        try:
-            return self.fn(*arrays)
-        except errors.OpError:
-            raise
-        except Exception as exc:
-            raise self.runtime_error(exc) from None
-
-    def compile(self):
-        """Compiles the generated source (once) and returns the function."""
-        if self._filename is None:
-            filename = f'<defun generated {self._fn_name} #{next(_counter)}>'
-            exec(compile(self.source, filename, 'exec'), self._namespace)
-            # Register the source so tracebacks and inspect show the generated lines, for as
-            # long as this callable lives (functions created in a loop must not grow linecache).
-            linecache.cache[filename] = (len(self.source), None,
-                                         self.source.splitlines(True), filename)
-            weakref.finalize(self, linecache.cache.pop, filename, None)
-            self._filename = filename
-        return self._namespace[self._fn_name]
-
-    def _interpret_once(self, *arrays):
-        """The first call of a big graph: run the steps directly, then switch to compiled code."""
-        self.fn = self.compile_later
-        env = dict(self._namespace)
-        env.update(zip(self._params, arrays))
-        for op, kernel, ins, attrs, outs in self._steps:
-            try:
-                result = kernel(*[env[n] for n in ins], **attrs)
-            except errors.OpError:
-                raise
-            except Exception as exc:
-                raise self.error_for(op, exc) from None
-            if op.opdef.num_outputs == 1:
-                env[outs[0]] = result
-            elif outs:
-                env.update(zip(outs, result))
-        return tuple([env[n] for n in self._out_names])
-
-    def compile_later(self, *arrays):
-        self.fn = self.compile()
-        return self.fn(*arrays)
-
-    def runtime_error(self, exc):
-        """Wraps a kernel failure with the failing op and where the user created it."""
-        op = self.failing_op(exc.__traceback__)
-        return exc if op is None else self.error_for(op, exc)
-
-    @staticmethod
-    def error_for(op, exc):
-        where = ''
-        if op.origin is not None:
-            filename, lineno, func = op.origin
-            line = linecache.getline(filename, lineno).strip()
-            where = f'\n  created at {filename}:{lineno} in {func}: {line}'
-        message = (f"{op.type} op '{op.name}' failed on inputs ("
-                   f"{', '.join(errors.describe(t) for t in op.inputs)}): {exc}{where}")
-        if isinstance(exc, TypeError):
-            return TypeError(message)
-        return errors.InvalidArgumentError(message, op)
-
-    def failing_op(self, tb):
-        op = None
-        while tb is not None:
-            if tb.tb_frame.f_code.co_filename == self._filename:
-                op = self._op_lines.get(tb.tb_lineno, op)
-            tb = tb.tb_next
-        return op
 
 
 def compile_graph(graph, inputs, outputs, name='graph_fn', optimizations=None):
@@ -410,7 +305,8 @@ class _Builder:
         params = [self.names[id(ph)] for ph in self.inputs]
         outs = [self.names[id(t)] for t in self.outputs]
         return GraphCallable(lambda: self.write_source(params, outs), self.namespace,
-                             self.fn_name, self.steps, params, outs, self.graph)
+                             self.fn_name, self.steps, params, outs, self.graph,
+                             compile_now=len(self.steps) <= COMPILE_EAGERLY_UP_TO)
 
 
 @functools.lru_cache(maxsize=4096)

@@ -9,11 +9,11 @@ FuncGraph (funcgraph.py) adds inputs, outputs and captures on top of this.
 """
 import contextlib
 import linecache
-import sys
 
 import numpy as np
 
 from defun import context, dtypes, errors, folding, graph_text
+from defun.origin import user_origin
 from defun.registry import define_op
 from defun.shapes import TensorShape
 from defun.tensor import EagerTensor, Tensor
@@ -56,7 +56,7 @@ class GraphTensor(Tensor):
 
     def _where(self):
         graph = self.op.graph
-        origin = _user_origin()
+        origin = user_origin()
         place = f' in {getattr(graph, "name", "a graph")}'
         if origin is not None:
             filename, lineno, _ = origin
@@ -156,37 +156,6 @@ PLACEHOLDER = define_op('Placeholder', _placeholder_kernel,
                         lambda dtype, shape: (dtype, shape.as_tuple()), None)
 
 
-_INTERNAL_CODE = {}  # code object -> whether it belongs to defun/autograph (cached: hot path)
-
-
-def _is_internal(code, frame):
-    internal = _INTERNAL_CODE.get(code)
-    if internal is None:
-        name = frame.f_globals.get('__name__', '')
-        internal = (name == 'defun' or name.startswith(('defun.', 'autograph', 'contextlib'))
-                    or code.co_filename.startswith('<defun'))
-        if len(_INTERNAL_CODE) > 4096:
-            _INTERNAL_CODE.clear()  # code objects come and go (generated, converted): stay bounded
-        _INTERNAL_CODE[code] = internal
-    return internal
-
-
-def _user_origin():
-    """(filename, lineno, function) of the innermost frame outside defun and autograph: where the
-    user's code created the op, for error messages."""
-    frame = sys._getframe(2)
-    cache = _INTERNAL_CODE
-    while frame is not None:
-        code = frame.f_code
-        internal = cache.get(code)
-        if internal is None:
-            internal = _is_internal(code, frame)
-        if not internal:
-            return code.co_filename, frame.f_lineno, code.co_name
-        frame = frame.f_back
-    return None
-
-
 class Graph:
     """A dataflow graph of Operations, as `tf.Graph`."""
 
@@ -220,7 +189,7 @@ class Graph:
         frame = context.current_frame()
         control = _control_ops(frame.control_inputs) if frame.control_inputs else ()
         op = Operation(self, opdef, self.unique_name(frame.scope + (name or opdef.type)),
-                       inputs, attrs, control, _user_origin())
+                       inputs, attrs, control, user_origin())
         if self._overrides:
             op.gradient_type = self._overrides.get(opdef.type)
         if opdef.num_outputs == 1:
