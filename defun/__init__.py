@@ -9,6 +9,7 @@ from defun.tensor import Tensor, convert_to_tensor, is_tensor  # noqa
 from defun import nest, errors  # noqa
 from defun.ops.core import *  # noqa: F401,F403  (each op table's __all__ is its public surface)
 from defun.ops.math import *  # noqa: F401,F403
+from defun.ops.creation import *  # noqa: F401,F403
 from defun.ops.array import *  # noqa: F401,F403
 from defun.ops.transform import *  # noqa
 from defun.ops.gathering import *  # noqa

@@ -11,7 +11,8 @@ from defun import dtypes, errors
 from defun.dispatch import apply_op
 from defun.ops import common
 from defun.ops.arithmetic import conj
-from defun.ops.array import stack, sum_axes
+from defun.ops.array import stack
+from defun.ops.creation import sum_axes
 from defun.ops.common import dims, same_as_first, to_tensor
 from defun.ops.core import reshape, shape
 from defun.registry import define_op

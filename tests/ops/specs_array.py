@@ -1,10 +1,10 @@
-"""Specs for the array ops: creation (array.py), rearrangement (transform.py), indexing
+"""Specs for the array ops: creation (creation.py, array.py), rearrangement (transform.py), indexing
 (indexing.py) and sorting (sorting.py), including the gradient helper ops, called directly."""
 import numpy as np
 
 import defun as tf
 from defun.dispatch import apply_op
-from defun.ops import array, gathering, indexing, transform
+from defun.ops import array, creation, gathering, indexing, transform
 from tests.ops.spec import Spec, ints, rand
 
 
@@ -49,9 +49,9 @@ SPECS = [
     Spec('LinSpace', lambda a, b: tf.linspace(a, b, 5), [np.float64(-1.0), np.float64(2.0)],
          lambda a, b: np.linspace(a, b, 5)),
     Spec('Rank', tf.rank, [rand(2, 3, 1)], lambda x: np.int32(3)),
-    Spec('SumAxes', lambda x: array.sum_axes(x, (0, 2)), [rand(2, 3, 4)],
+    Spec('SumAxes', lambda x: creation.sum_axes(x, (0, 2)), [rand(2, 3, 4)],
          lambda x: x.sum(axis=(0, 2))),
-    Spec('SumAxes', array.sum_axes, [rand(2, 3)], lambda x: np.sum(x), id='all'),
+    Spec('SumAxes', creation.sum_axes, [rand(2, 3)], lambda x: np.sum(x), id='all'),
     # rearranging
     Spec('ExpandDims', lambda x: tf.expand_dims(x, 1), [rand(2, 3)],
          lambda x: x[:, None]),

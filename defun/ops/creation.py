@@ -1,0 +1,202 @@
+"""Array ops that create tensors: constant, zeros, ones, eye, range, linspace, and rank.
+
+Each op is one `define_op` entry (kernel, inference, gradient) followed by its public function.
+Joining and splitting (stack, concat, split, ...) live in array.py.
+"""
+import numpy as np
+
+from defun import dtypes, errors
+from defun.dispatch import apply_op
+from defun.ops import common
+from defun.ops.common import dims, to_tensor
+from defun.ops.core import broadcast_to, cast, fill, reduced_shape, reshape, shape
+from defun.registry import define_op
+from defun.tensor import EagerTensor, Tensor, constant_from_array, to_array
+
+__all__ = ['constant', 'zeros', 'ones', 'eye', 'range', 'linspace', 'rank', 'newaxis']
+
+newaxis = None
+
+
+def _shape_arg(shape_value, op):
+    if isinstance(shape_value, Tensor):
+        return shape_value
+    return to_tensor(shape_value, dtype=dtypes.int32, op=op)
+
+
+def zeros(shape, dtype=dtypes.float32, name=None):
+    dtype = dtypes.as_dtype(dtype)
+    return fill(_shape_arg(shape, 'zeros'), to_tensor(dtype.as_numpy_dtype(0), op='zeros'), name)
+
+
+def ones(shape, dtype=dtypes.float32, name=None):
+    dtype = dtypes.as_dtype(dtype)
+    return fill(_shape_arg(shape, 'ones'), to_tensor(dtype.as_numpy_dtype(1), op='ones'), name)
+
+
+# ---------------------------------------------------------------- constant / eye / range / linspace
+
+def constant(value, dtype=None, shape=None, name='Const'):
+    """A constant tensor from a Python or numpy value, converted by TF's rules; with `shape`, a
+    scalar is filled and a value of as many elements is reshaped."""
+    if dtype is not None:
+        dtype = dtypes.as_dtype(dtype)
+    if isinstance(value, Tensor):
+        if not isinstance(value, EagerTensor):
+            raise TypeError(f'tf.constant needs a concrete value, got the symbolic tensor {value!r};'
+                            f' use tf.identity or tf.convert_to_tensor instead.')
+        if dtype is not None and value.dtype is not dtype:
+            raise TypeError(f'Expected tensor {value!r} with dtype {dtype.name!r}, but got dtype '
+                            f'{value.dtype.name!r}.')
+        array = value.array
+    elif not isinstance(value, (np.ndarray, np.generic, list, tuple, int, float, complex, bool,
+                                str, bytes)) and hasattr(value, 'numpy'):
+        array = to_array(value.numpy(), dtype)   # a Variable or other tensor-like value
+    else:
+        array = to_array(value, dtype)
+    if shape is not None:
+        array = _shaped_constant(array, value, shape)
+    return constant_from_array(array, None if name == 'Const' else name)
+
+
+def _shaped_constant(array, value, shape):
+    target = tuple(int(d) for d in np.reshape(np.asarray(shape, dtype=np.int64), [-1]))
+    count = int(np.prod(target))
+    if array.size == 1:
+        return np.full(target, np.reshape(array, []), dtype=array.dtype)
+    if array.size == count:
+        return np.reshape(array, target)
+    raise TypeError(f'Eager execution of tf.constant with unsupported shape. Tensor {value!r} '
+                    f'(converted from {type(value).__name__}) has {array.size} elements, but got '
+                    f'`shape` {target} with {count} elements).')
+
+
+def eye(num_rows, num_columns=None, batch_shape=None, dtype=dtypes.float32, name=None):
+    """An identity matrix (or a batch of them) as a constant."""
+    dtype = dtypes.as_dtype(dtype)
+    rows = _static_int(num_rows, 'eye', 'num_rows')
+    cols = rows if num_columns is None else _static_int(num_columns, 'eye', 'num_columns')
+    if rows < 0 or cols < 0:
+        raise errors.InvalidArgumentError(f'eye: num_rows and num_columns must be non-negative, '
+                                          f'got {rows} and {cols}')
+    matrix = np.eye(rows, cols, dtype=dtype.np_dtype)
+    if batch_shape is not None:
+        batch = tuple(int(d) for d in np.reshape(_static_array(batch_shape, 'eye'), [-1]))
+        matrix = np.broadcast_to(matrix, batch + matrix.shape).copy()
+    return constant_from_array(matrix, name)
+
+
+def _static_array(value, op):
+    known = common.static_value(value)
+    if known is None:
+        raise ValueError(f'{op}: {value!r} must be known while the graph is built (a Python value '
+                         f'or a constant tensor)')
+    return np.asarray(known)
+
+
+def _static_int(value, op, arg):
+    known = _static_array(value, op)
+    if known.ndim != 0 or known.dtype.kind not in 'iu':
+        raise TypeError(f'{op}: `{arg}` must be an integer scalar, got {value!r}')
+    return int(known)
+
+
+_RANGE_DTYPES = (dtypes.int32, dtypes.int64, dtypes.float32, dtypes.float64)
+
+
+def _range_kernel(start, limit, delta):
+    if delta == 0:
+        raise errors.InvalidArgumentError(f'Requires delta != 0: {delta} [Op:Range]')
+    if (delta > 0 and start > limit) or (delta < 0 and start < limit):
+        relation = '<=' if delta > 0 else '>='
+        raise errors.InvalidArgumentError(
+            f'Requires start {relation} limit when delta {">" if delta > 0 else "<"} 0: '
+            f'{start}/{limit} [Op:Range]')
+    return np.arange(start, limit, delta, dtype=np.asarray(start).dtype)
+
+
+def _range_infer(start, limit, delta):
+    values = [common.static_value(t) for t in (start, limit, delta)]
+    if any(v is None for v in values) or values[2] == 0:
+        return start.dtype, (None,)
+    a, b, d = (v.item() for v in map(np.asarray, values))
+    return start.dtype, (max(0, int(np.ceil((b - a) / d))),)
+
+
+RANGE = define_op('Range', _range_kernel, _range_infer, None)
+
+
+def range(start, limit=None, delta=1, dtype=None, name='range'):  # noqa: A001 - TF's name
+    """tf.range: like Python's range, with TF's dtype inference (the widest of the arguments')."""
+    if limit is None:
+        start, limit = 0, start
+    if dtype is not None:
+        dtype = dtypes.as_dtype(dtype)
+    args = [v if isinstance(v, Tensor) else to_tensor(v, dtype=dtype, name=n, op='range')
+            for v, n in zip((start, limit, delta), ('start', 'limit', 'delta'))]
+    for t in args:
+        if t.dtype not in _RANGE_DTYPES:
+            raise TypeError(f'range: arguments must be int32, int64, float32 or float64, got '
+                            f'{errors.describe(t)}')
+        if t.shape.rank not in (0, None):
+            raise errors.InvalidArgumentError(f'range: arguments must be scalars, got '
+                                              f'{errors.describe(t)}')
+    if dtype is None:
+        dtype = max((t.dtype for t in args), key=_RANGE_DTYPES.index)
+    args = [cast(t, dtype) for t in args]
+    return apply_op(RANGE, tuple(args), None, None if name == 'range' else name)
+
+
+def _linspace_kernel(start, stop, num):
+    return np.linspace(start, stop, num, dtype=np.asarray(start).dtype)
+
+
+def _linspace_grad(op, g):
+    num = op.get_attr('num')
+    weights = np.arange(num) / max(num - 1, 1)
+    w = constant(weights.astype(g.dtype.np_dtype))
+    total = sum_axes(g * w)
+    return sum_axes(g) - total, total
+
+
+def sum_axes(x, axes=None):
+    """Sums over static `axes` (None: all) without keepdims: the gradient helper of linspace and
+    tile, kept here so that the array tables never import math.py (which may import them)."""
+    return apply_op(SUM_AXES, (x,), {'axes': axes})
+
+
+def _sum_axes_grad(op, g):
+    x = op.inputs[0]
+    return broadcast_to(reshape(g, reduced_shape(x, op.get_attr('axes'))), shape(x))
+
+
+SUM_AXES = define_op(
+    'SumAxes', lambda x, axes: np.sum(x, axis=axes, dtype=x.dtype),
+    lambda x, axes: (x.dtype, common.reduce_dims(dims(x), axes, False)), _sum_axes_grad,
+    doc='Sum over static axes (None: all) without keepdims; a gradient helper.')
+
+LINSPACE = define_op('LinSpace', _linspace_kernel,
+                     lambda start, stop, num: (start.dtype, (num,)), _linspace_grad)
+
+
+def linspace(start, stop, num, name=None, axis=0):
+    """`num` evenly spaced values from start to stop inclusive (scalar start and stop)."""
+    start = to_tensor(start, op='linspace')
+    if not (start.dtype.is_floating or start.dtype.is_complex):
+        start = cast(start, dtypes.float32 if start.dtype.size <= 4 else dtypes.float64)
+    stop = stop if isinstance(stop, Tensor) else to_tensor(stop, dtype=start.dtype, op='linspace')
+    common.binary_args(start, stop, 'linspace')
+    if start.shape.rank not in (0, None) or stop.shape.rank not in (0, None):
+        raise errors.InvalidArgumentError(f'linspace: start and stop must be scalars here, got '
+                                          f'{errors.describe(start)} and {errors.describe(stop)}')
+    n = _static_int(num, 'linspace', 'num')
+    if n < 0:
+        raise errors.InvalidArgumentError(f'linspace: Requires num > 0: {n}')
+    return apply_op(LINSPACE, (start, stop), {'num': n}, name)
+
+
+RANK = define_op('Rank', lambda x: np.int32(np.ndim(x)), lambda x: (dtypes.int32, ()), None)
+
+
+def rank(input, name=None):
+    return apply_op(RANK, (to_tensor(input, op='rank'),), None, name)
