@@ -179,7 +179,9 @@ def _read(value):
 def jacobian(records, target, sources, unconnected_gradients='none'):
     """d target / d sources, one row of gradients per element of target, shaped target + source."""
     flat_sources = nest.flatten(sources)
-    n = int(array_ops.size(target))
+    n = target.shape.num_elements()  # static, so that tracing a function works too
+    if n is None:
+        n = int(array_ops.size(target))
     rows = []
     for i in range(n):
         seed = array_ops.reshape(array_ops.one_hot(i, n, dtype=target.dtype), array_ops.shape(target))

@@ -393,6 +393,22 @@ def test_batch_jacobian_matches_finite_differences():
     np.testing.assert_allclose(bj.numpy(), expected, atol=1e-7)
 
 
+
+def test_jacobians_inside_a_function():
+    @tf.function
+    def f(x):
+        with tf.GradientTape(persistent=True) as tape:
+            tape.watch(x)
+            y = x * x
+        return tape.jacobian(y, x), tape.batch_jacobian(y, x)
+
+    j, bj = f(f64([[1.0, 2.0], [3.0, 4.0]]))
+    expected = np.zeros((2, 2, 2, 2))
+    for i in np.ndindex(2, 2):
+        expected[i + i] = 2.0 * (2 * i[0] + i[1] + 1)
+    np.testing.assert_array_equal(j.numpy(), expected)
+    np.testing.assert_array_equal(bj.numpy(), [[[2.0, 0.0], [0.0, 4.0]], [[6.0, 0.0], [0.0, 8.0]]])
+
 # ------------------------------------------------------------------ broadcasting gradients
 
 BROADCAST_SHAPES = [((3, 1), (1, 4)), ((2, 3, 4), (4,)), ((), (2, 2)), ((2, 1, 3), (5, 1)),
