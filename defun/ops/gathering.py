@@ -12,7 +12,8 @@ from defun.ops.indexing import known_shape as _known_shape
 from defun.registry import define_op
 from defun.tensor import Tensor
 
-__all__ = ['gather', 'gather_nd', 'scatter_nd', 'boolean_mask']
+__all__ = ['gather', 'gather_nd', 'scatter_nd', 'tensor_scatter_nd_add', 'tensor_scatter_nd_sub',
+           'tensor_scatter_nd_update', 'boolean_mask']
 
 
 # ---------------------------------------------------------------- gather
@@ -197,6 +198,58 @@ def scatter_nd(indices, updates, shape, name=None):
     s = shape if isinstance(shape, Tensor) else to_tensor(shape, dtype=idx.dtype, op='scatter_nd')
     return apply_op(SCATTER_ND, (idx, u, s), {'batch_dims': 0}, name)
 
+
+
+def _tensor_scatter_add_kernel(tensor, indices, updates):
+    result = np.array(tensor, copy=True)
+    np.add.at(result, _nd_index(result.shape, indices, 0, 'TensorScatterAdd'), updates)
+    return result
+
+
+def _tensor_scatter_update_kernel(tensor, indices, updates):
+    result = np.array(tensor, copy=True)
+    result[_nd_index(result.shape, indices, 0, 'TensorScatterUpdate')] = updates
+    return result
+
+
+def _gather_updates(op, g):
+    return apply_op(GATHER_ND, (g, op.inputs[1]), {'batch_dims': 0})
+
+
+TENSOR_SCATTER_ADD = define_op(
+    'TensorScatterAdd', _tensor_scatter_add_kernel, lambda t, i, u: (t.dtype, t.shape),
+    lambda op, g: (g, None, _gather_updates(op, g)))
+
+TENSOR_SCATTER_UPDATE = define_op(
+    'TensorScatterUpdate', _tensor_scatter_update_kernel, lambda t, i, u: (t.dtype, t.shape),
+    lambda op, g: (apply_op(TENSOR_SCATTER_UPDATE, (g, op.inputs[1], _gather_updates(op, g) * 0)),
+                   None, _gather_updates(op, g)))
+
+
+def _tensor_scatter(op_def, tensor, indices, updates, name, opname):
+    t = to_tensor(tensor, op=opname)
+    idx = to_tensor(indices, op=opname)
+    u = to_tensor(updates, dtype=t.dtype, op=opname)
+    return apply_op(op_def, (t, idx, u), {}, name)
+
+
+def tensor_scatter_nd_add(tensor, indices, updates, name=None):
+    """A copy of `tensor` with `updates` added at `indices` (duplicates add up)."""
+    return _tensor_scatter(TENSOR_SCATTER_ADD, tensor, indices, updates, name,
+                           'tensor_scatter_nd_add')
+
+
+def tensor_scatter_nd_sub(tensor, indices, updates, name=None):
+    """A copy of `tensor` with `updates` subtracted at `indices`."""
+    t = to_tensor(tensor, op='tensor_scatter_nd_sub')
+    u = to_tensor(updates, dtype=t.dtype, op='tensor_scatter_nd_sub')
+    return _tensor_scatter(TENSOR_SCATTER_ADD, t, indices, -u, name, 'tensor_scatter_nd_sub')
+
+
+def tensor_scatter_nd_update(tensor, indices, updates, name=None):
+    """A copy of `tensor` with the slices at `indices` replaced by `updates`."""
+    return _tensor_scatter(TENSOR_SCATTER_UPDATE, tensor, indices, updates, name,
+                           'tensor_scatter_nd_update')
 
 # ---------------------------------------------------------------- boolean_mask
 
