@@ -178,7 +178,15 @@ def _overload(f):
         return None
     if overload is None and f is getattr(defun, 'stack', None):
         return operators.stack
+    if overload is None and f is getattr(defun, 'map_fn', None):
+        return _map_fn
     return overload
+
+
+def _map_fn(fn, elems, *args, **kwargs):
+    """`tf.map_fn` called from converted code converts `fn` too, as TF's map_fn does
+    (`autograph.tf_convert`): Python `if`/`while` on tensors inside `fn` become graph control flow."""
+    return defun.map_fn(convert(fn), elems, *args, **kwargs)
 
 
 def do_not_convert(func=None):

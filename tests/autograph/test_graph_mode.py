@@ -199,3 +199,19 @@ def test_value_returned_on_one_tensor_path_only_raises_value_error():
         f(defun.constant(3))
     with pytest.raises(ValueError, match='retval_'):
         g(defun.constant(6))
+
+
+def _clamp(v):
+    if v > 10:
+        return defun.constant(10)
+    return v
+
+
+def test_map_fn_converts_the_function_it_is_given():
+    # TF's map_fn wraps `fn` in autograph.tf_convert: a Python `if` on a tensor inside a function
+    # passed by reference (not a lambda of the converted code) becomes a cond.
+    @defun.function
+    def f(x):
+        return defun.map_fn(_clamp, x), defun.map_fn(fn=_clamp, elems=x * 2)
+    a, b = f(defun.constant([1, 20, 3]))
+    assert _value(a) == [1, 10, 3] and _value(b) == [2, 10, 6]
