@@ -2,7 +2,8 @@
 
 `converted_call` routes calls of these builtins here. Each behaves exactly like the builtin unless a
 graph tensor is involved; then `range(n)` becomes `defun.range(n)`, `len(t)` the size of the first
-dimension, `enumerate`/`zip` an `IndexedIterable` a tensor `for` loop can walk, `print` the print op.
+dimension, `print` the print op. `enumerate`/`zip` over a graph tensor raise, as in TF (Python's
+builtins iterate the tensor).
 """
 import builtins
 import sys
@@ -55,22 +56,23 @@ def len_(value):
     return builtins.len(value)
 
 
+def _refuse_tensor_iteration(name, iterables):
+    """TF's enumerate/zip are Python's: iterating a graph tensor in them raises, as it does in TF."""
+    if any(tensors.is_graph_tensor(it) for it in iterables):
+        raise defun.errors.OperatorNotAllowedInGraphError(
+            f'Iterating over a symbolic `tf.Tensor` in {name}() is not allowed (TensorFlow refuses it '
+            f'too): loop over the tensor itself (`for v in x`) or over `tf.range(tf.shape(x)[0])` '
+            f'and index.')
+
+
 def enumerate_(iterable, start=0):
-    if not _any_graph_tensor([iterable]):
-        return builtins.enumerate(iterable, start)
-    inner = indexed_iterable(iterable)
-    return IndexedIterable(inner.length, lambda i: (i + start, inner.item(i)))
+    _refuse_tensor_iteration('enumerate', [iterable])
+    return builtins.enumerate(iterable, start)
 
 
 def zip_(*iterables):
-    if not _any_graph_tensor(iterables):
-        return builtins.zip(*iterables)
-    inners = [indexed_iterable(it if _any_graph_tensor([it]) else defun.convert_to_tensor(it))
-              for it in iterables]
-    length = inners[0].length
-    for inner in inners[1:]:
-        length = defun.minimum(length, inner.length)
-    return IndexedIterable(length, lambda i: tuple(inner.item(i) for inner in inners))
+    _refuse_tensor_iteration('zip', iterables)
+    return builtins.zip(*iterables)
 
 
 def print_(*objects, sep=' ', end='\n', file=None, flush=False):

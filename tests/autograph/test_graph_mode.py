@@ -215,3 +215,35 @@ def test_map_fn_converts_the_function_it_is_given():
         return defun.map_fn(_clamp, x), defun.map_fn(fn=_clamp, elems=x * 2)
     a, b = f(defun.constant([1, 20, 3]))
     assert _value(a) == [1, 10, 3] and _value(b) == [2, 10, 6]
+
+
+def test_enumerate_and_zip_over_a_graph_tensor_raise_as_in_tf():
+    # TF's enumerate/zip overloads only special-case datasets: Python's builtins then iterate the
+    # symbolic tensor, which raises OperatorNotAllowedInGraphError (a TypeError).
+    @defun.function
+    def with_enumerate(x):
+        s = defun.constant(0.0)
+        for i, v in enumerate(x):
+            s += v
+        return s
+
+    @defun.function
+    def with_zip(x, y):
+        s = defun.constant(0.0)
+        for a, b in zip(x, y):
+            s += a * b
+        return s
+
+    x = defun.constant([1.0, 2.0])
+    with pytest.raises(TypeError, match='enumerate'):
+        with_enumerate(x)
+    with pytest.raises(TypeError, match='zip'):
+        with_zip(x, x)
+
+    @defun.function
+    def python_lists(xs):
+        s = defun.constant(0.0)
+        for i, (a, b) in enumerate(zip(xs, [1.0, 2.0])):
+            s += a * b + i
+        return s
+    assert _value(python_lists([defun.constant(3.0), defun.constant(4.0)])) == 12.0
