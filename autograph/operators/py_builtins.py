@@ -2,7 +2,7 @@
 
 `converted_call` routes calls of these builtins here. Each behaves exactly like the builtin unless a
 graph tensor is involved; then `range(n)` becomes `defun.range(n)`, `len(t)` the size of the first
-dimension, `print` the print op. `enumerate`/`zip` over a graph tensor raise, as in TF (Python's
+dimension, `print` a py_function printing numpy values. `enumerate`/`zip` over a graph tensor raise, as in TF (Python's
 builtins iterate the tensor).
 """
 import builtins
@@ -76,11 +76,25 @@ def zip_(*iterables):
 
 
 def print_(*objects, sep=' ', end='\n', file=None, flush=False):
-    """Python's print, or the print op when a graph tensor is among the objects."""
-    if _any_graph_tensor(objects):
-        return defun.print(*objects, sep=sep, end=end,
-                           output_stream=file if file is not None else sys.stdout)
-    return builtins.print(*objects, sep=sep, end=end, file=file, flush=flush)
+    """Python's print; with a graph tensor among the objects, Python's print at run time.
+
+    As in TF (autograph_ops._tf_py_func_print), a stateful py_function prints the objects with the
+    tensors replaced by their numpy values: numpy's formatting, not tf.print's.
+    """
+    if not _any_graph_tensor(objects):
+        return builtins.print(*objects, sep=sep, end=end, file=file, flush=flush)
+    positions = [i for i, o in enumerate(objects) if tensors.is_tensor(o)]
+
+    def print_wrapper(*values):
+        vals = list(objects)
+        for i, value in zip(positions, values):
+            value = value.numpy()
+            vals[i] = value.decode('utf-8') if isinstance(value, bytes) else value
+        builtins.print(*vals, sep=sep, end=end, file=file if file is not None else sys.stdout,
+                       flush=True)
+        return 1
+
+    return defun.py_function(print_wrapper, [objects[i] for i in positions], defun.int32)
 
 
 def int_(value=0, *args):

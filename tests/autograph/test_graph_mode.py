@@ -3,6 +3,8 @@
 These need defun's control-flow ops; they are skipped until `defun.cond` and `defun.while_loop`
 exist. Gradients through converted loops and conds are compared with finite differences.
 """
+import sys
+
 import numpy as np
 import pytest
 
@@ -247,3 +249,19 @@ def test_enumerate_and_zip_over_a_graph_tensor_raise_as_in_tf():
             s += a * b + i
         return s
     assert _value(python_lists([defun.constant(3.0), defun.constant(4.0)])) == 12.0
+
+
+def test_print_of_graph_tensors_prints_numpy_values_at_run_time(capsys):
+    # TF overloads print with a py_func calling Python's print on the tensors' numpy values
+    # (autograph_ops._tf_py_func_print): numpy formatting, in program order with tf.print.
+    @defun.function
+    def f(x):
+        for i in defun.range(2):
+            print('py', i, x / 3.0, sep=',')
+            defun.print('tf', i, output_stream=sys.stdout)
+        print(x > 1.0, end='!\n')
+        return x
+    capsys.readouterr()
+    f(defun.constant([1.0, 2.0]))
+    assert capsys.readouterr().out == ('py,0,[0.33333334 0.6666667 ]\ntf 0\n'
+                                       'py,1,[0.33333334 0.6666667 ]\ntf 1\n[False  True]!\n')
