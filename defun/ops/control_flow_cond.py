@@ -1,7 +1,7 @@
 """cond, case and switch_case, and the functional ops If and Case they build in a graph.
 
-Eagerly, and for a Python bool or a predicate whose value is known while tracing, the chosen branch
-is simply called. In a graph every branch is traced once into its own FuncGraph (capturing what it
+Eagerly the chosen branch is simply called. In a graph (where, as in TF, a Python bool predicate
+is refused and a constant one still builds the op) every branch is traced once into its own FuncGraph (capturing what it
 reads from outside) and one op selects at run time: `If` (bool predicate; attrs then_branch and
 else_branch) or `Case` (int32 index, out of range meaning the last branch; attr branches). Ops whose
 branches touch state are `If`/`Case`, the others `StatelessIf`/`StatelessCase`, as in TF.
@@ -102,6 +102,9 @@ def cond(pred, true_fn=None, false_fn=None, name=None):
     if not callable(false_fn):
         raise TypeError('false_fn must be callable.')
     if isinstance(pred, (bool, np.bool_)):
+        if not context.executing_eagerly():
+            raise TypeError(f'pred must not be a Python bool ({pred}) while a graph is built: '
+                            f'use a Python `if`, or a bool tensor')
         return true_fn() if pred else false_fn()
     pred = cf.as_bool_scalar(pred, 'tf.cond: pred')
     known = _known_value(pred)
@@ -111,10 +114,10 @@ def cond(pred, true_fn=None, false_fn=None, name=None):
 
 
 def _known_value(tensor):
-    """The predicate's value when it is already decided (eager, or constant while tracing)."""
-    array = getattr(tensor, 'array', None)
-    if array is None and isinstance(tensor, GraphTensor):
-        array = tensor.static_value()
+    """The predicate's value when it is an eager tensor. While tracing, even a constant predicate
+    builds the op, as in TF: every branch is traced (its Python side effects run, its outputs are
+    checked against the others)."""
+    array = getattr(tensor, 'array', None) if not isinstance(tensor, GraphTensor) else None
     return None if array is None else np.asarray(array)[()]
 
 

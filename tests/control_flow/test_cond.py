@@ -33,18 +33,27 @@ def test_branches_are_traced_once_into_their_own_graphs():
     assert any(line.startswith('    ') and 'AddV2' in line for line in nested.splitlines())
 
 
-def test_python_bool_and_constant_predicates_take_the_branch_directly():
+def test_python_bool_and_constant_predicates_in_a_graph_as_tf():
+    # TF's cond_v2 refuses a Python bool predicate, and builds the If op (tracing both branches)
+    # for a constant one; only eagerly is the chosen branch simply called.
     calls = []
 
     @tf.function
     def f(x):
-        a = tf.cond(True, lambda: calls.append('py') or x, lambda: x * 0.0)
-        b = tf.cond(tf.constant(False), lambda: x * 0.0, lambda: calls.append('const') or x + 1.0)
-        return a + b
-    assert float(f(tf.constant(1.0))) == 3.0
-    graph = f.get_concrete_function(tf.constant(1.0)).graph
-    assert not [op for op in graph.get_operations() if op.type.endswith('If')]
-    assert calls == ['py', 'const']
+        return tf.cond(True, lambda: x, lambda: x * 0.0)
+    with pytest.raises(TypeError, match='Python bool'):
+        f(tf.constant(1.0))
+
+    @tf.function
+    def g(x):
+        return tf.cond(tf.constant(False), lambda: calls.append('then') or x * 0.0,
+                       lambda: calls.append('else') or x + 1.0)
+    assert float(g(tf.constant(1.0))) == 2.0
+    assert calls == ['then', 'else']
+    graph = g.get_concrete_function(tf.constant(1.0)).graph
+    assert [op for op in graph.get_operations() if op.type.endswith('If')]
+    assert float(tf.cond(True, lambda: calls.append('eager') or 1.0, lambda: 2.0)) == 1.0
+    assert calls == ['then', 'else', 'eager']
 
 
 def test_nested_structures_none_and_python_numbers_as_outputs():
