@@ -128,9 +128,9 @@ def switch_case(branch_index, branch_fns, default=None, name='switch_case'):
         if not callable(default):
             raise TypeError('default must be callable.')
         fns.append(default)
-    if isinstance(branch_index, (int, np.integer)) and not isinstance(branch_index, bool):
-        branch_index = convert_to_tensor(int(branch_index))
-    index = branch_index if isinstance(branch_index, Tensor) else convert_to_tensor(branch_index)
+    if not isinstance(branch_index, Tensor):  # as TF's switch_case: no Python ints
+        raise TypeError(f"'branch_index' must be a Tensor, got {type(branch_index)}")
+    index = branch_index
     if not index.dtype.is_integer:
         raise TypeError(f'branch_index must be an int32 or int64 tensor, got {index.dtype.name}')
     if index.shape.rank not in (None, 0):
@@ -176,6 +176,8 @@ def case(pred_fn_pairs, default=None, exclusive=False, strict=False, name='case'
     for i, pair in enumerate(pairs):
         if not (isinstance(pair, (list, tuple)) and len(pair) == 2 and callable(pair[1])):
             raise TypeError(f'pred_fn_pairs[{i}] must be a (predicate, callable) pair')
+        if not isinstance(pair[0], Tensor):  # TF's tf.case does not allow Python predicates
+            raise TypeError(f'pred must be a Tensor, got: {pair[0]!r}')
     if default is None:
         if not pairs:
             raise ValueError('tf.case needs at least one pair or a default')

@@ -192,3 +192,13 @@ def test_gradient_op_is_a_cond_over_the_branch_gradients():
     assert len(ifs) == 2
     forward, backward = ifs
     assert backward.inputs[0] is forward.inputs[0]  # the same predicate
+
+
+def test_case_and_switch_case_refuse_python_predicates_and_indices_as_tf():
+    # TF: tf.case verifies each pred is a Tensor (allow_python_preds=False); switch_case needs a
+    # Tensor branch_index. Eagerly too.
+    with pytest.raises(TypeError, match='pred must be a Tensor'):
+        tf.case([(True, lambda: tf.constant(1))], default=lambda: tf.constant(2))
+    with pytest.raises(TypeError, match='branch_index'):
+        tf.switch_case(1, [lambda: tf.constant(1), lambda: tf.constant(2)])
+    assert int(tf.switch_case(tf.constant(1), [lambda: tf.constant(1), lambda: tf.constant(2)])) == 2
