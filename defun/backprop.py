@@ -78,8 +78,7 @@ def backward(ops, target_grads, source_ids, grad_fn_of=registry.get_gradient_fun
         if grad_fn is None:
             continue
         if not getattr(grad_fn, 'accepts_missing_grads', False):
-            out_grads = [array_ops.zeros_like(t) if g is None and t.dtype.is_differentiable
-                         else g for t, g in zip(op.outputs, out_grads)]
+            out_grads = _zeros_for_missing(op, out_grads)
         if getattr(grad_fn, 'skips_unneeded_inputs', False):
             # Gradient functions of whole loops and branches can skip the work for inputs that
             # depend on no source (e.g. a loop's data when only its weights are differentiated).
@@ -101,6 +100,11 @@ def backward(ops, target_grads, source_ids, grad_fn_of=registry.get_gradient_fun
         if sid not in results and sid in pending:
             results[sid] = _sum(pending.pop(sid))
     return results
+
+
+def _zeros_for_missing(op, out_grads):
+    return [array_ops.zeros_like(t) if g is None and t.dtype.is_differentiable else g
+            for t, g in zip(op.outputs, out_grads)]
 
 
 def _gather_output_grads(op, pending, source_ids, results):

@@ -299,17 +299,7 @@ def _while_gradient(op, grads, needed):
     diff = _differentiable_vars(body, n)
     captures = [j for j in range(len(body.inputs) - n) if needed is None or needed[n + j]]
     plan = _BodyGradient(body, n, diff, [accumulated[k] for k in acc_seeds], captures)
-    feeds, t_of = [], {}
-    for t, ph in plan.body_tensors(body):
-        t_of[id(ph)] = t
-        kind, payload = _source_kind(body, n, t)
-        if kind == 'captured':
-            payload = cf.graph_tensor_in_current(fwd.inputs[n + payload])
-        elif kind == 'accumulated':
-            payload = [cf.graph_tensor_in_current(s) for s in _stack_outputs(fwd, t)]
-        feeds.append((ph, kind, payload))
-    outer = [(ph, source) for source, ph in plan.graph.captures
-             if not (isinstance(source, GraphTensor) and source.op.graph is body)]
+    feeds, t_of, outer = _body_feeds(plan, fwd, body, n)
     cur = cf.graph_tensor_in_current
     dy0 = [cur(grads[i]) if grads[i] is not None else core.zeros_like(cur(fwd.outputs[i]))
            for i in diff]
@@ -339,6 +329,24 @@ def _while_gradient(op, grads, needed):
     for j, g in zip(plan.captured, result[1 + n_dy:]):
         grads_in[n + j] = g
     return grads_in
+
+
+def _body_feeds(plan, fwd, body, n):
+    """How each forward-body tensor the gradient body reads is fed per backward iteration: a
+    captured input of the loop, a row of a per-iteration stack, or a constant; plus the gradient
+    body's own captures from outside the forward body."""
+    feeds, t_of = [], {}
+    for t, ph in plan.body_tensors(body):
+        t_of[id(ph)] = t
+        kind, payload = _source_kind(body, n, t)
+        if kind == 'captured':
+            payload = cf.graph_tensor_in_current(fwd.inputs[n + payload])
+        elif kind == 'accumulated':
+            payload = [cf.graph_tensor_in_current(s) for s in _stack_outputs(fwd, t)]
+        feeds.append((ph, kind, payload))
+    outer = [(ph, source) for source, ph in plan.graph.captures
+             if not (isinstance(source, GraphTensor) and source.op.graph is body)]
+    return feeds, t_of, outer
 
 
 def _zeros_like_captured(body, n, j, outer):
