@@ -36,3 +36,6 @@ from defun.ops.control_flow_while import *  # noqa
 from defun.ops.tensor_array import *  # noqa
 from defun.ops.functional_loops import *  # noqa
 from defun.module import Module  # noqa
+from defun import config, version  # noqa
+from defun.version import VERSION as __version__  # noqa
+from defun.device import device, DeviceSpec  # noqa
