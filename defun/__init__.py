@@ -35,3 +35,4 @@ from defun.ops.control_flow_cond import *  # noqa
 from defun.ops.control_flow_while import *  # noqa
 from defun.ops.tensor_array import *  # noqa
 from defun.ops.functional_loops import *  # noqa
+from defun.module import Module  # noqa
