@@ -32,3 +32,4 @@ from defun import eager  # noqa
 import autograph  # noqa: F401  (tf.autograph)
 from defun.concrete import ConcreteFunction  # noqa
 from defun.control_flow import *  # noqa: F401,F403
+from defun.module import Module  # noqa

@@ -267,6 +267,7 @@ class Function:
         self._tracing_count += 1
         if policy.created:
             self._variables_created = True
+            self._tracing_count += 1  # TF counts the second, creation-free trace too
             # TF's rule: after a trace that created variables, trace again with creation
             # forbidden, so a function that creates a variable on every call fails now.
             concrete = trace_function(fn, self._name, self._binder, key.names, values,
