@@ -20,6 +20,7 @@ import sys
 import threading
 import weakref
 
+from autograph import impl as autograph_impl
 from defun import context
 from defun.shapes import TensorSpec
 from defun.tensor import EagerTensor, Tensor, convert_to_tensor
@@ -278,10 +279,6 @@ class Function:
 
     def _traced_python_function(self):
         if not self._autograph:
-            return self._python_function
-        try:
-            from autograph import impl as autograph_impl
-        except ImportError:  # autograph not installed alongside: run the body as is
             return self._python_function
         return autograph_impl.convert(self._python_function)
 
