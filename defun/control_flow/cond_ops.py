@@ -19,7 +19,7 @@ from defun.dispatch import apply_op
 from defun.executor import indent, register_emitter
 from defun.funcgraph import FuncGraph
 from defun.graph import GraphTensor
-from defun.ops import control_flow as cf
+from defun.control_flow import subgraph as cf
 from defun.ops import core
 from defun.registry import define_op
 from defun.shapes import TensorShape

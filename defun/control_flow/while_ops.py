@@ -22,8 +22,8 @@ from defun.dispatch import apply_op
 from defun.executor import register_emitter
 from defun.funcgraph import FuncGraph
 from defun.graph import GraphTensor
-from defun.ops import control_flow as cf
-from defun.ops import control_flow_while_run as run
+from defun.control_flow import subgraph as cf
+from defun.control_flow import while_runner as run
 from defun.ops import core
 from defun.ops import tensor_array_ops as ta_ops
 from defun.registry import define_op
