@@ -80,11 +80,46 @@ def pow(x, y, name=None):
     return apply_op(POW, (x, y), None, name)
 
 
-RECIPROCAL = _unary('Reciprocal', np.reciprocal, lambda op, g: -g * _out(op) * _out(op),
+# As in TF, the gradients of 1/x, sqrt and rsqrt are ops of their own taking (y, dy), the op's
+# output and its gradient, and give 0 wherever dy is 0: a branch that `where` discards (say
+# where(x > 0, sqrt(x), 0) at x < 0) feeds back 0, not 0 * inf = nan. Their gradients are TF's.
+
+def _zero_where_no_grad(kernel):
+    def grad_kernel(y, dy):
+        return np.where(dy == 0, np.zeros((), dy.dtype), kernel(np.conj(y), dy)).astype(
+            dy.dtype, copy=False)
+    return grad_kernel
+
+
+def _grad_op(op_type, kernel, grad):
+    return define_op(op_type, _zero_where_no_grad(kernel), lambda y, dy: (dy.dtype, dims(dy)),
+                     grad)
+
+
+def _reciprocal_grad_grad(op, g):
+    y, dy = conj(op.inputs[0]), op.inputs[1]
+    return conj(g) * -2.0 * dy * y, apply_op(RECIPROCAL_GRAD, (y, g))
+
+
+def _sqrt_grad_grad(op, g):
+    ga = g / op.inputs[0]
+    return -conj(ga) * op.outputs[0], 0.5 * conj(ga)
+
+
+def _rsqrt_grad_grad(op, g):
+    y, dy = conj(op.inputs[0]), op.inputs[1]
+    return -1.5 * conj(g) * dy * square(y), apply_op(RSQRT_GRAD, (y, g))
+
+
+RECIPROCAL_GRAD = _grad_op('ReciprocalGrad', lambda y, dy: -dy * y * y, _reciprocal_grad_grad)
+SQRT_GRAD = _grad_op('SqrtGrad', lambda y, dy: 0.5 * dy / y, _sqrt_grad_grad)
+RSQRT_GRAD = _grad_op('RsqrtGrad', lambda y, dy: -0.5 * dy * y * y * y, _rsqrt_grad_grad)
+RECIPROCAL = _unary('Reciprocal', np.reciprocal,
+                    lambda op, g: apply_op(RECIPROCAL_GRAD, (op.outputs[0], g)),
                     'reciprocal', NUMERIC)
-SQRT = _unary('Sqrt', np.sqrt, lambda op, g: g * 0.5 / _out(op), 'sqrt')
+SQRT = _unary('Sqrt', np.sqrt, lambda op, g: apply_op(SQRT_GRAD, (op.outputs[0], g)), 'sqrt')
 RSQRT = _unary('Rsqrt', lambda x: np.reciprocal(np.sqrt(x)),
-               lambda op, g: g * -0.5 * _out(op) * _out(op) * _out(op), 'rsqrt')
+               lambda op, g: apply_op(RSQRT_GRAD, (op.outputs[0], g)), 'rsqrt')
 
 
 def reciprocal(x, name=None):

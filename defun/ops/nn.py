@@ -246,8 +246,11 @@ def sigmoid_cross_entropy_with_logits(labels=None, logits=None, name=None):
     if dims(x) is not None and dims(z) is not None and dims(x) != dims(z) and \
             None not in dims(x) + dims(z):
         raise ValueError(f'logits and labels must have the same shape ({x.shape} vs {z.shape})')
-    abs_x = relu(x) + relu(-x)
-    return relu(x) - x * z + math_ops.log1p(math_ops.exp(-abs_x))
+    # TF's where-based form, so the gradient at x = 0 is sigmoid(0) - z, as TF's.
+    positive = math_ops.greater_equal(x, zeros_like(x))
+    relu_x = math_ops.where(positive, x, zeros_like(x))
+    neg_abs_x = math_ops.where(positive, -x, x)
+    return relu_x - x * z + math_ops.log1p(math_ops.exp(neg_abs_x))
 
 
 def _xent_kernel(logits, labels, axis):
