@@ -33,3 +33,6 @@ import autograph  # noqa: F401  (tf.autograph)
 from defun.concrete import ConcreteFunction  # noqa
 from defun.control_flow import *  # noqa: F401,F403
 from defun.module import Module  # noqa
+from defun import config, version  # noqa
+from defun.version import VERSION as __version__  # noqa
+from defun.device import device, DeviceSpec  # noqa

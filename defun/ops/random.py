@@ -72,6 +72,7 @@ def _float_dtype(dtype, op):
 
 
 def _seed(seed):
+    context.check_random_seed(seed)  # tf.config.experimental.enable_op_determinism's rule
     return None if seed is None else int(seed)
 
 
