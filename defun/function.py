@@ -22,6 +22,7 @@ import weakref
 
 from autograph import impl as autograph_impl
 from autograph import options as autograph_options
+from defun import context
 from defun.shapes import TensorSpec
 from defun.tensor import EagerTensor, Tensor, convert_to_tensor
 from defun.trace_key import TENSOR, TraceKey, accepts, describe_changes, encode, relax
@@ -143,6 +144,8 @@ class Function:
 
     # -- calling
     def __call__(self, *args, **kwargs):
+        if context.functions_run_eagerly():  # tf.config.run_functions_eagerly(True): plain Python
+            return self._python_function(*args, **kwargs)
         if not kwargs and self._all_positional == len(args):
             # The hot path: eager tensors passed positionally. Same key as encode() builds.
             parts = []
