@@ -100,7 +100,9 @@ class GraphTensor(Tensor):
     def __repr__(self):
         return f"<tf.Tensor '{self.name}' shape={self._shape} dtype={self.dtype.name}>"
 
-    __str__ = __repr__
+    def __str__(self):
+        # What Python's print shows of a symbolic tensor (print runs at trace time), as TF.
+        return f'Tensor("{self.name}", shape={self._shape}, dtype={self.dtype.name})'
 
 
 def _not_allowed(what):
