@@ -1,6 +1,7 @@
-"""The ops behind TensorArray in a graph (tensor_array.py): each works on one dense *buffer* tensor
-of shape [size] + element_shape, and returns a new buffer rather than changing one, so a buffer can
-cross a cond or while_loop boundary and its gradient is an ordinary gradient of a tensor.
+"""The ops behind TensorArray in a graph (defun/control_flow/tensor_array.py): each works on one
+dense *buffer* tensor of shape [size] + element_shape, and returns a new buffer rather than changing
+one, so a buffer can cross a cond or while_loop boundary and its gradient is an ordinary gradient of
+a tensor.
 
 A buffer whose element shape is not yet known holds zeros of shape [size] until the first write
 fixes the element shape (its static shape has unknown rank until then). Writes past the end grow
@@ -9,10 +10,10 @@ gradient give the buffer its former length without keeping the buffer itself.
 """
 import numpy as np
 
-from defun import dtypes, errors
+from defun import dtypes
 from defun.dispatch import apply_op
-from defun.ops import core
-from defun.ops.common import dims
+from defun.ops import base_ops
+from defun.ops.op_helpers import dims
 from defun.registry import define_op
 from defun.shapes import TensorShape
 from defun.tensor import Tensor, convert_to_tensor
@@ -283,7 +284,7 @@ def _concat_infer(buf, element_shape):
 
 
 CONCAT = define_op('TensorArrayConcatV3', _concat_kernel, _concat_infer,
-                   lambda op, g: core.reshape(g, core.shape(op.inputs[0])),
+                   lambda op, g: base_ops.reshape(g, base_ops.shape(op.inputs[0])),
                    doc='The elements concatenated along their first axis.')
 
 SIZE = define_op('TensorArraySizeV3', lambda buf: np.int32(len(buf)),
