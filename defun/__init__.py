@@ -34,5 +34,6 @@ from defun.concrete import ConcreteFunction  # noqa
 from defun.control_flow import *  # noqa: F401,F403
 from defun.module import Module  # noqa
 from defun import config, version  # noqa
+from defun import train  # noqa: F401  (tf.train: checkpoints)
 from defun.version import VERSION as __version__  # noqa
 from defun.device import device, DeviceSpec  # noqa

@@ -122,13 +122,14 @@ class CheckpointLoadStatus:
         self._root = root
 
     def assert_consumed(self):
-        """Raises AssertionError unless every saved object and every live object was matched."""
+        """Raises AssertionError unless every live object and every saved object was matched."""
+        self.assert_existing_objects_matched()
         for node_id, node in enumerate(self._restoration.nodes):
             if node_id not in self._restoration.matched:
                 raise AssertionError(f'Unresolved object in checkpoint '
                                      f'{self._restoration.node_path(node_id)}: '
                                      f'{node["value"] or "a trackable object"}')
-        return self.assert_existing_objects_matched()
+        return self
 
     def assert_existing_objects_matched(self):
         """Raises AssertionError if a live object below the root has no value in the checkpoint."""
