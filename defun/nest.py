@@ -1,7 +1,8 @@
 """Nested structures, as `tf.nest`: lists, tuples, namedtuples and dicts (flattened in sorted key
 order) are structure; everything else (None, tensors, dataclasses, other objects) is a leaf."""
 
-__all__ = ['flatten', 'flatten_with_tuple_paths', 'pack_sequence_as', 'map_structure', 'assert_same_structure', 'is_nested']
+__all__ = ['flatten', 'flatten_with_tuple_paths', 'pack_sequence_as', 'map_structure',
+           'assert_same_structure', 'is_nested']
 
 
 def is_nested(value):
