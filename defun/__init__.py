@@ -33,3 +33,4 @@ import autograph  # noqa: F401  (tf.autograph)
 from defun.concrete import ConcreteFunction  # noqa
 from defun.control_flow import *  # noqa: F401,F403
 from defun.module import Module  # noqa
+from defun.ops.clip_ops import clip_by_norm, clip_by_global_norm, sequence_mask, meshgrid  # noqa
