@@ -21,6 +21,8 @@ import threading
 import weakref
 
 from autograph import impl as autograph_impl
+from autograph import options as autograph_options
+from defun import context
 from defun.shapes import TensorSpec
 from defun.tensor import EagerTensor, Tensor, convert_to_tensor
 from defun.trace_key import TENSOR, TraceKey, accepts, describe_changes, encode, relax
@@ -74,12 +76,14 @@ class Function:
     """A Python function compiled per input signature, as `tf.function` returns."""
 
     def __init__(self, python_function, name=None, input_signature=None, autograph=True,
-                 reduce_retracing=False, jit_compile=None):
+                 reduce_retracing=False, jit_compile=None, experimental_autograph_options=None):
         if not callable(python_function):
             raise TypeError(f'tf.function expects a callable, got {python_function!r}')
         self._python_function = python_function
         self._name = name or getattr(python_function, '__name__', type(python_function).__name__)
         self._autograph = autograph
+        self._autograph_options = experimental_autograph_options
+        self._autograph_features = autograph_options.features(experimental_autograph_options)
         self._reduce_retracing = reduce_retracing
         self._jit_compile = jit_compile
         self._input_signature = None if input_signature is None else tuple(input_signature)
@@ -131,7 +135,7 @@ class Function:
         if bound is None:
             bound = Function(_WeakMethod(self._python_function, instance), self._name,
                              self._input_signature, self._autograph, self._reduce_retracing,
-                             self._jit_compile)
+                             self._jit_compile, self._autograph_options)
             try:
                 self._instances[instance] = bound
             except TypeError:
@@ -140,6 +144,8 @@ class Function:
 
     # -- calling
     def __call__(self, *args, **kwargs):
+        if context.functions_run_eagerly():  # tf.config.run_functions_eagerly(True): plain Python
+            return self._python_function(*args, **kwargs)
         if not kwargs and self._all_positional == len(args):
             # The hot path: eager tensors passed positionally. Same key as encode() builds.
             parts = []
@@ -277,7 +283,7 @@ class Function:
     def _traced_python_function(self):
         if not self._autograph:
             return self._python_function
-        return autograph_impl.convert(self._python_function)
+        return autograph_impl.convert(self._python_function, self._autograph_features)
 
     # -- retrace explanations
     def _record_retrace(self, key):
@@ -374,14 +380,16 @@ def _call_site():
 
 
 def function(func=None, input_signature=None, autograph=True, jit_compile=None,
-             reduce_retracing=False, experimental_relax_shapes=None, name=None, **unused):
+             reduce_retracing=False, experimental_relax_shapes=None, name=None,
+             experimental_autograph_options=None, **unused):
     """Compiles `func` into a graph per input signature, as `tf.function`."""
     if experimental_relax_shapes is not None:
         reduce_retracing = reduce_retracing or experimental_relax_shapes
 
     def decorate(fn):
         return Function(fn, name=name, input_signature=input_signature, autograph=autograph,
-                        reduce_retracing=reduce_retracing, jit_compile=jit_compile)
+                        reduce_retracing=reduce_retracing, jit_compile=jit_compile,
+                        experimental_autograph_options=experimental_autograph_options)
     if func is None:
         return decorate
     return decorate(func)

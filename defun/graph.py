@@ -13,7 +13,7 @@ import linecache
 import numpy as np
 
 from defun import context, dtypes, errors, folding, graph_text
-from defun.origin import user_origin
+from defun.user_frame import user_origin
 from defun.registry import define_op
 from defun.shapes import TensorShape
 from defun.tensor import EagerTensor, Tensor
@@ -102,7 +102,9 @@ class GraphTensor(Tensor):
     def __repr__(self):
         return f"<tf.Tensor '{self.name}' shape={self._shape} dtype={self.dtype.name}>"
 
-    __str__ = __repr__
+    def __str__(self):
+        # What Python's print shows of a symbolic tensor (print runs at trace time), as TF.
+        return f'Tensor("{self.name}", shape={self._shape}, dtype={self.dtype.name})'
 
 
 class Operation:

@@ -12,8 +12,8 @@ from defun import dtypes, errors
 from defun.dispatch import apply_op
 from defun.ops.arithmetic import conj, maximum, minimum
 from defun.ops.array import stack
-from defun.ops.common import dims, reduce_dims, to_tensor
-from defun.ops.core import broadcast_to, cast, ones_like, reduced_shape, reshape, shape
+from defun.ops.op_helpers import dims, reduce_dims, to_tensor
+from defun.ops.base_ops import broadcast_to, cast, ones_like, reduced_shape, reshape, shape
 from defun.ops.creation import range as range_
 from defun.ops.dtype_checks import NUMERIC, check_inputs, checked_kernel
 from defun.ops.elementary import sqrt

@@ -15,14 +15,14 @@ import numpy as np
 
 from defun import errors
 from defun.dispatch import apply_op
-from defun.ops.common import dims, to_tensor
-from defun.ops.core import cast, ones_like, shape, zeros_like
+from defun.ops.op_helpers import dims, to_tensor
+from defun.ops.base_ops import cast, ones_like, shape, zeros_like
 from defun.ops.dtype_checks import INEXACT, check_inputs, checked_kernel
 from defun.ops.elementary import reciprocal, square
 from defun.ops.array import concat
 from defun.ops.linalg import matmul
 from defun.ops.linalg_diag import adjoint, band_part, diag, diag_part, matrix_transpose, set_diag
-from defun.ops.common import binary_args
+from defun.ops.op_helpers import binary_args
 from defun.ops.linalg_solve import cholesky, cholesky_solve, square_batch, triangular_solve
 from defun.ops.logic import where
 from defun.ops.reductions import reduce_max

@@ -10,8 +10,8 @@ import numpy as np
 from defun import errors
 from defun.dispatch import apply_op
 from defun.ops.arithmetic import conj
-from defun.ops.common import binary_args, dims, to_tensor
-from defun.ops.core import cast, zeros_like
+from defun.ops.op_helpers import binary_args, dims, to_tensor
+from defun.ops.base_ops import cast, zeros_like
 from defun.ops.linalg import einsum, matmul
 from defun.ops.reductions import reduce_sum
 from defun.ops.transform import expand_dims, squeeze

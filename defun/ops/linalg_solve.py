@@ -12,8 +12,8 @@ import numpy as np
 
 from defun import errors
 from defun.dispatch import apply_op
-from defun.ops.common import binary_args, dims, to_tensor
-from defun.ops.core import sum_to
+from defun.ops.op_helpers import binary_args, dims, to_tensor
+from defun.ops.base_ops import sum_to
 from defun.ops.dtype_checks import INEXACT, check_inputs, checked_kernel
 from defun.ops.elementary import log, real
 from defun.ops.linalg import inv, matmul

@@ -10,10 +10,10 @@ import numpy as np
 
 from defun import dtypes, errors
 from defun.dispatch import apply_op
-from defun.ops import common
+from defun.ops import op_helpers
 from defun.ops.array import concat, stack
-from defun.ops.common import dims, same_as_first, to_tensor
-from defun.ops.core import cast, ones_like, reshape, shape
+from defun.ops.op_helpers import dims, same_as_first, to_tensor
+from defun.ops.base_ops import cast, ones_like, reshape, shape
 from defun.ops.dtype_checks import FLOAT, checked_kernel, check_inputs
 from defun.ops.elementary import abs, exp, rsqrt, square
 from defun.ops.arithmetic import maximum
@@ -186,12 +186,12 @@ def conv2d_transpose(input, filters, output_shape, strides, padding='SAME', data
     HWOI `filters` ([height, width, output_channels, in_channels])."""
     x = to_tensor(input, name='input', op='conv2d_transpose')
     w = to_tensor(filters, dtype=x.dtype, name='filters', op='conv2d_transpose')
-    common.float_only(x, 'conv2d_transpose')
+    op_helpers.float_only(x, 'conv2d_transpose')
     sizes = to_tensor(output_shape, dtype=dtypes.int32, name='output_shape', op='conv2d_transpose')
     if data_format not in (None, 'NHWC'):
         raise errors.UnimplementedError(f'conv2d_transpose: only data_format="NHWC" is supported, '
                                         f'got {data_format!r}')
-    wd, xd, sd = dims(w), dims(x), common.static_value(sizes)
+    wd, xd, sd = dims(w), dims(x), op_helpers.static_value(sizes)
     if wd is not None and xd is not None and None not in (wd[3], xd[3]) and wd[3] != xd[3]:
         raise ValueError(f'conv2d_transpose: input depth {xd[3]} must match the last dimension '
                          f'of filters {list(wd)}')
