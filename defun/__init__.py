@@ -36,3 +36,4 @@ from defun.module import Module  # noqa
 from defun import config, version  # noqa
 from defun.version import VERSION as __version__  # noqa
 from defun.device import device, DeviceSpec  # noqa
+from defun.ops.clip_ops import clip_by_norm, clip_by_global_norm, sequence_mask, meshgrid  # noqa
