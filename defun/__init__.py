@@ -36,3 +36,7 @@ from defun.module import Module  # noqa
 from defun import config, version  # noqa
 from defun.version import VERSION as __version__  # noqa
 from defun.device import device, DeviceSpec  # noqa
+from defun import keras  # noqa: E402
+from defun import keras_optimizers as optimizers  # noqa: E402  (tf.optimizers)
+from defun import unsupported  # noqa: E402
+__getattr__ = unsupported.missing_names(__name__, 'tf', unsupported.TF_NAMESPACES)  # TF names not here

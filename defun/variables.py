@@ -87,6 +87,11 @@ class Variable:
         self.handle = ResourceHandle(self._storage, self)
         context.variable_created(self)
 
+    def __init_subclass__(cls, **kwargs):
+        # Conversion functions are looked up by exact type: subclasses convert as variables too.
+        super().__init_subclass__(**kwargs)
+        register_tensor_conversion_function(cls, _convert_variable)
+
     # -- properties
     dtype = property(lambda self: self._dtype)
     shape = property(lambda self: self._shape)
