@@ -23,7 +23,7 @@ from defun.keras_optimizers.schedules import LearningRateSchedule
 from defun.keras_optimizers.slots import OptimizerVariable, slot_name
 from defun.ops.arithmetic import clip_by_value, maximum, minimum, square
 from defun.ops.array import stack
-from defun.ops.core import cast
+from defun.ops.base_ops import cast
 from defun.ops.elementary import sqrt
 from defun.ops.reductions import reduce_sum
 from defun.scopes import name_scope

@@ -16,7 +16,7 @@ With g the gradient, lr the learning rate and t = iterations + 1:
 """
 from defun.keras_optimizers.optimizer import Optimizer
 from defun.ops.arithmetic import maximum, square
-from defun.ops.core import cast
+from defun.ops.base_ops import cast
 from defun.ops.elementary import pow as power, sqrt
 
 __all__ = ['SGD', 'Adam', 'AdamW', 'RMSprop', 'Adagrad']

@@ -5,7 +5,7 @@ import math
 
 from defun import unsupported
 from defun.ops.arithmetic import minimum
-from defun.ops.core import cast
+from defun.ops.base_ops import cast
 from defun.ops.elementary import cos, floor, pow as power
 from defun.ops.logic import greater, less_equal, logical_and, where
 from defun.scopes import name_scope
