@@ -333,7 +333,9 @@ def _identifier(hint):
     return name
 
 
-_NON_WORD = re.compile(r'\W')
+# ASCII only: Python folds identifiers with NFKC ('\ufb01' is 'fi'), so a non-ASCII letter kept
+# here could make two names that `fresh` sees as distinct one variable in the compiled code.
+_NON_WORD = re.compile(r'[^A-Za-z0-9_]')
 
 
 def _cse_key(op, names):
