@@ -15,7 +15,6 @@ inputs, outputs, input_exprs)` writes a sub-graph's ops in place (see _Builder.i
 kernel must also work on its own: the first call of a big graph runs kernels directly.
 When a kernel fails at run time the error names the op and the user's line that created it.
 """
-import functools
 import keyword
 import operator
 import re
@@ -302,7 +301,6 @@ class _Builder:
                              compile_now=len(self.steps) <= COMPILE_EAGERLY_UP_TO)
 
 
-@functools.lru_cache(maxsize=4096)
 def _may_be_large(tensor):
     n = tensor.shape.num_elements()
     return n is None or n >= _FREE_ABOVE
@@ -324,7 +322,9 @@ def _identifier(hint):
     return name
 
 
-_NON_WORD = re.compile(r'\W')
+# ASCII only: Python folds identifiers with NFKC ('\ufb01' is 'fi'), so a non-ASCII letter kept
+# here could make two names that `fresh` sees as distinct one variable in the compiled code.
+_NON_WORD = re.compile(r'[^A-Za-z0-9_]')
 
 
 def _cse_key(op, names):
