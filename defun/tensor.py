@@ -180,7 +180,11 @@ def _numpy_text(value, fmt):
         return '\n' + text if '\n' in text else text
     if isinstance(value, (bytes, np.bytes_)):
         return repr(value)
-    return str(value.item() if hasattr(value, 'item') else value) if fmt is str else repr(value)
+    if isinstance(value, np.generic):
+        # As TF: str is numpy's scalar text ('0.1' for a float32); repr is the Python value's
+        # ('0.10000000149011612'), never numpy 2's 'np.float32(0.1)'.
+        return str(value) if fmt is str else repr(value.item())
+    return str(value) if fmt is str else repr(value)
 
 
 def is_tensor(x):
