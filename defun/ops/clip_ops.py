@@ -106,7 +106,10 @@ def clip_by_global_norm(t_list, clip_norm, use_norm=None, name=None):
     """(the tensors scaled by clip_norm / max(global_norm, clip_norm), the global norm); None
     entries stay None. Returns NaNs if the global norm is infinite or NaN, as TF."""
     tensors = _tensor_list(t_list, 'clip_by_global_norm')
-    norm = global_norm(tensors) if use_norm is None else to_tensor(use_norm, op='clip_by_global_norm')
+    if use_norm is None:
+        norm = global_norm(tensors)
+    else:
+        norm = to_tensor(use_norm, op='clip_by_global_norm')
     limit = to_tensor(clip_norm, dtype=norm.dtype, name='clip_norm', op='clip_by_global_norm')
     # use_norm - use_norm turns an infinite norm into NaN, poisoning the scale as TF intends.
     scale = limit * minimum(1.0 / norm, 1.0 / limit) + (norm - norm)
