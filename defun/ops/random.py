@@ -44,6 +44,7 @@ def op_seeds(seed):
 
 def random_attrs(op_type, dtype, seed):
     """The seed, seed2 and stream attrs of a new stateful random op."""
+    context.check_random_seed(seed)   # tf.config.experimental.enable_op_determinism's rule
     seeds = op_seeds(seed)
     if context.current_graph() is not None:
         stream = np.random.default_rng(None if seeds is None else list(seeds))
