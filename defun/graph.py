@@ -12,7 +12,7 @@ import linecache
 
 import numpy as np
 
-from defun import context, dtypes, errors, folding, graph_text
+from defun import context, dtypes, errors, folding, graph_text, names
 from defun.user_frame import user_origin
 from defun.registry import define_op
 from defun.shapes import TensorShape
@@ -71,7 +71,8 @@ class GraphTensor(Tensor):
             f'tf.py_function / tf.numpy_function to run numpy code on its value.')
 
     def __bool__(self):
-        raise errors.OperatorNotAllowedInGraphError(_not_allowed('Using a symbolic `tf.Tensor` as a Python `bool`'))
+        raise errors.OperatorNotAllowedInGraphError(
+            _not_allowed('Using a symbolic `tf.Tensor` as a Python `bool`'))
 
     def __iter__(self):
         # As TF, whatever the static shape: a Python loop over a graph tensor would unroll it
@@ -155,7 +156,8 @@ def _const_infer(value, dtype):
     return dtype, np.shape(value)
 
 
-CONST = define_op('Const', lambda value, dtype: value, _const_infer, None)
+CONST = define_op('Const', lambda value, dtype: value, _const_infer, None,
+                  fold=lambda op: op.attrs['value'])
 
 
 def _placeholder_kernel(dtype, shape):
@@ -164,7 +166,7 @@ def _placeholder_kernel(dtype, shape):
 
 
 PLACEHOLDER = define_op('Placeholder', _placeholder_kernel,
-                        lambda dtype, shape: (dtype, shape.as_tuple()), None)
+                        lambda dtype, shape: (dtype, shape.as_tuple()), None, is_placeholder=True)
 
 
 class Graph:
@@ -196,9 +198,15 @@ class Graph:
             raise RuntimeError('Graph is finalized and cannot be modified.')
         inputs = [t if type(t) is GraphTensor and t.op.graph is self else self.internalize(t)
                   for t in inputs]
-        inferred = opdef.infer(*inputs, **attrs) if attrs else opdef.infer(*inputs)
+        try:
+            inferred = opdef.infer(*inputs, **attrs) if attrs else opdef.infer(*inputs)
+        except errors.InvalidArgumentError as exc:
+            # TF's rule: a shape function's InvalidArgument status is a ValueError while building.
+            raise ValueError(exc.message) from None
         frame = context.current_frame()
         control = _control_ops(frame.control_inputs) if frame.control_inputs else ()
+        if name is not None:
+            names.check_op_name(name)
         op = Operation(self, opdef, self.unique_name(frame.scope + (name or opdef.type)),
                        inputs, attrs, control, user_origin())
         if self._overrides:

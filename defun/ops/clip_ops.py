@@ -21,6 +21,7 @@ from defun.ops.logic import less, where
 from defun.ops.nn import l2_loss
 from defun.ops.reductions import reduce_max, reduce_sum, reduction_axes
 from defun.ops.transform import expand_dims
+from defun.ops import validation
 from defun.registry import define_op
 from defun.tensor import Tensor
 
@@ -79,7 +80,7 @@ def clip_by_norm(t, clip_norm, axes=None, name=None):
     norm = where(positive, sqrt(safe), squared)
     clipped = values * limit / maximum(norm, limit)
     if not values.shape.is_compatible_with(clipped.shape):
-        raise errors.InvalidArgumentError(
+        raise validation.invalid_argument(
             f'clip_by_norm: clip_norm of shape {limit.shape} would broadcast t from shape '
             f'{values.shape} to {clipped.shape}')
     return clipped

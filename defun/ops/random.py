@@ -19,6 +19,7 @@ from defun.dispatch import apply_op
 from defun.ops import op_helpers
 from defun.ops.base_ops import ones_like
 from defun.ops.op_helpers import dims, to_tensor
+from defun.ops import validation
 from defun.registry import define_op
 from defun.tensor import Tensor
 
@@ -78,7 +79,7 @@ def shape_infer(shape_t, *rest, dtype=None, **attrs):
 def sizes(shape_array):
     result = tuple(int(n) for n in np.reshape(shape_array, [-1]))
     if any(n < 0 for n in result):
-        raise errors.InvalidArgumentError(f'Dimension -1 must be >= 0 in shape {list(result)}')
+        raise validation.invalid_argument(f'Dimension -1 must be >= 0 in shape {list(result)}')
     return result
 
 
@@ -113,7 +114,7 @@ TRUNCATED_NORMAL = _define('TruncatedNormal', lambda s, dtype, seed, seed2, stre
 
 def _uniform_int_kernel(s, minval, maxval, seed, seed2, stream):
     if not minval < maxval:
-        raise errors.InvalidArgumentError(f'Need minval < maxval: {minval} >= {maxval} '
+        raise validation.invalid_argument(f'Need minval < maxval: {minval} >= {maxval} '
                                           f'[Op:RandomUniformInt]')
     return stream.integers(minval, maxval, size=sizes(s), dtype=np.asarray(minval).dtype)
 
@@ -173,7 +174,7 @@ def uniform(shape, minval=0, maxval=None, dtype=dtypes.float32, seed=None, name=
 
 def _shuffle_kernel(x, seed, seed2, stream):
     if np.ndim(x) == 0:
-        raise errors.InvalidArgumentError('random.shuffle: value must be at least 1-D')
+        raise validation.invalid_argument('random.shuffle: value must be at least 1-D')
     return x[stream.permutation(np.shape(x)[0])]
 
 
@@ -184,7 +185,7 @@ def shuffle(value, seed=None, name=None):
     """`value` with its first dimension randomly permuted."""
     x = to_tensor(value, op='random.shuffle')
     if x.shape.rank == 0:
-        raise errors.InvalidArgumentError(f'random.shuffle: value must be at least 1-D, got '
+        raise validation.invalid_argument(f'random.shuffle: value must be at least 1-D, got '
                                           f'{errors.describe(x)}')
     return apply_op(RANDOM_SHUFFLE, (x,), random_attrs('RandomShuffle', x.dtype, seed), name)
 
@@ -192,10 +193,10 @@ def shuffle(value, seed=None, name=None):
 def categorical_draw(logits, num_samples, dtype, uniforms):
     """Inverse-CDF sampling of each row's softmax; `uniforms` is [batch, num_samples]."""
     if logits.ndim != 2:
-        raise errors.InvalidArgumentError(f'logits should be a matrix, got shape '
+        raise validation.invalid_argument(f'logits should be a matrix, got shape '
                                           f'{list(logits.shape)}')
     if num_samples < 0:
-        raise errors.InvalidArgumentError(f'num_samples should be nonnegative, got {num_samples}')
+        raise validation.invalid_argument(f'num_samples should be nonnegative, got {num_samples}')
     z = logits.astype(np.float64)
     z = np.exp(z - np.max(z, axis=1, keepdims=True))
     cdf = np.cumsum(z, axis=1)
@@ -207,7 +208,7 @@ def categorical_draw(logits, num_samples, dtype, uniforms):
 def categorical_infer(logits, num_samples, *rest, dtype=None, **attrs):
     d = dims(logits)
     if d is not None and len(d) != 2:
-        raise errors.InvalidArgumentError(f'categorical: logits should be a matrix, got '
+        raise validation.invalid_argument(f'categorical: logits should be a matrix, got '
                                           f'{errors.describe(logits)}')
     n = op_helpers.static_value(num_samples)
     return dtype, ((None if d is None else d[0]), None if n is None else int(n))

@@ -17,6 +17,7 @@ from defun.ops.base_ops import cast, ones_like
 from defun.ops.op_helpers import to_tensor
 from defun.ops.random import (categorical_draw, categorical_infer, float_dtype,
                               gamma_grad_missing, shape_arg, shape_infer, sizes, truncated_draw)
+from defun.ops import validation
 from defun.registry import define_op
 
 __all__ = ['stateless_normal', 'stateless_uniform', 'stateless_truncated_normal',
@@ -36,7 +37,7 @@ def philox(key, counter):
 
 def _key_counter_kernel(seed):
     if np.shape(seed) != (2,):
-        raise errors.InvalidArgumentError(f'seed must have shape [2], not {list(np.shape(seed))} '
+        raise validation.invalid_argument(f'seed must have shape [2], not {list(np.shape(seed))} '
                                           f'[Op:StatelessRandomGetKeyCounter]')
     words = np.asarray(seed).astype(np.int64).astype(np.uint64)
     mixed = np.random.SeedSequence([int(w) for w in words]).generate_state(3, np.uint64)
@@ -46,7 +47,7 @@ def _key_counter_kernel(seed):
 def _key_counter_infer(seed):
     d = seed.shape.as_tuple()
     if d is not None and d != (2,) and None not in d:
-        raise errors.InvalidArgumentError(f'seed must have shape [2], not {list(d)}')
+        raise validation.invalid_argument(f'seed must have shape [2], not {list(d)}')
     if not seed.dtype.is_integer:
         raise TypeError(f'stateless random ops: seed must be int32 or int64, got '
                         f'{errors.describe(seed)}')
@@ -74,7 +75,7 @@ def _kernel(draw):
 
 def _uniform_int(gen, size, lo, hi):
     if not lo < hi:
-        raise errors.InvalidArgumentError(f'Need minval < maxval: {lo} >= {hi}')
+        raise validation.invalid_argument(f'Need minval < maxval: {lo} >= {hi}')
     return gen.integers(lo, hi, size=size, dtype=np.asarray(lo).dtype)
 
 
