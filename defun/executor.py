@@ -10,6 +10,7 @@ automatic control dependencies give.
 Ops that need more than one call (control flow) register an emitter that writes their lines.
 When a kernel fails at run time the error names the op and the user's line that created it.
 """
+import builtins
 import functools
 import keyword
 import operator
@@ -87,7 +88,8 @@ class _Builder:
         self.namespace = {'np': np, '__name__': 'defun.generated'}
         # The generated function's own name is reserved: a value bound under it (an emitter binding
         # a sub-graph's callable of the same name) would be replaced by the function itself.
-        self.used = set(keyword.kwlist) | {'np', '__name__', self.fn_name}
+        # Builtins too: an op named 'range' or 'abs' must not shadow one the generated code calls.
+        self.used = set(keyword.kwlist) | set(dir(builtins)) | {'np', self.fn_name}
         self.cse = {}
         self.lines_with_ops = []  # (source line, the op it runs, for error messages)
         self.chunks = []          # per emitted op: (lines so far, op, input names, output names)

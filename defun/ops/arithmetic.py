@@ -86,7 +86,7 @@ def _operands(x, y, op):
 
 def add(x, y, name=None):
     x, y = _operands(x, y, 'add')
-    return apply_op(ADD, (x, y), None, name)
+    return apply_op(ADD, (x, y), None, name or 'Add')
 
 
 def subtract(x, y, name=None):
@@ -109,7 +109,7 @@ def truediv(x, y, name=None):
     if x.dtype.is_integer:
         target = _int_div_dtype(x.dtype)
         x, y = cast(x, target), cast(y, target)
-    return apply_op(REAL_DIV, (x, y), None, name)
+    return apply_op(REAL_DIV, (x, y), None, name or 'truediv')
 
 
 divide = truediv
@@ -144,7 +144,7 @@ FLOOR_MOD = _define_binary('FloorMod', _floormod_kernel, _floormod_grad, 'floorm
 def floordiv(x, y, name=None):
     """Division rounding toward negative infinity (Python's //); not differentiable, as in TF."""
     x, y = binary_args(x, y, 'floordiv')
-    return apply_op(FLOOR_DIV, (x, y), None, name)
+    return apply_op(FLOOR_DIV, (x, y), None, name or 'floordiv')
 
 
 def floormod(x, y, name=None):
@@ -269,12 +269,28 @@ def scalar_mul(scalar, x, name=None):
 
 # ---------------------------------------------------------------- Python operators
 
+# In a graph, TF names the ops of Python operators after the operator ('add', 'mul'), and those
+# of the functions after the op (tf.add -> 'Add'): the printout of a symbolic tensor shows it.
+
+def _operator(opdef, op):
+    def method(x, y):
+        x, y = _operands(x, y, op)
+        return apply_op(opdef, (x, y), None, op)
+    return method
+
+
+def _named(fn, op):
+    return lambda x, y: fn(x, y, op)
+
+
 def _reflected(fn):
     return lambda self, other: fn(other, self)
 
 
-for _name, _fn in [('__add__', add), ('__sub__', subtract), ('__mul__', multiply),
-                   ('__truediv__', truediv), ('__floordiv__', floordiv), ('__mod__', floormod)]:
+for _name, _fn in [('__add__', _operator(ADD, 'add')), ('__sub__', _operator(SUB, 'sub')),
+                   ('__mul__', _operator(MUL, 'mul')), ('__truediv__', _named(truediv, 'truediv')),
+                   ('__floordiv__', _named(floordiv, 'floordiv')),
+                   ('__mod__', _named(floormod, 'mod'))]:
     install_operator(_name, _fn)
     install_operator('__r' + _name[2:], _reflected(_fn))
 install_operator('__neg__', negative)

@@ -383,6 +383,7 @@ def imag(input, name=None):
     return zeros_like(x)
 
 
-install_operator('__pow__', pow)
-install_operator('__rpow__', lambda self, other: pow(other, self))
+# Named as TF names operator ops (see arithmetic.py).
+install_operator('__pow__', lambda self, other: pow(self, other, 'pow'))
+install_operator('__rpow__', lambda self, other: pow(other, self, 'pow'))
 install_operator('__abs__', abs)
