@@ -13,12 +13,12 @@ nested compiled calls work the same way.
 """
 import threading
 
-from defun import backprop, context, nest
+from defun import backprop, context, dtypes, nest
 from defun.dispatch import apply_op
 from defun.executor import compile_graph
-from defun.funcgraph import FuncGraph
+from defun.funcgraph import FuncGraph, variable_of
 from defun.graph import GraphTensor
-from defun.ops import core
+from defun.ops import base_ops
 from defun.registry import define_op
 from defun.tape import variable_accessed
 from defun.tensor import EagerTensor
@@ -137,7 +137,9 @@ class ConcreteFunction:
                             f'got {len(flat)}')
         checked = []
         for value, ph in zip(flat, self._arg_placeholders):
-            t = core.to_tensor(value, op=self.name) if not hasattr(value, 'dtype') or \
+            if ph.dtype is dtypes.resource and hasattr(value, 'handle'):
+                value = value.handle  # a Variable given for a Variable argument
+            t = base_ops.to_tensor(value, op=self.name) if not hasattr(value, 'dtype') or \
                 not isinstance(value, (EagerTensor, GraphTensor)) else value
             if t.dtype is not ph.dtype or not ph.shape.is_compatible_with(t.shape):
                 raise TypeError(
@@ -155,6 +157,8 @@ class ConcreteFunction:
             return self._pack(apply_op(self._opdef, inputs, self._plain_attrs))
         if st.tapes:
             _notify_variable_reads(self.graph.variables)
+            # Variables passed as arguments are read through their handles, fed like tensors.
+            _notify_variable_reads([v for v in map(variable_of, tensors) if v is not None])
         attrs = self._gradient_attrs if self._wants_intermediates(inputs) else self._plain_attrs
         return self._pack(apply_op(self._opdef, inputs, attrs))
 
@@ -215,7 +219,7 @@ class ConcreteFunction:
         else:
             backward, read, index = parts.first_order, parts.first_read, parts.first_index
             pairs = list(zip(outputs, grads[:n_out]))
-        seeds = [g if g is not None else core.zeros_like(t)
+        seeds = [g if g is not None else base_ops.zeros_like(t)
                  for t, g in pairs if t.dtype.is_differentiable]
         fed = [op.inputs[parts.input_index[id(t)]] if id(t) in parts.input_index
                else kept[parts.position[id(t)]] for t in read]

@@ -12,8 +12,8 @@ import linecache
 
 import numpy as np
 
-from defun import context, dtypes, errors, folding, graph_text
-from defun.origin import user_origin
+from defun import context, dtypes, errors, folding, graph_text, names
+from defun.user_frame import user_origin
 from defun.registry import define_op
 from defun.shapes import TensorShape
 from defun.tensor import EagerTensor, Tensor
@@ -75,17 +75,16 @@ class GraphTensor(Tensor):
 
     def __bool__(self):
         raise errors.OperatorNotAllowedInGraphError(
-            f'Using a symbolic `tf.Tensor` ({self.name}) as a Python `bool` is not allowed{self._where()}: '
-            f'its value is unknown while the function is traced. Let AutoGraph convert the '
-            f'`if`/`while` (tf.function(autograph=True), the default), or use tf.cond / '
-            f'tf.while_loop.')
+            _not_allowed('Using a symbolic `tf.Tensor` as a Python `bool`'))
+
+    def __iter__(self):
+        # As TF, whatever the static shape: a Python loop over a graph tensor would unroll it
+        # silently; AutoGraph turns `for v in x` into a loop op instead.
+        raise errors.OperatorNotAllowedInGraphError(_not_allowed('Iterating over a symbolic `tf.Tensor`'))
 
     def __len__(self):
-        d = self._shape.as_tuple()
-        if d is None or not d or d[0] is None:
-            raise TypeError(f'len is not well defined for a symbolic Tensor ({self.name}) of '
-                            f'shape {self._shape}. Use tf.shape(x)[0] instead.')
-        return d[0]
+        raise TypeError(f'len is not well defined for a symbolic Tensor ({self.name}). Please call '
+                        f'`x.shape` rather than `len(x)` for shape information.')
 
     def __index__(self):
         raise TypeError(f'A symbolic tensor ({self.name}) cannot be used as a Python index; '
@@ -106,8 +105,21 @@ class GraphTensor(Tensor):
         return f"<tf.Tensor '{self.name}' shape={self._shape} dtype={self.dtype.name}>"
 
     def __str__(self):
+        # What Python's print shows of a symbolic tensor (print runs at trace time), as TF (which
+        # leaves the shape out when even the rank is unknown).
         shape = f', shape={self._shape}' if self._shape.rank is not None else ''
         return f'Tensor("{self.name}"{shape}, dtype={self.dtype.name})'
+
+
+def _not_allowed(what):
+    """TF's text for a Python use of a symbolic tensor that needs its value."""
+    return (f'{what} is not allowed. You can attempt the following resolutions to the problem: If '
+            f'you are running in Graph mode, use Eager execution mode or decorate this function '
+            f'with @tf.function. If you are using AutoGraph, you can try decorating this function '
+            f'with @tf.function. If that does not work, then you may be using an unsupported '
+            f'feature or your source code may not be visible to AutoGraph. See '
+            f'https://github.com/tensorflow/tensorflow/blob/master/tensorflow/python/autograph/'
+            f'g3doc/reference/limitations.md#access-to-source-code for more information.')
 
 
 class Operation:
@@ -190,9 +202,15 @@ class Graph:
             raise RuntimeError('Graph is finalized and cannot be modified.')
         inputs = [t if type(t) is GraphTensor and t.op.graph is self else self.internalize(t)
                   for t in inputs]
-        inferred = opdef.infer(*inputs, **attrs) if attrs else opdef.infer(*inputs)
+        try:
+            inferred = opdef.infer(*inputs, **attrs) if attrs else opdef.infer(*inputs)
+        except errors.InvalidArgumentError as exc:
+            # TF's rule: a shape function's InvalidArgument status is a ValueError while building.
+            raise ValueError(exc.message) from None
         frame = context.current_frame()
         control = _control_ops(frame.control_inputs) if frame.control_inputs else ()
+        if name is not None:
+            names.check_op_name(name)
         op = Operation(self, opdef, self.unique_name(frame.scope + (name or opdef.type)),
                        inputs, attrs, control, user_origin())
         if self._overrides:

@@ -10,14 +10,14 @@ import weakref
 
 import numpy as np
 
-from defun import context, dtypes
+from defun import context, dtypes, names
 from defun.ops import state
 from defun.shapes import TensorShape
 from defun.tape import variable_accessed
 from defun.tensor import (EagerTensor, Reference, Tensor, convert_to_tensor, numpy_text,
                           register_tensor_conversion_function)
 
-__all__ = ['Variable', 'ResourceHandle', 'UnreadVariable']
+__all__ = ['Variable', 'ResourceHandle', 'ArgumentVariable', 'UnreadVariable']
 
 _state = context.state()
 
@@ -71,6 +71,8 @@ class Variable:
                  dtype=None, shape=None, **unused_tf_options):
         if initial_value is None:
             raise ValueError('The initial_value must be specified.')
+        if name is not None and not context.executing_eagerly():
+            names.check_op_name(name)  # TF names the variable's op in the graph being built
         with context.init_scope():
             if callable(initial_value):
                 initial_value = initial_value()
@@ -191,6 +193,28 @@ class UnreadVariable(Variable):
         self._name = 'UnreadVariable'
 
 
+class ArgumentVariable(Variable):
+    """What a traced function sees for a Variable passed as an argument: a Variable of the same
+    dtype, shape, name and trainability whose handle is the trace's handle placeholder, so the
+    compiled function reads and writes whichever Variable each call passes."""
+
+    def __init__(self, handle, variable):
+        self._dtype = variable.dtype
+        self._shape = variable.shape
+        self._trainable = variable.trainable
+        self._name = variable.name
+        self._storage = None
+        self.handle = handle
+
+    def numpy(self):
+        raise NotImplementedError(
+            'Variable.numpy() is only available outside compiled functions; inside them use '
+            'the variable as a tensor.')
+
+    def __repr__(self):
+        return f"<tf.Variable '{self._name}' shape={self._shape} dtype={self._dtype.name}>"
+
+
 def _numpy_repr(value):
     # TF prints numpy's repr of the value (`array([1., 2.], dtype=float32)`, the Python scalar for
     # rank 0, bytes for strings), on its own line when it spans several.
@@ -241,3 +265,4 @@ def _convert_variable(variable, dtype):
 
 register_tensor_conversion_function(Variable, _convert_variable)
 register_tensor_conversion_function(UnreadVariable, _convert_variable)
+register_tensor_conversion_function(ArgumentVariable, _convert_variable)

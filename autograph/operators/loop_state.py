@@ -21,7 +21,7 @@ from defun import nest
 from defun import scopes
 from defun.control_flow import trial_tracing
 from defun.graph import placeholder
-from defun.ops import core
+from defun.ops import base_ops
 from defun.ops import creation
 from defun.ops import debug
 from defun.shapes import TensorShape
@@ -114,8 +114,8 @@ class LoopState:
     def _probe(self, first_iteration):
         """Runs one iteration in a throwaway graph; returns the state it leaves behind.
 
-        The throwaway graph (defun.control_flow.trial_tracing.trial_trace) is nested in the graph being built, so the
-        body can read every tensor it would read in the loop, and its ops never run. Python numbers
+        The throwaway graph (defun.control_flow.trial_tracing) is nested in the graph being built,
+        so the body can read every tensor it would read in the loop, and its ops never run. Python numbers
         enter it as placeholders, as they enter the loop as tensors: a `return` or an assignment
         under an `if` on them must be staged as it will be in the loop (TF does the same).
         """
@@ -185,7 +185,7 @@ def _after_one_iteration(iterated, values, names):
         iterated, ['loop must iterate at least once to initialize %s' % ', '.join(names)])
     with scopes.control_dependencies([check]):
         return tuple(nest.map_structure(
-            lambda v: core.identity(v) if tensors.is_tensor(v) else v, values))
+            lambda v: base_ops.identity(v) if tensors.is_tensor(v) else v, values))
 
 
 def _as_placeholders(value):

@@ -11,15 +11,16 @@ import operator
 
 import numpy as np
 
-from defun import dtypes, errors
+from defun import dtypes
 from defun.dispatch import apply_op
-from defun.ops import common
-from defun.ops.common import binary_args, dims, same_as_first, to_tensor
-from defun.ops.core import cast, sum_to, zeros_like
+from defun.ops import op_helpers
+from defun.ops.op_helpers import binary_args, dims, operator_method, same_as_first, to_tensor
+from defun.ops.base_ops import cast, sum_to, zeros_like
 from defun.ops.dtype_checks import INEXACT, REAL, check_inputs, checked_kernel
 from defun.ops.logic import greater_equal, less_equal, where
 from defun.registry import define_op
 from defun.tensor import EagerTensor, install_operator, is_tensor
+from defun.ops import validation
 
 __all__ = ['add', 'subtract', 'multiply', 'divide', 'truediv', 'floordiv', 'floormod', 'mod',
            'maximum', 'minimum', 'divide_no_nan', 'negative', 'square', 'add_n', 'clip_by_value',
@@ -37,7 +38,7 @@ def _binary_infer(op, kinds=None):
     def infer(x, y):
         if kinds is not None:
             check_inputs(op, kinds, x)
-        return x.dtype, common.broadcast_dims(dims(x), dims(y), op)
+        return x.dtype, op_helpers.broadcast_dims(dims(x), dims(y), op)
     return infer
 
 
@@ -117,7 +118,7 @@ divide = truediv
 
 def _check_int_divisor(x, y, op):
     if x.dtype.kind in 'iu' and not np.all(y):
-        raise errors.InvalidArgumentError(f'{op}: Integer division by zero')
+        raise validation.invalid_argument(f'{op}: Integer division by zero')
 
 
 def _floordiv_kernel(x, y):
@@ -229,7 +230,7 @@ def _add_n_kernel(*xs):
 def _add_n_infer(*xs):
     shape = dims(xs[0])
     for x in xs[1:]:
-        shape = common.broadcast_dims(shape, dims(x), 'add_n')
+        shape = op_helpers.broadcast_dims(shape, dims(x), 'add_n')
     return xs[0].dtype, shape
 
 
@@ -240,7 +241,7 @@ ADD_N = define_op('AddN', _add_n_kernel, _add_n_infer,
 def add_n(inputs, name=None):
     if not inputs:
         raise ValueError('add_n: inputs must be a non-empty list of tensors')
-    tensors = common.same_dtype_args(list(inputs), 'add_n')
+    tensors = op_helpers.same_dtype_args(list(inputs), 'add_n')
     if len(tensors) == 1:
         return tensors[0]
     return apply_op(ADD_N, tuple(tensors), None, name)
@@ -253,7 +254,7 @@ def clip_by_value(t, clip_value_min, clip_value_max, name=None):
     values = to_tensor(t, op='clip_by_value')
     clipped = maximum(minimum(values, clip_value_max), clip_value_min)
     if not values.shape.is_compatible_with(clipped.shape):
-        raise errors.InvalidArgumentError(
+        raise validation.invalid_argument(
             f'clip_by_value: the clip bounds would broadcast t from shape {values.shape} to '
             f'{clipped.shape}; they must be scalars or have t\'s shape')
     return clipped
@@ -261,7 +262,7 @@ def clip_by_value(t, clip_value_min, clip_value_max, name=None):
 
 def scalar_mul(scalar, x, name=None):
     """scalar * x for a scalar (rank-0) `scalar`."""
-    s = common.static_value(scalar) if is_tensor(scalar) else np.asarray(scalar)
+    s = op_helpers.static_value(scalar) if is_tensor(scalar) else np.asarray(scalar)
     if s is not None and np.ndim(s) != 0:
         raise ValueError(f'scalar_mul: `scalar` must be a scalar, got shape {np.shape(s)}')
     return multiply(scalar, x)
@@ -276,22 +277,22 @@ def _operator(opdef, op):
     def method(x, y):
         x, y = _operands(x, y, op)
         return apply_op(opdef, (x, y), None, op)
+    method.__name__ = op
     return method
 
 
 def _named(fn, op):
-    return lambda x, y: fn(x, y, op)
-
-
-def _reflected(fn):
-    return lambda self, other: fn(other, self)
+    def method(x, y):
+        return fn(x, y, op)
+    method.__name__ = op
+    return method
 
 
 for _name, _fn in [('__add__', _operator(ADD, 'add')), ('__sub__', _operator(SUB, 'sub')),
                    ('__mul__', _operator(MUL, 'mul')), ('__truediv__', _named(truediv, 'truediv')),
                    ('__floordiv__', _named(floordiv, 'floordiv')),
                    ('__mod__', _named(floormod, 'mod'))]:
-    install_operator(_name, _fn)
-    install_operator('__r' + _name[2:], _reflected(_fn))
+    install_operator(_name, operator_method(_fn))
+    install_operator('__r' + _name[2:], operator_method(_fn, reflected=True))
 install_operator('__neg__', negative)
 install_operator('__pos__', lambda self: self)

@@ -7,11 +7,12 @@ import numpy as np
 
 from defun import dtypes, errors
 from defun.dispatch import apply_op
-from defun.ops import common
-from defun.ops.common import dims, to_tensor
-from defun.ops.core import broadcast_to, cast, fill, reduced_shape, reshape, shape
+from defun.ops import op_helpers
+from defun.ops.op_helpers import dims, to_tensor
+from defun.ops.base_ops import broadcast_to, cast, fill, reduced_shape, reshape, shape
 from defun.registry import define_op
 from defun.tensor import EagerTensor, Tensor, constant_from_array, to_array
+from defun.ops import validation
 
 __all__ = ['constant', 'zeros', 'ones', 'eye', 'range', 'linspace', 'rank', 'newaxis']
 
@@ -81,7 +82,7 @@ def eye(num_rows, num_columns=None, batch_shape=None, dtype=dtypes.float32, name
     rows = _static_int(num_rows, 'eye', 'num_rows')
     cols = rows if num_columns is None else _static_int(num_columns, 'eye', 'num_columns')
     if rows < 0 or cols < 0:
-        raise errors.InvalidArgumentError(f'eye: num_rows and num_columns must be non-negative, '
+        raise validation.invalid_argument(f'eye: num_rows and num_columns must be non-negative, '
                                           f'got {rows} and {cols}')
     matrix = np.eye(rows, cols, dtype=dtype.np_dtype)
     if batch_shape is not None:
@@ -91,7 +92,7 @@ def eye(num_rows, num_columns=None, batch_shape=None, dtype=dtypes.float32, name
 
 
 def _static_array(value, op):
-    known = common.static_value(value)
+    known = op_helpers.static_value(value)
     if known is None:
         raise ValueError(f'{op}: {value!r} must be known while the graph is built (a Python value '
                          f'or a constant tensor)')
@@ -110,17 +111,17 @@ _RANGE_DTYPES = (dtypes.int32, dtypes.int64, dtypes.float32, dtypes.float64)
 
 def _range_kernel(start, limit, delta):
     if delta == 0:
-        raise errors.InvalidArgumentError(f'Requires delta != 0: {delta} [Op:Range]')
+        raise validation.invalid_argument(f'Requires delta != 0: {delta} [Op:Range]')
     if (delta > 0 and start > limit) or (delta < 0 and start < limit):
         relation = '<=' if delta > 0 else '>='
-        raise errors.InvalidArgumentError(
+        raise validation.invalid_argument(
             f'Requires start {relation} limit when delta {">" if delta > 0 else "<"} 0: '
             f'{start}/{limit} [Op:Range]')
     return np.arange(start, limit, delta, dtype=np.asarray(start).dtype)
 
 
 def _range_infer(start, limit, delta):
-    values = [common.static_value(t) for t in (start, limit, delta)]
+    values = [op_helpers.static_value(t) for t in (start, limit, delta)]
     if any(v is None for v in values) or values[2] == 0:
         return start.dtype, (None,)
     a, b, d = (v.item() for v in map(np.asarray, values))
@@ -143,7 +144,7 @@ def range(start, limit=None, delta=1, dtype=None, name='range'):  # noqa: A001 -
             raise TypeError(f'range: arguments must be int32, int64, float32 or float64, got '
                             f'{errors.describe(t)}')
         if t.shape.rank not in (0, None):
-            raise errors.InvalidArgumentError(f'range: arguments must be scalars, got '
+            raise validation.invalid_argument(f'range: arguments must be scalars, got '
                                               f'{errors.describe(t)}')
     if dtype is None:
         dtype = max((t.dtype for t in args), key=_RANGE_DTYPES.index)
@@ -176,7 +177,7 @@ def _sum_axes_grad(op, g):
 
 SUM_AXES = define_op(
     'SumAxes', lambda x, axes: np.sum(x, axis=axes, dtype=x.dtype),
-    lambda x, axes: (x.dtype, common.reduce_dims(dims(x), axes, False)), _sum_axes_grad,
+    lambda x, axes: (x.dtype, op_helpers.reduce_dims(dims(x), axes, False)), _sum_axes_grad,
     doc='Sum over static axes (None: all) without keepdims; a gradient helper.')
 
 LINSPACE = define_op('LinSpace', _linspace_kernel,
@@ -189,13 +190,13 @@ def linspace(start, stop, num, name=None, axis=0):
     if not (start.dtype.is_floating or start.dtype.is_complex):
         start = cast(start, dtypes.float32 if start.dtype.size <= 4 else dtypes.float64)
     stop = stop if isinstance(stop, Tensor) else to_tensor(stop, dtype=start.dtype, op='linspace')
-    common.binary_args(start, stop, 'linspace')
+    op_helpers.binary_args(start, stop, 'linspace')
     if start.shape.rank not in (0, None) or stop.shape.rank not in (0, None):
-        raise errors.InvalidArgumentError(f'linspace: start and stop must be scalars here, got '
+        raise validation.invalid_argument(f'linspace: start and stop must be scalars here, got '
                                           f'{errors.describe(start)} and {errors.describe(stop)}')
     n = _static_int(num, 'linspace', 'num')
     if n < 0:
-        raise errors.InvalidArgumentError(f'linspace: Requires num > 0: {n}')
+        raise validation.invalid_argument(f'linspace: Requires num > 0: {n}')
     return apply_op(LINSPACE, (start, stop), {'num': n}, name)
 
 

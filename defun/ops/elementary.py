@@ -12,10 +12,10 @@ import numpy as np
 
 from defun import dtypes, errors
 from defun.dispatch import apply_op
-from defun.ops import common
+from defun.ops import op_helpers
 from defun.ops.arithmetic import conj, divide_no_nan, square
-from defun.ops.common import binary_args, dims, to_tensor
-from defun.ops.core import ones_like, sum_to, zeros_like
+from defun.ops.op_helpers import binary_args, dims, to_tensor
+from defun.ops.base_ops import ones_like, sum_to, zeros_like
 from defun.ops.dtype_checks import (FLOAT, INEXACT, NUMERIC, REAL, check_inputs, checked_kernel,
                                     dtype_error)
 from defun.ops.logic import greater, where
@@ -68,7 +68,7 @@ def _pow_grad(op, g):
 
 def _pow_infer(x, y):
     check_inputs('pow', NUMERIC, x)
-    return x.dtype, common.broadcast_dims(dims(x), dims(y), 'pow')
+    return x.dtype, op_helpers.broadcast_dims(dims(x), dims(y), 'pow')
 
 
 POW = define_op('Pow', checked_kernel(np.power, NUMERIC, 'pow'), _pow_infer, _pow_grad)
@@ -213,7 +213,7 @@ def _atan2_grad(op, g):
 
 def _atan2_infer(y, x):
     check_inputs('atan2', FLOAT, y)
-    return y.dtype, common.broadcast_dims(dims(y), dims(x), 'atan2')
+    return y.dtype, op_helpers.broadcast_dims(dims(y), dims(x), 'atan2')
 
 
 ATAN2 = define_op('Atan2', checked_kernel(np.arctan2, FLOAT, 'atan2'), _atan2_infer, _atan2_grad)
@@ -349,7 +349,7 @@ def _complex_kernel(re, im):
 def _complex_infer(re, im):
     if re.dtype not in _COMPLEX_OF:
         raise dtype_error('complex', errors.describe(re), FLOAT, graph=True)
-    return _COMPLEX_OF[re.dtype], common.broadcast_dims(dims(re), dims(im), 'complex')
+    return _COMPLEX_OF[re.dtype], op_helpers.broadcast_dims(dims(re), dims(im), 'complex')
 
 
 def _complex_grad(op, g):
@@ -384,6 +384,10 @@ def imag(input, name=None):
 
 
 # Named as TF names operator ops (see arithmetic.py).
-install_operator('__pow__', lambda self, other: pow(self, other, 'pow'))
-install_operator('__rpow__', lambda self, other: pow(other, self, 'pow'))
+def _pow_operator(x, y):
+    return pow(x, y, 'pow')
+
+
+install_operator('__pow__', op_helpers.operator_method(_pow_operator))
+install_operator('__rpow__', op_helpers.operator_method(_pow_operator, reflected=True))
 install_operator('__abs__', abs)

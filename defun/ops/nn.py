@@ -11,13 +11,14 @@ import numpy as np
 
 from defun import dtypes, errors
 from defun.dispatch import apply_op
-from defun.ops import common, math as math_ops
-from defun.ops.common import dims, same_as_first, to_tensor
-from defun.ops.core import cast, sum_to, zeros_like
-from defun.ops.functional import stop_gradient
+from defun.ops import op_helpers, math as math_ops
+from defun.ops.op_helpers import dims, same_as_first, to_tensor
+from defun.ops.base_ops import cast, sum_to, zeros_like
+from defun.ops.python_ops import stop_gradient
 from defun.ops.gathering import gather
 from defun.ops.transform import expand_dims, squeeze
 from defun.registry import define_op
+from defun.ops import validation
 
 __all__ = ['relu', 'relu6', 'elu', 'leaky_relu', 'gelu', 'silu', 'swish', 'softmax',
            'log_softmax', 'l2_loss', 'bias_add', 'moments', 'sigmoid_cross_entropy_with_logits',
@@ -25,11 +26,11 @@ __all__ = ['relu', 'relu6', 'elu', 'leaky_relu', 'gelu', 'silu', 'swish', 'softm
 
 
 def _float_arg(x, op, name='features'):
-    return common.float_only(to_tensor(x, name=name, op=op), op)
+    return op_helpers.float_only(to_tensor(x, name=name, op=op), op)
 
 
 def _pair_infer(g, x, **attrs):
-    return g.dtype, common.broadcast_dims(dims(g), dims(x))
+    return g.dtype, op_helpers.broadcast_dims(dims(g), dims(x))
 
 
 # ---------------------------------------------------------------- relu family
@@ -163,9 +164,9 @@ def _softmax_axis(x, axis, op):
     r = x.shape.rank
     if r is not None:
         if r == 0:
-            raise errors.InvalidArgumentError(f'{op}: logits must have rank >= 1, got a scalar')
+            raise validation.invalid_argument(f'{op}: logits must have rank >= 1, got a scalar')
         if not -r <= axis < r:
-            raise errors.InvalidArgumentError(
+            raise validation.invalid_argument(
                 f'{op}: axis {axis} is out of range for {errors.describe(x)}')
     return axis
 
@@ -195,7 +196,7 @@ def _bias_add_infer(x, b):
     d, bd = dims(x), dims(b)
     if d is not None and bd is not None and d and d[-1] is not None and bd[0] is not None \
             and d[-1] != bd[0]:
-        raise errors.InvalidArgumentError(
+        raise validation.invalid_argument(
             f'bias_add: Must provide as many biases as the last dimension of the input tensor: '
             f'{list(bd)} vs. {list(d)}')
     return x.dtype, d
@@ -210,7 +211,7 @@ def bias_add(value, bias, data_format=None, name=None):
     if data_format not in (None, 'NHWC', 'N...C'):
         raise errors.UnimplementedError(f'bias_add: data_format {data_format!r} is not supported; '
                                         f'use channels-last (NHWC)')
-    x, b = common.binary_args(value, bias, 'bias_add')
+    x, b = op_helpers.binary_args(value, bias, 'bias_add')
     if b.shape.rank not in (None, 1):
         raise ValueError(f'bias_add: bias must be 1-D, got {errors.describe(b)}')
     if x.shape.rank is not None and x.shape.rank < 2:
@@ -242,7 +243,7 @@ def sigmoid_cross_entropy_with_logits(labels=None, logits=None, name=None):
         raise ValueError('sigmoid_cross_entropy_with_logits needs both labels and logits')
     x = _float_arg(logits, 'sigmoid_cross_entropy_with_logits', 'logits')
     z = to_tensor(labels, dtype=x.dtype, name='labels', op='sigmoid_cross_entropy_with_logits')
-    common.broadcast_dims(dims(x), dims(z), 'sigmoid_cross_entropy_with_logits')
+    op_helpers.broadcast_dims(dims(x), dims(z), 'sigmoid_cross_entropy_with_logits')
     if dims(x) is not None and dims(z) is not None and dims(x) != dims(z) and \
             None not in dims(x) + dims(z):
         raise ValueError(f'logits and labels must have the same shape ({x.shape} vs {z.shape})')
@@ -299,7 +300,7 @@ def softmax_cross_entropy_with_logits(labels, logits, axis=-1, name=None):
     z = to_tensor(labels, dtype=x.dtype, name='labels', op='softmax_cross_entropy_with_logits')
     if dims(x) is not None and dims(z) is not None and \
             not x.shape.is_compatible_with(z.shape):
-        raise errors.InvalidArgumentError(
+        raise validation.invalid_argument(
             f'softmax_cross_entropy_with_logits: logits and labels must be broadcastable: '
             f'logits_size={list(dims(x))} labels_size={list(dims(z))}')
     axis = _softmax_axis(x, axis, 'softmax_cross_entropy_with_logits')

@@ -9,10 +9,11 @@ import numpy as np
 
 from defun import errors
 from defun.dispatch import apply_op
-from defun.ops import common
-from defun.ops.common import dims, to_tensor
-from defun.ops.core import shape, zeros_like
+from defun.ops import op_helpers
+from defun.ops.op_helpers import dims, to_tensor
+from defun.ops.base_ops import shape, zeros_like
 from defun.registry import define_op
+from defun.ops import validation
 
 __all__ = ['conv2d', 'max_pool2d', 'avg_pool2d', 'max_pool', 'avg_pool']
 
@@ -71,7 +72,7 @@ def _conv2d_infer(x, w, strides, padding, dilations):
     d, k = dims(x), dims(w)
     if d is not None and k is not None and d[3] is not None and k[2] is not None \
             and d[3] != k[2]:
-        raise errors.InvalidArgumentError(
+        raise validation.invalid_argument(
             f'conv2d: input depth must be evenly divisible by filter depth: {d[3]} vs {k[2]} '
             f'(input {list(d)}, filter {list(k)})')
     d = d or (None,) * 4
@@ -121,7 +122,7 @@ def _backprop_filter_kernel(x, filter_sizes, dy, strides, padding, dilations):
 
 
 def _sizes_infer(sizes, other, dy, **attrs):
-    value = common.static_value(sizes)
+    value = op_helpers.static_value(sizes)
     return dy.dtype, (None,) * 4 if value is None else tuple(int(n) for n in value)
 
 
@@ -140,7 +141,7 @@ CONV2D_BACKPROP_FILTER = define_op(
                       apply_op(CONV2D, (op.inputs[0], grad), _conv_attrs(op))))
 
 
-def _hw(value, name, op):
+def hw_arg(value, name, op):
     """strides/ksize/dilations as TF accepts them (int, [h, w] or [1, h, w, 1]) -> (h, w)."""
     if value is None:
         return (1, 1)
@@ -151,16 +152,16 @@ def _hw(value, name, op):
         return tuple(values)
     if len(values) == 4:
         if values[0] != 1 or values[3] != 1:
-            raise errors.InvalidArgumentError(
+            raise validation.invalid_argument(
                 f'{op}: {name} in the batch and depth dimensions must be 1, got {values}')
         return (values[1], values[2])
-    raise errors.InvalidArgumentError(f'{op}: {name} must have 1, 2 or 4 elements, got {values}')
+    raise validation.invalid_argument(f'{op}: {name} must have 1, 2 or 4 elements, got {values}')
 
 
-def _padding(padding, op):
+def padding_arg(padding, op):
     text = padding.upper() if isinstance(padding, str) else padding
     if text not in ('SAME', 'VALID'):
-        raise errors.InvalidArgumentError(f"{op}: padding must be 'SAME' or 'VALID', got "
+        raise validation.invalid_argument(f"{op}: padding must be 'SAME' or 'VALID', got "
                                           f'{padding!r}')
     return text
 
@@ -176,18 +177,18 @@ def _nhwc(x, data_format, op):
 
 def conv2d(input, filters, strides, padding, data_format='NHWC', dilations=None, name=None):
     """2-D convolution (cross-correlation, as TF) of NHWC `input` with HWIO `filters`."""
-    x, w = common.binary_args(input, filters, 'conv2d')
-    common.float_only(x, 'conv2d')
+    x, w = op_helpers.binary_args(input, filters, 'conv2d')
+    op_helpers.float_only(x, 'conv2d')
     _nhwc(x, data_format, 'conv2d')
     if w.shape.rank not in (None, 4):
         raise ValueError(f'conv2d: filters must be 4-D [height, width, in, out], got '
                          f'{errors.describe(w)}')
     _conv2d_infer(x, w, (1, 1), 'VALID', (1, 1))  # checks the depths when both are known
-    attrs = {'strides': _hw(strides, 'strides', 'conv2d'),
-             'padding': _padding(padding, 'conv2d'),
-             'dilations': _hw(dilations, 'dilations', 'conv2d')}
+    attrs = {'strides': hw_arg(strides, 'strides', 'conv2d'),
+             'padding': padding_arg(padding, 'conv2d'),
+             'dilations': hw_arg(dilations, 'dilations', 'conv2d')}
     if attrs['strides'] != (1, 1) and attrs['dilations'] != (1, 1):
-        raise errors.InvalidArgumentError('conv2d: strides > 1 with dilations > 1 is not '
+        raise validation.invalid_argument('conv2d: strides > 1 with dilations > 1 is not '
                                           'supported (as in TF)')
     return apply_op(CONV2D, (x, w), attrs, name)
 
@@ -300,9 +301,9 @@ AVG_POOL_GRAD = define_op(
 def _pool(kind, opdef, input, ksize, strides, padding, data_format, name):
     x = _nhwc(to_tensor(input, op=kind), data_format, kind)
     if kind == 'avg_pool2d':
-        common.float_only(x, kind)
-    attrs = {'ksize': _hw(ksize, 'ksize', kind), 'strides': _hw(strides, 'strides', kind),
-             'padding': _padding(padding, kind)}
+        op_helpers.float_only(x, kind)
+    attrs = {'ksize': hw_arg(ksize, 'ksize', kind), 'strides': hw_arg(strides, 'strides', kind),
+             'padding': padding_arg(padding, kind)}
     return apply_op(opdef, (x,), attrs, name)
 
 

@@ -11,16 +11,17 @@ import numpy as np
 
 from defun import dtypes
 from defun.dispatch import apply_op
-from defun.ops import common
+from defun.ops import op_helpers
 from defun.ops.arithmetic import conj, divide_no_nan, floordiv, maximum, square
-from defun.ops.common import dims, to_tensor
-from defun.ops.core import (broadcast_to, cast, reduced_shape, reshape, shape,
+from defun.ops.op_helpers import dims, to_tensor
+from defun.ops.base_ops import (broadcast_to, cast, reduced_shape, reshape, shape,
                             static_or_tensor_shape)
 from defun.ops.dtype_checks import BOOL, NUMERIC, REAL, check_inputs, checked_kernel
 from defun.ops.elementary import exp, log, real, sqrt
-from defun.ops.functional import stop_gradient
+from defun.ops.python_ops import stop_gradient
 from defun.ops.logic import equal, is_finite, where
 from defun.registry import define_op
+from defun.ops import validation
 from defun.tensor import Tensor
 
 __all__ = ['reduce_sum', 'reduce_mean', 'reduce_max', 'reduce_min', 'reduce_prod', 'reduce_any',
@@ -34,22 +35,19 @@ def reduction_axes(x, axis, op):
     """`axis` (int, list, or tensor with a known value) as the attribute the reduction ops take."""
     if axis is None:
         return None
-    if isinstance(axis, Tensor):
-        value = common.static_value(axis)
+    if isinstance(axis, Tensor) and axis.dtype.is_integer:
+        value = op_helpers.static_value(axis)
         if value is None:
             raise ValueError(f'{op}: the reduction axis must be known when the graph is built; got '
                              f'the symbolic tensor {axis!r}')
         axis = value
-    rank = x.shape.rank
-    if rank is None:
-        return tuple(sorted(set(int(a) for a in np.ravel(axis))))
-    return common.normalize_axis(axis, rank, op)
+    return tuple(sorted(set(validation.axes(axis, x.shape.rank, op))))
 
 
 def _reduce_infer(op, kinds):
     def infer(x, axis, keepdims):
         check_inputs(op, kinds, x)
-        return x.dtype, common.reduce_dims(dims(x), axis, keepdims, op)
+        return x.dtype, op_helpers.reduce_dims(dims(x), axis, keepdims, op)
     return infer
 
 
@@ -252,7 +250,7 @@ def reduce_std(input_tensor, axis=None, keepdims=False, name=None):
 def _arg_infer(op):
     def infer(x, axis, output_type):
         check_inputs(op, REAL, x)
-        return output_type, common.reduce_dims(dims(x), (axis,), False, op)
+        return output_type, op_helpers.reduce_dims(dims(x), (axis,), False, op)
     return infer
 
 
