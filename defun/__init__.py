@@ -39,3 +39,7 @@ from defun import saved_model  # noqa: F401
 from defun.version import VERSION as __version__  # noqa
 from defun.device import device, DeviceSpec  # noqa
 from defun.ops.clip_ops import clip_by_norm, clip_by_global_norm, sequence_mask, meshgrid  # noqa
+from defun import keras  # noqa: E402
+from defun import keras_optimizers as optimizers  # noqa: E402  (tf.optimizers)
+from defun import unsupported  # noqa: E402
+__getattr__ = unsupported.missing_names(__name__, 'tf', unsupported.TF_NAMESPACES)  # TF names not here

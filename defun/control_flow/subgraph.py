@@ -20,6 +20,7 @@ from defun.dispatch import apply_op
 from defun.executor import compile_graph
 from defun.funcgraph import FuncGraph
 from defun.graph import GraphTensor
+from defun.ops import base_ops
 from defun.shapes import TensorShape
 from defun.tape import variable_accessed
 from defun.tensor import EagerTensor, Tensor, convert_to_tensor
@@ -148,6 +149,13 @@ def is_stateful(graphs):
     return any(op.opdef.stateful for g in graphs for op in g.get_operations())
 
 
+def tape_tracked(tensors):
+    """The indices of `tensors` that a recording tape tracks: what a gradient prepared at build
+    time (for the tapes) differentiates with respect to."""
+    tapes = context.tapes()
+    return [j for j, t in enumerate(tensors) if any(id(t) in tape.tracked for tape in tapes)]
+
+
 def notify_variable_reads(graphs):
     """Tapes watching accessed variables must see the variables a sub-graph reads (they were read
     while the enclosing tapes were set aside)."""
@@ -179,7 +187,7 @@ def import_graph(graph, feeds, outputs):
     values of one iteration."""
     mapping = dict(feeds)
     for op in graph.get_operations():
-        if op.type == 'Placeholder':
+        if op.opdef.is_placeholder:
             continue  # fed, or unused (an op reading an unfed one fails below, naming it)
         try:
             inputs = [mapping[id(t)] for t in op.inputs]
@@ -212,7 +220,8 @@ def forward_operation(op):
 def known_zeros(grads):
     """The gradients with those known to be zeros (the backward pass's stand-ins for missing
     gradients) replaced by None, so the gradient of a control-flow op skips their work."""
-    return [None if isinstance(g, GraphTensor) and g.op.type == 'ZerosLike' else g for g in grads]
+    return [None if isinstance(g, GraphTensor) and g.op.opdef is base_ops.ZEROS_LIKE else g
+            for g in grads]
 
 
 def zeros_for(tensor, graph=None):
