@@ -5,7 +5,6 @@ import json
 import os
 import random
 import shutil
-import zipfile
 
 import numpy as np
 import pytest
