@@ -115,6 +115,10 @@ class Function:
     def experimental_get_tracing_count(self):
         return self._tracing_count
 
+    def concrete_functions(self):
+        """The ConcreteFunctions traced so far, in trace order (what a SavedModel keeps)."""
+        return list(self._cache.values())
+
     def pretty_printed_concrete_signatures(self, verbose=True):
         """Every cached trace's signature in TF's text, in trace order."""
         return ('\n\n' if verbose else '\n').join(
