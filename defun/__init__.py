@@ -38,3 +38,18 @@ from defun import train  # noqa: F401  (tf.train: checkpoints)
 from defun.version import VERSION as __version__  # noqa
 from defun.device import device, DeviceSpec  # noqa
 from defun.ops.clip_ops import clip_by_norm, clip_by_global_norm, sequence_mask, meshgrid  # noqa
+
+# The face holds TensorFlow's names only (issue 10): the package's own modules, the op tables'
+# helpers and the aliases TF 2 keeps under tf.math alone are dropped here; each stays importable
+# from its module (`from defun import registry`, `defun.math.log`, `defun.ops.base_ops.sum_to`).
+for _name in ('backprop', 'concrete', 'context', 'control_flow', 'dispatch', 'executor', 'folding',
+              'funcgraph', 'graph', 'graph_callable', 'graph_text', 'module', 'names', 'ops',
+              'registry', 'scopes', 'shapes', 'tape', 'tensor', 'trace_key', 'tracing',
+              'trackable', 'user_frame', 'variables',
+              'convert_like', 'sum_to', 'reduced_shape', 'static_or_tensor_shape',
+              'get_gradient_function', 'NotDifferentiable',
+              'ceil', 'conj', 'cumprod', 'divide_no_nan', 'erf', 'expm1', 'floordiv', 'floormod',
+              'imag', 'is_finite', 'is_inf', 'is_nan', 'log', 'log1p', 'logical_xor', 'mod',
+              'real', 'reciprocal', 'reduce_std', 'reduce_variance', 'rsqrt', 'softplus'):
+    globals().pop(_name, None)
+del _name
