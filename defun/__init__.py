@@ -38,6 +38,10 @@ from defun import train  # noqa: F401  (tf.train: checkpoints)
 from defun.version import VERSION as __version__  # noqa
 from defun.device import device, DeviceSpec  # noqa
 from defun.ops.clip_ops import clip_by_norm, clip_by_global_norm, sequence_mask, meshgrid  # noqa
+from defun import keras  # noqa: E402
+from defun import keras_optimizers as optimizers  # noqa: E402  (tf.optimizers)
+from defun import unsupported  # noqa: E402
+__getattr__ = unsupported.missing_names(__name__, 'tf', unsupported.TF_NAMESPACES)  # TF names not here
 
 # The face holds TensorFlow's names only (issue 10): the package's own modules, the op tables'
 # helpers and the aliases TF 2 keeps under tf.math alone are dropped here; each stays importable
@@ -45,7 +49,7 @@ from defun.ops.clip_ops import clip_by_norm, clip_by_global_norm, sequence_mask,
 for _name in ('backprop', 'concrete', 'context', 'control_flow', 'dispatch', 'executor', 'folding',
               'funcgraph', 'graph', 'graph_callable', 'graph_text', 'module', 'names', 'ops',
               'registry', 'scopes', 'shapes', 'tape', 'tensor', 'trace_key', 'tracing',
-              'trackable', 'user_frame', 'variables',
+              'trackable', 'user_frame', 'variables', 'keras_optimizers', 'unsupported',
               'convert_like', 'sum_to', 'reduced_shape', 'static_or_tensor_shape',
               'get_gradient_function', 'NotDifferentiable',
               'ceil', 'conj', 'cumprod', 'divide_no_nan', 'erf', 'expm1', 'floordiv', 'floormod',

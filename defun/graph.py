@@ -156,7 +156,8 @@ def _const_infer(value, dtype):
     return dtype, np.shape(value)
 
 
-CONST = define_op('Const', lambda value, dtype: value, _const_infer, None)
+CONST = define_op('Const', lambda value, dtype: value, _const_infer, None,
+                  fold=lambda op: op.attrs['value'])
 
 
 def _placeholder_kernel(dtype, shape):
@@ -165,7 +166,7 @@ def _placeholder_kernel(dtype, shape):
 
 
 PLACEHOLDER = define_op('Placeholder', _placeholder_kernel,
-                        lambda dtype, shape: (dtype, shape.as_tuple()), None)
+                        lambda dtype, shape: (dtype, shape.as_tuple()), None, is_placeholder=True)
 
 
 class Graph:

@@ -89,6 +89,12 @@ class Variable:
         self.handle = ResourceHandle(self._storage, self)
         context.variable_created(self)
 
+    def __init_subclass__(cls, **kwargs):
+        # Conversion functions are looked up by exact type: subclasses convert as variables too
+        # (through a lambda, since subclasses in this module precede _convert_variable).
+        super().__init_subclass__(**kwargs)
+        register_tensor_conversion_function(cls, lambda v, dtype: _convert_variable(v, dtype))
+
     # -- properties
     dtype = property(lambda self: self._dtype)
     shape = property(lambda self: self._shape)

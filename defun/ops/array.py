@@ -232,8 +232,14 @@ def _scalar(value):
     return value.numpy() if hasattr(value, 'numpy') else value
 
 
+def _size_fold(op):
+    x = op.inputs[0]
+    return (np.asarray(x.shape.num_elements(), dtype=op.get_attr('out_type').np_dtype)
+            if x.shape.is_fully_defined() else None)
+
+
 SIZE = define_op('Size', lambda x, out_type: np.asarray(np.size(x), dtype=out_type.np_dtype),
-                 lambda x, out_type: (out_type, ()), None)
+                 lambda x, out_type: (out_type, ()), None, fold=_size_fold)
 
 
 def size(input, out_type=dtypes.int32, name=None):

@@ -17,7 +17,7 @@ __all__ = ['identity', 'cast', 'shape', 'reshape', 'broadcast_to', 'zeros_like',
            'fill', 'sum_to', 'reduced_shape', 'static_or_tensor_shape']
 
 
-IDENTITY = define_op('Identity', lambda x: x, same_as_first, lambda op, g: g)
+IDENTITY = define_op('Identity', lambda x: x, same_as_first, lambda op, g: g, is_identity=True)
 
 
 def identity(input, name=None):
@@ -60,7 +60,13 @@ def _shape_infer(x, out_type):
     return out_type, (None if d is None else (len(d),))
 
 
-SHAPE = define_op('Shape', _shape_kernel, _shape_infer, None)
+def _shape_fold(op):
+    x = op.inputs[0]
+    return (np.asarray(x.shape.as_list(), dtype=op.get_attr('out_type').np_dtype)
+            if x.shape.is_fully_defined() else None)
+
+
+SHAPE = define_op('Shape', _shape_kernel, _shape_infer, None, fold=_shape_fold)
 
 
 def shape(input, out_type=dtypes.int32, name=None):

@@ -196,7 +196,9 @@ def linspace(start, stop, num, name=None, axis=0):
     return apply_op(LINSPACE, (start, stop), {'num': n}, name)
 
 
-RANK = define_op('Rank', lambda x: np.int32(np.ndim(x)), lambda x: (dtypes.int32, ()), None)
+RANK = define_op('Rank', lambda x: np.int32(np.ndim(x)), lambda x: (dtypes.int32, ()), None,
+                 fold=lambda op: (np.int32(op.inputs[0].shape.rank)
+                                  if op.inputs[0].shape.rank is not None else None))
 
 
 def rank(input, name=None):
