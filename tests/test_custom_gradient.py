@@ -8,7 +8,6 @@ import pytest
 
 import defun as tf
 from defun import registry
-from defun import registry
 from defun.dispatch import OpRecord, apply_op
 from defun.ops.op_helpers import same_as_first
 
