@@ -13,10 +13,11 @@ nested compiled calls work the same way.
 """
 import threading
 
-from defun import backprop, context, dtypes, nest
+from defun import context, dtypes, nest
 from defun.dispatch import apply_op
 from defun.executor import compile_graph
-from defun.funcgraph import FuncGraph, variable_of
+from defun.funcgraph import variable_of
+from defun.gradient_graph import GradientGraph
 from defun.graph import GraphTensor
 from defun.ops import base_ops
 from defun.registry import define_op
@@ -60,7 +61,7 @@ class ConcreteFunction:
     """A traced function for one input signature: `graph`, `inputs`, `outputs`, `variables`..."""
 
     def __init__(self, graph, arg_placeholders, structured_outputs, name=None,
-                 structured_input_signature=None, arg_binder=None):
+                 structured_input_signature=None, arg_binder=None, intermediates_order=None):
         self.graph = graph
         self._arg_placeholders = list(arg_placeholders)
         arg_ids = {id(p) for p in self._arg_placeholders}
@@ -81,6 +82,9 @@ class ConcreteFunction:
         self._lock = threading.Lock()
         self._gradient_parts = None   # (forward callable, intermediates, backward fn) once built
         self._gradient_error = None
+        # The order the forward variant returns its intermediates in, when a graph rebuilt from a
+        # SavedModel already calls it that way (see _GradientParts).
+        self.intermediates_order = intermediates_order
 
     # -- the TF surface
     @property
@@ -180,10 +184,16 @@ class ConcreteFunction:
     def output_specs(self, with_intermediates):
         tensors = list(self.graph.outputs)
         if with_intermediates:
-            tensors += self._gradient_parts.intermediates
+            # Built on demand: a graph rebuilt from a SavedModel names the forward variant first.
+            tensors += self.gradient_parts().intermediates
         return [(t.dtype, t.shape.as_tuple()) for t in tensors]
 
     # -- gradients
+    @property
+    def built_intermediates(self):
+        """The intermediates the forward variant returns, if its gradient was built; else None."""
+        return None if self._gradient_parts is None else list(self._gradient_parts.intermediates)
+
     def gradient_parts(self):
         """The _GradientParts, built once; None when the graph has no gradient (the error is raised
         when a gradient is asked for)."""
@@ -263,29 +273,15 @@ def _build_backward(concrete, targets, suffix):
     """A backward ConcreteFunction taking one gradient per float tensor of `targets` (forward
     tensors) followed by the forward tensors it reads; returns it, those tensors, and which forward
     input each of its outputs is the gradient of."""
-    forward = concrete.graph
-    inputs = concrete.inputs
-    graph = FuncGraph(f'{concrete.name}_{suffix}', foreign_ok=True)
-    with context.graph_mode(graph, fresh_tapes=True):
-        seeds, target_grads = [], {}
-        for t in targets:
-            if t.dtype.is_differentiable:
-                ph = graph.add_placeholder(t.dtype, t.shape.as_tuple(), 'grad')
-                seeds.append(ph)
-                target_grads.setdefault(id(t), []).append(ph)
-        results = backprop.backward(forward.get_operations(), target_grads,
-                                    {id(x) for x in inputs})
-        grads, grad_index = [], []
-        for i, x in enumerate(inputs):
-            g = results.get(id(x))
-            if g is not None:
-                grads.append(graph.internalize(g))
-                grad_index.append(i)
+    gradient = GradientGraph(concrete.graph, [t for t in targets if t.dtype.is_differentiable],
+                             concrete.inputs, f'{concrete.name}_{suffix}')
+    grad_index = [i for i, g in enumerate(gradient.grads) if g is not None]
+    grads = [gradient.grads[i] for i in grad_index]
+    graph = gradient.graph
     graph.outputs = grads
-    read = [outer for outer, _ in graph.captures
-            if isinstance(outer, GraphTensor) and outer.op.graph is forward]
-    backward = ConcreteFunction(graph, seeds + [graph.captured(t) for t in read], list(grads),
-                                name=graph.name)
+    read = [outer for outer, _ in gradient.forward_reads()]
+    backward = ConcreteFunction(graph, gradient.seeds + [graph.captured(t) for t in read],
+                                list(grads), name=graph.name)
     return backward, read, grad_index
 
 
@@ -317,6 +313,10 @@ class _GradientParts:
             intermediates += new
         self.full, self.full_read, self.full_index = full, read, index
         self.first_read = first_read
+        order = concrete.intermediates_order
+        if order is not None and len(order) == len(intermediates) and \
+                {id(t) for t in order} == {id(t) for t in intermediates}:
+            intermediates = list(order)
         self.intermediates = intermediates
         self.position = {id(t): i for i, t in enumerate(intermediates)}
         self.forward_call = compile_graph(forward, concrete.inputs, outputs + intermediates,

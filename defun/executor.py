@@ -15,6 +15,7 @@ inputs, outputs, input_exprs)` writes a sub-graph's ops in place (see _Builder.i
 kernel must also work on its own: the first call of a big graph runs kernels directly.
 When a kernel fails at run time the error names the op and the user's line that created it.
 """
+import builtins
 import keyword
 import operator
 import re
@@ -76,7 +77,8 @@ class _Builder:
         self.namespace = {'np': np, '__name__': 'defun.generated'}
         # The generated function's own name is reserved: a value bound under it (an emitter binding
         # a sub-graph's callable of the same name) would be replaced by the function itself.
-        self.used = set(keyword.kwlist) | {'np', '__name__', self.fn_name}
+        # Builtins too: an op named 'range' or 'abs' must not shadow one the generated code calls.
+        self.used = set(keyword.kwlist) | set(dir(builtins)) | {'np', self.fn_name}
         self.cse = {}
         self.lines_with_ops = []  # (source line, the op it runs, for error messages)
         self.chunks = []          # per emitted op: (lines so far, op, input names, output names)

@@ -64,11 +64,14 @@ class GraphTensor(Tensor):
             place += f', at {filename}:{lineno}: {line}'
         return place
 
+    @property
     def numpy(self):
-        raise NotImplementedError(
-            f'numpy() is only available when eager execution is enabled; {self.name} is a '
-            f'symbolic tensor of a graph being built{self._where()}. Use tensor ops, or '
-            f'tf.py_function / tf.numpy_function to run numpy code on its value.')
+        # As TF's symbolic tensors: no `numpy` attribute at all (hasattr(t, 'numpy') is False).
+        raise AttributeError(
+            f"'SymbolicTensor' object has no attribute 'numpy': {self.name} is a symbolic "
+            f"tensor of a graph being built{self._where()}; numpy() is only available when eager "
+            f"execution is enabled. Use tensor ops, or tf.py_function / tf.numpy_function to run "
+            f"numpy code on its value.")
 
     def __bool__(self):
         raise errors.OperatorNotAllowedInGraphError(
@@ -102,8 +105,10 @@ class GraphTensor(Tensor):
         return f"<tf.Tensor '{self.name}' shape={self._shape} dtype={self.dtype.name}>"
 
     def __str__(self):
-        # What Python's print shows of a symbolic tensor (print runs at trace time), as TF.
-        return f'Tensor("{self.name}", shape={self._shape}, dtype={self.dtype.name})'
+        # What Python's print shows of a symbolic tensor (print runs at trace time), as TF (which
+        # leaves the shape out when even the rank is unknown).
+        shape = f', shape={self._shape}' if self._shape.rank is not None else ''
+        return f'Tensor("{self.name}"{shape}, dtype={self.dtype.name})'
 
 
 def _not_allowed(what):
@@ -138,6 +143,18 @@ class Operation:
     @property
     def node_def(self):
         return self.graph.node_def(self)
+
+    def add_output(self, dtype, shape):
+        """Appends an output and returns it: how an op holding sub-graphs grows when it is
+        differentiated (its gradient reads intermediates of the sub-graphs, which become extra
+        outputs, as TF's cond_v2 and while_v2 add them). Existing outputs never change."""
+        tensor = GraphTensor(self, len(self.outputs), dtype, _as_shape(shape))
+        self.outputs = self.outputs + (tensor,)
+        return tensor
+
+    def set_attr(self, name, value):
+        """Sets attr `name` (with add_output, how a control-flow op grows when differentiated)."""
+        self.attrs[name] = value
 
     def get_attr(self, name):
         try:
@@ -255,14 +272,16 @@ class Graph:
         return out
 
     def unique_name(self, name, mark_as_used=True):
-        count = self._used_names.get(name, 0)
+        # As TF: names are unique ignoring case ('matmul' then 'MatMul' gives 'MatMul_1').
+        key = name.lower()
+        count = self._used_names.get(key, 0)
         unique = name if count == 0 else f'{name}_{count}'
-        while unique in self._used_names and unique != name:
+        while unique.lower() in self._used_names and unique.lower() != key:
             count += 1
             unique = f'{name}_{count}'
         if mark_as_used:
-            self._used_names[name] = count + 1
-            self._used_names.setdefault(unique, 1)
+            self._used_names[key] = count + 1
+            self._used_names.setdefault(unique.lower(), 1)
         return unique
 
     # -- queries

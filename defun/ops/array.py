@@ -52,7 +52,7 @@ def stack(values, axis=0, name='stack'):
     if rank is not None and not -(rank + 1) <= axis <= rank:
         raise op_helpers.shape_error('stack', f'axis {axis} out of range for stacking rank-{rank} '
                                  f'tensors (expected in [{-(rank + 1)}, {rank}])')
-    return apply_op(STACK, tuple(tensors), {'axis': int(axis)}, None)
+    return apply_op(STACK, tuple(tensors), {'axis': int(axis)}, name)
 
 
 def _unstack_kernel(x, num, axis):
@@ -138,7 +138,7 @@ def concat(values, axis, name='concat'):
         raise op_helpers.shape_error('concat', f'axis {axis} out of range for rank-{rank} inputs')
     if rank is not None:
         axis %= rank
-    return apply_op(CONCAT, tuple(tensors), {'axis': axis}, None)
+    return apply_op(CONCAT, tuple(tensors), {'axis': axis}, name)
 
 
 def _resolve_sizes(sizes, total):

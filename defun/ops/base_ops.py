@@ -6,7 +6,7 @@ each other. Ops whose output is a shape or an integer are not differentiable.
 """
 import numpy as np
 
-from defun import dtypes
+from defun import dtypes, errors
 from defun.dispatch import apply_op
 from defun.ops import op_helpers
 from defun.ops.op_helpers import dims, same_as_first, to_tensor
@@ -25,7 +25,21 @@ def identity(input, name=None):
 
 
 def _cast_kernel(x, dtype):
+    if dtype is dtypes.string or np.asarray(x).dtype.kind == 'O':
+        # TF's Cast has no string conversions (tf.strings.to_number / as_string do that).
+        source = 'string' if np.asarray(x).dtype.kind == 'O' else dtypes.from_numpy(x.dtype)
+        raise errors.UnimplementedError(f'Cast {_kernel_type_name(source)} to '
+                                        f'{_kernel_type_name(dtype)} is not supported [Op:Cast]')
     return np.asarray(x).astype(dtype.np_dtype) if np.ndim(x) else dtype.as_numpy_dtype(x)
+
+
+_KERNEL_TYPE_NAMES = {'float32': 'float', 'float64': 'double', 'float16': 'half'}
+
+
+def _kernel_type_name(dtype):
+    """A dtype as TF's kernels name it in messages ('float', 'double', 'int32', 'string')."""
+    name = getattr(dtype, 'name', dtype)
+    return _KERNEL_TYPE_NAMES.get(name, name)
 
 
 def _cast_infer(x, dtype):
@@ -184,7 +198,13 @@ def reduced_shape(x, axes):
     return apply_op(REDUCED_SHAPE, (shape(x),), {'axes': axes})
 
 
-ZEROS_LIKE = define_op('ZerosLike', np.zeros_like, same_as_first, None)
+def _zeros_like_kernel(x):
+    if np.asarray(x).dtype.kind == 'O':  # a string tensor: TF's zero string is b''
+        return np.full(np.shape(x), b'', dtype=object)
+    return np.zeros_like(x)
+
+
+ZEROS_LIKE = define_op('ZerosLike', _zeros_like_kernel, same_as_first, None)
 ONES_LIKE = define_op('OnesLike', np.ones_like, same_as_first, None)
 
 
