@@ -306,7 +306,7 @@ def default_graph(factory):
 # dict read by Function calls (run_functions_eagerly) and random ops (op determinism).
 _config = {'run_functions_eagerly': False, 'op_determinism': False, 'soft_placement': True,
            'intra_op_parallelism_threads': 0, 'inter_op_parallelism_threads': 0,
-           'visible_devices': None}
+           'visible_devices': None, 'logical_devices': None, 'log_device_placement': False}
 
 
 def config_value(key):
@@ -342,3 +342,13 @@ def unique_object_name(prefix):
         count = _object_names['counts'].get(prefix, 0)
         _object_names['counts'][prefix] = count + 1
     return prefix if count == 0 else f'{prefix}_{count}'
+
+
+# Variables are numbered once per process (Variable.unique_id outlives any reuse of id()).
+_variable_ids = {'next': 0, 'lock': threading.Lock()}
+
+
+def new_variable_id():
+    with _variable_ids['lock']:
+        _variable_ids['next'] += 1
+        return _variable_ids['next']
