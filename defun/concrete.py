@@ -147,16 +147,17 @@ class ConcreteFunction:
             raise TypeError(f'{self.name} takes {len(self._arg_placeholders)} tensor arguments, '
                             f'got {len(flat)}')
         checked = []
-        for value, ph in zip(flat, self._arg_placeholders):
+        for i, (value, ph) in enumerate(zip(flat, self._arg_placeholders)):
             if ph.dtype is dtypes.resource and hasattr(value, 'handle'):
                 value = value.handle  # a Variable given for a Variable argument
-            t = base_ops.to_tensor(value, op=self.name) if not hasattr(value, 'dtype') or \
-                not isinstance(value, (EagerTensor, GraphTensor)) else value
+            # As TF, a Python value converts to the argument's dtype (1 for a float32 spec).
+            t = base_ops.to_tensor(value, dtype=ph.dtype, op=self.name) \
+                if not isinstance(value, (EagerTensor, GraphTensor)) else value
             if t.dtype is not ph.dtype:
                 raise errors.InvalidArgumentError(
-                    f'cannot compute __inference_{self.name} as input #{len(checked)}(zero-based) '
-                    f'was expected to be a {_tf_type_name(ph.dtype)} tensor but is a '
-                    f'{_tf_type_name(t.dtype)} tensor [Op:__inference_{self.name}]')
+                    f'cannot compute __inference_{self.name} as input #{i}(zero-based) was '
+                    f'expected to be a {errors.kernel_type_name(ph.dtype)} tensor but is a '
+                    f'{errors.kernel_type_name(t.dtype)} tensor [Op:__inference_{self.name}]')
             if not ph.shape.is_compatible_with(t.shape):
                 raise TypeError(
                     f'{self.name}: argument {ph.op.name} expects {_spec_text(ph)}, got '
@@ -250,11 +251,6 @@ class ConcreteFunction:
         for i, g in zip(index, flat):
             result[i] = g
         return result
-
-
-def _tf_type_name(dtype):
-    """TF's runtime name of a dtype (its DataTypeString: float32 is 'float')."""
-    return {'float32': 'float', 'float64': 'double', 'float16': 'half'}.get(dtype.name, dtype.name)
 
 
 def _spec_text(t):
