@@ -13,7 +13,7 @@ nested compiled calls work the same way.
 """
 import threading
 
-from defun import context, dtypes, nest
+from defun import context, dtypes, errors, nest
 from defun.dispatch import apply_op
 from defun.executor import compile_graph
 from defun.funcgraph import variable_of
@@ -61,7 +61,7 @@ class ConcreteFunction:
     """A traced function for one input signature: `graph`, `inputs`, `outputs`, `variables`..."""
 
     def __init__(self, graph, arg_placeholders, structured_outputs, name=None,
-                 structured_input_signature=None, arg_binder=None):
+                 structured_input_signature=None, arg_binder=None, intermediates_order=None):
         self.graph = graph
         self._arg_placeholders = list(arg_placeholders)
         arg_ids = {id(p) for p in self._arg_placeholders}
@@ -82,6 +82,9 @@ class ConcreteFunction:
         self._lock = threading.Lock()
         self._gradient_parts = None   # (forward callable, intermediates, backward fn) once built
         self._gradient_error = None
+        # The order the forward variant returns its intermediates in, when a graph rebuilt from a
+        # SavedModel already calls it that way (see _GradientParts).
+        self.intermediates_order = intermediates_order
 
     # -- the TF surface
     @property
@@ -137,12 +140,18 @@ class ConcreteFunction:
             raise TypeError(f'{self.name} takes {len(self._arg_placeholders)} tensor arguments, '
                             f'got {len(flat)}')
         checked = []
-        for value, ph in zip(flat, self._arg_placeholders):
+        for i, (value, ph) in enumerate(zip(flat, self._arg_placeholders)):
             if ph.dtype is dtypes.resource and hasattr(value, 'handle'):
                 value = value.handle  # a Variable given for a Variable argument
-            t = base_ops.to_tensor(value, op=self.name) if not hasattr(value, 'dtype') or \
-                not isinstance(value, (EagerTensor, GraphTensor)) else value
-            if t.dtype is not ph.dtype or not ph.shape.is_compatible_with(t.shape):
+            # As TF, a Python value converts to the argument's dtype (1 for a float32 spec).
+            t = base_ops.to_tensor(value, dtype=ph.dtype, op=self.name) \
+                if not isinstance(value, (EagerTensor, GraphTensor)) else value
+            if t.dtype is not ph.dtype:
+                raise errors.InvalidArgumentError(
+                    f'cannot compute {self.name} as input #{i}(zero-based) was expected to be a '
+                    f'{errors.kernel_type_name(ph.dtype)} tensor but is a '
+                    f'{errors.kernel_type_name(t.dtype)} tensor')
+            if not ph.shape.is_compatible_with(t.shape):
                 raise TypeError(
                     f'{self.name}: argument {ph.op.name} expects {_spec_text(ph)}, got '
                     f'{_spec_text(t)}. Call the tf.function itself to trace a new signature.')
@@ -181,10 +190,16 @@ class ConcreteFunction:
     def output_specs(self, with_intermediates):
         tensors = list(self.graph.outputs)
         if with_intermediates:
-            tensors += self._gradient_parts.intermediates
+            # Built on demand: a graph rebuilt from a SavedModel names the forward variant first.
+            tensors += self.gradient_parts().intermediates
         return [(t.dtype, t.shape.as_tuple()) for t in tensors]
 
     # -- gradients
+    @property
+    def built_intermediates(self):
+        """The intermediates the forward variant returns, if its gradient was built; else None."""
+        return None if self._gradient_parts is None else list(self._gradient_parts.intermediates)
+
     def gradient_parts(self):
         """The _GradientParts, built once; None when the graph has no gradient (the error is raised
         when a gradient is asked for)."""
@@ -304,6 +319,10 @@ class _GradientParts:
             intermediates += new
         self.full, self.full_read, self.full_index = full, read, index
         self.first_read = first_read
+        order = concrete.intermediates_order
+        if order is not None and len(order) == len(intermediates) and \
+                {id(t) for t in order} == {id(t) for t in intermediates}:
+            intermediates = list(order)
         self.intermediates = intermediates
         self.position = {id(t): i for i, t in enumerate(intermediates)}
         self.forward_call = compile_graph(forward, concrete.inputs, outputs + intermediates,
