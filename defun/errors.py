@@ -80,6 +80,7 @@ UnimplementedError = _op_error('UnimplementedError', UNIMPLEMENTED,
                                'The operation is not implemented or not supported.')
 InternalError = _op_error('InternalError', INTERNAL, 'An internal invariant was broken.')
 UnavailableError = _op_error('UnavailableError', UNAVAILABLE, 'The runtime is unavailable.')
+DataLossError = _op_error('DataLossError', DATA_LOSS, 'Unrecoverable data loss.')
 
 
 class InaccessibleTensorError(ValueError):
