@@ -19,19 +19,27 @@ from autograph.operators import special_values
 from autograph.operators import tensors
 
 
-def if_stmt(cond, body, orelse, get_state, set_state, symbol_names, nouts):
-    """Runs `body` if `cond` else `orelse`; a graph-tensor `cond` stages both with `defun.cond`."""
+def if_stmt(cond, body, orelse, get_state, set_state, symbol_names, nouts, one_sided_returns=False):
+    """Runs `body` if `cond` else `orelse`; a graph-tensor `cond` stages both with `defun.cond`.
+
+    `one_sided_returns` (the ONE_SIDED_RETURNS feature): where one branch returns and the other
+    does not, zeros stand in for the value on the path that does not; by default that is an error,
+    as in TF.
+    """
     if tensors.is_graph_tensor(cond):
-        _graph_if(cond, body, orelse, get_state, set_state, symbol_names, nouts)
+        _graph_if(cond, body, orelse, get_state, set_state, symbol_names, nouts, one_sided_returns)
     elif cond:
         body()
     else:
         orelse()
 
 
-def _graph_if(cond, body, orelse, get_state, set_state, symbol_names, nouts):
+def _graph_if(cond, body, orelse, get_state, set_state, symbol_names, nouts, one_sided_returns):
     initial = get_state()
-    stand_ins = _return_stand_ins(body, orelse, get_state, set_state, initial, nouts)
+    stand_ins = {}
+    if one_sided_returns:
+        stand_ins = _return_stand_ins(body, orelse, get_state, set_state, initial, nouts)
+    returns = {i for i, v in enumerate(initial[:nouts]) if special_values.is_undefined_return(v)}
     traced = {}
 
     def branch(block, label):
@@ -40,7 +48,7 @@ def _graph_if(cond, body, orelse, get_state, set_state, symbol_names, nouts):
             block()
             outputs = tuple(stand_ins.get(i, v) if special_values.is_undefined_return(v) else v
                             for i, v in enumerate(get_state()[:nouts]))
-            _check_branch(outputs, symbol_names, label)
+            _check_branch(outputs, symbol_names, label, returns)
             outputs = tensors.to_tensor_leaves(outputs)
             traced[label] = outputs
             if len(traced) == 2:
@@ -94,11 +102,14 @@ def _no_outputs(run):
     return wrapped
 
 
-def _check_branch(outputs, symbol_names, label):
-    for name, value in zip(symbol_names, outputs):
-        if special_values.is_undefined_return(value):
-            raise ValueError('the %s branch of a tensor-dependent `if` must also return a value'
-                             ' (the function returns in the other branch)' % label)
+def _check_branch(outputs, symbol_names, label, returns):
+    """Raises for outputs a branch left undefined or None; `returns`: the return-value slots."""
+    for i, (name, value) in enumerate(zip(symbol_names, outputs)):
+        if special_values.is_undefined_return(value) or (value is None and i in returns):
+            raise ValueError(
+                'the %s branch must also have a return statement: the other branch of this'
+                ' tensor-dependent `if` returns a value (the ONE_SIDED_RETURNS feature lets the'
+                ' function return later on this path instead)' % label)
         if special_values.is_undefined(value):
             raise ValueError(
                 "'%s' must also be initialized in the %s branch: it is used after a tensor-dependent"
@@ -169,6 +180,9 @@ def for_stmt(iter_, extra_test, body, get_state, set_state, symbol_names, opts):
     """Runs `for x in iter_: body(x)` while `extra_test()` holds; tensors use `defun.while_loop`."""
     iterable = py_builtins.indexed_iterable(iter_)
     if iterable is not None:
+        if not tensors.is_range_tensor(iter_):
+            # As TF: only a loop over a range leaves its target at zero after no iteration.
+            opts = {k: v for k, v in (opts or {}).items() if k != 'iterate_names'}
         _graph_for(iterable, extra_test, body, get_state, set_state, symbol_names, opts)
         return
     if tensors.is_tensor_array(iter_):
