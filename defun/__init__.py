@@ -31,6 +31,7 @@ from defun.registry import RegisterGradient, no_gradient, NotDifferentiable, get
 from defun import eager  # noqa
 import autograph  # noqa: F401  (tf.autograph)
 from defun.concrete import ConcreteFunction  # noqa
+from defun import types  # noqa: F401  (tf.types.experimental.TraceType, FunctionType, ...)
 from defun.control_flow import *  # noqa: F401,F403
 from defun.module import Module  # noqa
 from defun import config, version  # noqa
@@ -39,6 +40,8 @@ from defun import saved_model  # noqa: F401
 from defun.version import VERSION as __version__  # noqa
 from defun.device import device, DeviceSpec  # noqa
 from defun.ops.clip_ops import clip_by_norm, clip_by_global_norm, sequence_mask, meshgrid  # noqa
+from defun.ops.array_more import *  # noqa
+from defun.ops.math_more import asinh, acosh, atanh  # noqa
 from defun import keras  # noqa: E402
 from defun import keras_optimizers as optimizers  # noqa: E402  (tf.optimizers)
 from defun import unsupported  # noqa: E402
