@@ -16,7 +16,6 @@ its traces. Tracing is serialised per Function by a lock; calls of existing trac
 import functools
 import inspect
 import logging
-import sys
 import threading
 import weakref
 
@@ -24,6 +23,7 @@ from autograph import impl as autograph_impl
 from autograph import options as autograph_options
 from defun import context
 from defun.shapes import TensorSpec
+from defun.user_frame import user_origin
 from defun.tensor import EagerTensor, Tensor, convert_to_tensor
 from defun.trace_key import TENSOR, TraceKey
 from defun.tracing import VariablePolicy, trace_function
@@ -401,10 +401,8 @@ def _describe(value):
 
 
 def _call_site():
-    frame = sys._getframe(1)
-    while frame is not None and frame.f_globals.get('__name__', '').startswith('defun'):
-        frame = frame.f_back
-    return f'{frame.f_code.co_filename}:{frame.f_lineno}' if frame is not None else '<unknown>'
+    origin = user_origin()  # the one frame walker (defun/user_frame.py)
+    return f'{origin[0]}:{origin[1]}' if origin is not None else '<unknown>'
 
 
 def function(func=None, input_signature=None, autograph=True, jit_compile=None,
