@@ -311,8 +311,9 @@ class Function:
         if not self._autograph:
             return fn
         if isinstance(fn, _WeakMethod):  # a method: convert the function, keep the weak binding
-            return fn.rebound(autograph_impl.convert(fn.function, self._autograph_features))
-        return autograph_impl.convert(fn, self._autograph_features)
+            return fn.rebound(autograph_impl.convert(fn.function, self._autograph_features,
+                                                     user_requested=True))
+        return autograph_impl.convert(fn, self._autograph_features, user_requested=True)
 
     # -- retrace explanations
     def _record_retrace(self, key):
