@@ -19,7 +19,6 @@ from defun.tensor import install_operator, is_tensor
 from defun.ops import validation
 
 __all__ = ['matmul', 'tensordot', 'einsum']
-LINALG_ONLY = ['inv', 'det', 'solve']   # exported under tf.linalg only, as in TF
 
 
 # ---------------------------------------------------------------- matmul
