@@ -40,3 +40,12 @@ def test_config_round_trip_and_errors():
 def test_initializers_make_variables():
     v = tf.Variable(tf.random_normal_initializer(seed=2)([3, 2]))
     assert v.shape == (3, 2) and v.dtype == tf.float32
+
+
+def test_seeded_initializers_give_tfs_values():
+    # Recorded from TF 2.21 (its stateless draws with seed [seed, 0]).
+    np.testing.assert_allclose(tf.random_normal_initializer(seed=1)([2]).numpy(),
+                               [0.00633252, -0.02465083], rtol=1e-5)
+    np.testing.assert_allclose(tf.random_uniform_initializer(0, 1, seed=3)([2]).numpy(),
+                               [0.19591284, 0.93934524], rtol=1e-6)
+    assert tf.random_uniform_initializer(0, 5, seed=3)([2], tf.int32).numpy().tolist() == [3, 2]
