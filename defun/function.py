@@ -364,9 +364,9 @@ class _WeakMethod:
         return new
 
     def __call__(self, *args, **kwargs):
+        # An instance already gone (`Model().f(x)` drops the temporary before the call) is
+        # passed as None, as TF's weakly bound methods do.
         instance = self._ref()
-        if instance is None:
-            raise ReferenceError(f'the instance of {self.__name__} has been deleted')
         return self._func(instance, *args, **kwargs)
 
 
