@@ -35,3 +35,5 @@ from defun.ops.control_flow_cond import *  # noqa
 from defun.ops.control_flow_while import *  # noqa
 from defun.ops.tensor_array import *  # noqa
 from defun.ops.functional_loops import *  # noqa
+from defun import data  # noqa: E402  (tf.data)
+from defun import experimental  # noqa: E402  (tf.experimental.Optional)

@@ -200,6 +200,11 @@ def set_random_seed(seed):
         _random['generator'] = np.random.default_rng(seed)
 
 
+def global_random_seed():
+    """The seed given to set_random_seed, or None."""
+    return _random['seed']
+
+
 def random_generator():
     """The global numpy Generator that random kernels draw from (seeded by set_random_seed)."""
     gen = _random['generator']

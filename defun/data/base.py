@@ -1,0 +1,223 @@
+"""`Dataset`: the public surface of every dataset, and the protocol its kinds implement.
+
+Each kind of dataset (a source or a transformation) is a subclass that sets `element_spec`,
+`_cardinality` and `_inputs` in its constructor and yields flat tuples (see structure.py) from
+`flat_iterator()`. Dataset's methods only construct those kinds: the transformation modules
+register their classes in `KINDS` under the method's name, so this module needs none of them (no
+import cycle) and each method is one line.
+
+A dataset is an immutable description: iterating it twice runs the pipeline twice. Inside a graph,
+a dataset is a variant tensor whose run-time value is an eager dataset (see graph_ops.py); a dataset
+built from graph tensors is a template that is rebound to their values when the graph runs.
+"""
+import copy
+
+from defun import context
+from defun.errors import InvalidArgumentError
+
+__all__ = ['Dataset', 'KINDS', 'register', 'INFINITE', 'UNKNOWN', 'AUTOTUNE']
+
+INFINITE = -1
+UNKNOWN = -2
+AUTOTUNE = -1
+
+KINDS = {}   # method name -> dataset class (or factory) filled by the kind modules
+
+
+def register(name):
+    def decorate(cls):
+        if name in KINDS:
+            raise ValueError(f'tf.data kind {name!r} registered twice')
+        KINDS[name] = cls
+        return cls
+    return decorate
+
+
+def _kind(name):
+    return KINDS[name]
+
+
+class Dataset:
+    """A sequence of elements, as `tf.data.Dataset`: sources are its static methods."""
+
+    element_spec = None
+    _cardinality = UNKNOWN
+    _inputs = ()
+    _tensors = ()       # tensors the kind reads (graph tensors make it a template)
+    _functions = ()     # traced user functions (their graph captures make it a template)
+    _options = None
+
+    # -- the protocol of kinds
+    def flat_iterator(self):
+        raise NotImplementedError(f'{type(self).__name__} does not implement iteration')
+
+    def rebind(self, values):
+        """A copy with graph tensors (and variant placeholders) replaced by their run-time values
+        from `values` (id of graph tensor -> array); self when nothing in it is symbolic."""
+        inputs = [d.rebind(values) for d in self._inputs]
+        tensors = [values.get(id(t), t) for t in self._tensors]
+        functions = [f.rebind(values) for f in self._functions]
+        if all(a is b for a, b in zip(inputs + tensors + functions,
+                                      list(self._inputs) + list(self._tensors) +
+                                      list(self._functions))):
+            return self
+        clone = copy.copy(self)
+        clone._inputs, clone._tensors, clone._functions = tuple(inputs), tuple(tensors), \
+            tuple(functions)
+        clone.rebound()
+        return clone
+
+    def rebound(self):
+        """Hook for kinds that derive state from _inputs/_tensors after a rebind."""
+
+    def symbolic_inputs(self, out):
+        """Appends the graph tensors this dataset (and its inputs) depend on, once each."""
+        for d in self._inputs:
+            d.symbolic_inputs(out)
+        for t in self._tensors:
+            if hasattr(t, 'op') and all(x is not t for x in out):
+                out.append(t)
+        for f in self._functions:
+            f.symbolic_inputs(out)
+        return out
+
+    # -- introspection
+    def cardinality(self):
+        from_int = _kind('_cardinality_tensor')
+        return from_int(self._cardinality)
+
+    def __len__(self):
+        if not context.executing_eagerly():
+            raise TypeError('`tf.data.Dataset` only supports `len` in eager mode. Use '
+                            '`tf.data.Dataset.cardinality()` instead.')
+        if self._cardinality == INFINITE:
+            raise TypeError('The dataset is infinite.')
+        if self._cardinality == UNKNOWN:
+            raise TypeError('The dataset length is unknown.')
+        return self._cardinality
+
+    def __bool__(self):
+        return True
+
+    def __repr__(self):
+        return f'<{type(self).__name__} element_spec={self.element_spec!r}>'
+
+    def options(self):
+        return _kind('_options')(self)
+
+    def with_options(self, options, name=None):
+        return _kind('with_options')(self, options)
+
+    # -- iteration
+    def __iter__(self):
+        return _kind('_iterator')(self)
+
+    def as_numpy_iterator(self):
+        return _kind('_numpy_iterator')(self)
+
+    def reduce(self, initial_state, reduce_func, name=None):
+        return _kind('reduce')(self, initial_state, reduce_func)
+
+    def graph_iterator(self):
+        """AutoGraph's protocol for `for x in dataset` in a graph (see graph_ops.GraphIterator)."""
+        return _kind('_graph_iterator')(self)
+
+    # -- sources
+    @staticmethod
+    def from_tensor_slices(tensors, name=None):
+        return _kind('from_tensor_slices')(tensors)
+
+    @staticmethod
+    def from_tensors(tensors, name=None):
+        return _kind('from_tensors')(tensors)
+
+    @staticmethod
+    def range(*args, output_type=None, name=None):
+        return _kind('range')(*args, output_type=output_type)
+
+    @staticmethod
+    def zip(*datasets, name=None):
+        return _kind('zip')(*datasets)
+
+    @staticmethod
+    def from_generator(generator, output_types=None, output_shapes=None, args=None,
+                       output_signature=None, name=None):
+        return _kind('from_generator')(generator, output_types, output_shapes, args,
+                                       output_signature)
+
+    # -- transformations
+    def batch(self, batch_size, drop_remainder=False, num_parallel_calls=None,
+              deterministic=None, name=None):
+        return _kind('batch')(self, batch_size, drop_remainder)
+
+    def unbatch(self, name=None):
+        return _kind('unbatch')(self)
+
+    def padded_batch(self, batch_size, padded_shapes=None, padding_values=None,
+                     drop_remainder=False, name=None):
+        return _kind('padded_batch')(self, batch_size, padded_shapes, padding_values,
+                                     drop_remainder)
+
+    def shuffle(self, buffer_size, seed=None, reshuffle_each_iteration=True, name=None):
+        return _kind('shuffle')(self, buffer_size, seed, reshuffle_each_iteration)
+
+    def map(self, map_func, num_parallel_calls=None, deterministic=None, name=None):
+        return _kind('map')(self, map_func, num_parallel_calls)
+
+    def filter(self, predicate, name=None):
+        return _kind('filter')(self, predicate)
+
+    def flat_map(self, map_func, name=None):
+        return _kind('flat_map')(self, map_func)
+
+    def interleave(self, map_func, cycle_length=None, block_length=None,
+                   num_parallel_calls=None, deterministic=None, name=None):
+        return _kind('interleave')(self, map_func, cycle_length, block_length)
+
+    def repeat(self, count=None, name=None):
+        return _kind('repeat')(self, count)
+
+    def take(self, count, name=None):
+        return _kind('take')(self, count)
+
+    def skip(self, count, name=None):
+        return _kind('skip')(self, count)
+
+    def take_while(self, predicate, name=None):
+        return _kind('take_while')(self, predicate)
+
+    def concatenate(self, dataset, name=None):
+        return _kind('concatenate')(self, dataset)
+
+    def enumerate(self, start=0, name=None):
+        return _kind('enumerate')(self, start)
+
+    def window(self, size, shift=None, stride=1, drop_remainder=False, name=None):
+        return _kind('window')(self, size, shift, stride, drop_remainder)
+
+    def cache(self, filename='', name=None):
+        return _kind('cache')(self, filename)
+
+    def prefetch(self, buffer_size, name=None):
+        return _kind('prefetch')(self, buffer_size)
+
+    def apply(self, transformation_func):
+        result = transformation_func(self)
+        if not isinstance(result, Dataset):
+            raise TypeError('`transformation_func` must return a `tf.data.Dataset` object.')
+        return result
+
+
+def check_count(value, what, minimum=None, message=None):
+    """A Python int from an int or eager scalar tensor argument; InvalidArgumentError below
+    `minimum` (TF checks these when the dataset is created)."""
+    if hasattr(value, 'op'):
+        raise NotImplementedError(f'tf.data: `{what}` must be a Python int or an eager tensor '
+                                  f'here, not a graph tensor')
+    try:
+        count = int(value.numpy() if hasattr(value, 'numpy') else value)
+    except (TypeError, ValueError):
+        raise TypeError(f'`{what}` must be an integer, got {value!r}') from None
+    if minimum is not None and count < minimum:
+        raise InvalidArgumentError(message or f'`{what}` must be at least {minimum}, got {count}')
+    return count
