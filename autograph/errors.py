@@ -9,9 +9,7 @@ exception keeps its type and attributes; it is rewritten once, where it was firs
 import os
 import types
 
-import autograph
-
-_AUTOGRAPH_DIR = os.path.dirname(os.path.abspath(autograph.__file__))
+_AUTOGRAPH_DIR = os.path.dirname(os.path.abspath(__file__))
 _PACKAGE_DIRS = (_AUTOGRAPH_DIR + os.sep,
                  os.path.join(os.path.dirname(_AUTOGRAPH_DIR), 'defun') + os.sep)
 MARKER = 'autograph_user_frame'

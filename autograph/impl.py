@@ -20,7 +20,8 @@ import types
 import warnings
 import weakref
 
-import defun
+from defun import control_flow as cf
+from defun.ops import array as array_ops
 
 from autograph import conversion
 from autograph import errors
@@ -173,20 +174,20 @@ def converted_call(f, args, kwargs=None):
 
 def _overload(f):
     try:
-        overload = operators.OVERLOADS.get(f)
+        return _OVERLOADS.get(f)
     except TypeError:  # unhashable callable
         return None
-    if overload is None and f is getattr(defun, 'stack', None):
-        return operators.stack
-    if overload is None and f is getattr(defun, 'map_fn', None):
-        return _map_fn
-    return overload
 
 
 def _map_fn(fn, elems, *args, **kwargs):
     """`tf.map_fn` called from converted code converts `fn` too, as TF's map_fn does
     (`autograph.tf_convert`): Python `if`/`while` on tensors inside `fn` become graph control flow."""
-    return defun.map_fn(convert(fn), elems, *args, **kwargs)
+    return cf.map_fn(convert(fn), elems, *args, **kwargs)
+
+
+# What converted code calls instead of a function, keyed by the function object: the builtins
+# AutoGraph overloads, `stack` (which also takes a TensorArray-backed list) and `map_fn`.
+_OVERLOADS = {**operators.OVERLOADS, array_ops.stack: operators.stack, cf.map_fn: _map_fn}
 
 
 def do_not_convert(func=None):

@@ -29,11 +29,9 @@ from defun.custom_gradient import custom_gradient  # noqa
 from defun.ops.functional import stop_gradient, py_function, numpy_function  # noqa
 from defun.registry import RegisterGradient, no_gradient, NotDifferentiable, get_gradient_function  # noqa
 from defun import eager  # noqa
-import autograph  # noqa: E402  (tf.autograph; its operators import defun lazily)
+import autograph  # noqa: F401  (tf.autograph)
 from defun.concrete import ConcreteFunction  # noqa
-from defun.ops.control_flow_cond import *  # noqa
-from defun.ops.control_flow_while import *  # noqa
-from defun.ops.tensor_array import *  # noqa
-from defun.ops.functional_loops import *  # noqa
+from defun.control_flow import *  # noqa: F401,F403
+from defun.module import Module  # noqa
 from defun import data  # noqa: E402  (tf.data)
 from defun import experimental  # noqa: E402  (tf.experimental.Optional)

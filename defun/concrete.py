@@ -217,7 +217,8 @@ class ConcreteFunction:
             pairs = list(zip(outputs, grads[:n_out]))
         seeds = [g if g is not None else core.zeros_like(t)
                  for t, g in pairs if t.dtype.is_differentiable]
-        fed = [kept[parts.position[id(t)]] for t in read]
+        fed = [op.inputs[parts.input_index[id(t)]] if id(t) in parts.input_index
+               else kept[parts.position[id(t)]] for t in read]
         flat = nest.flatten(backward.call_flat(seeds + fed))
         result = [None] * len(op.inputs)
         for i, g in zip(index, flat):
@@ -296,13 +297,17 @@ class _GradientParts:
     def __init__(self, concrete):
         forward = concrete.graph
         outputs = list(forward.outputs)
+        # A forward input the backward reads (an argument, a captured tensor or variable handle)
+        # is fed from the call's own inputs: returning it again would copy it, and a resource
+        # handle cannot be an output value.
+        self.input_index = {id(t): i for i, t in enumerate(concrete.inputs)}
         self.first_order, first_read, self.first_index = _build_backward(
             concrete, outputs, 'backward')
-        intermediates = list(first_read)
+        intermediates = [t for t in first_read if id(t) not in self.input_index]
         while True:
             full, read, index = _build_backward(concrete, outputs + intermediates, 'backward_full')
             known = {id(t) for t in intermediates}
-            new = [t for t in read if id(t) not in known]
+            new = [t for t in read if id(t) not in known and id(t) not in self.input_index]
             if not new:
                 break
             intermediates += new

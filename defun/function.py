@@ -20,6 +20,7 @@ import sys
 import threading
 import weakref
 
+from autograph import impl as autograph_impl
 from defun.shapes import TensorSpec
 from defun.tensor import EagerTensor, Tensor, convert_to_tensor
 from defun.trace_key import TENSOR, TraceKey, accepts, describe_changes, encode, relax
@@ -266,6 +267,7 @@ class Function:
         self._tracing_count += 1
         if policy.created:
             self._variables_created = True
+            self._tracing_count += 1  # TF counts the second, creation-free trace too
             # TF's rule: after a trace that created variables, trace again with creation
             # forbidden, so a function that creates a variable on every call fails now.
             concrete = trace_function(fn, self._name, self._binder, key.names, values,
@@ -274,10 +276,6 @@ class Function:
 
     def _traced_python_function(self):
         if not self._autograph:
-            return self._python_function
-        try:
-            from autograph import impl as autograph_impl
-        except ImportError:  # autograph not installed alongside: run the body as is
             return self._python_function
         return autograph_impl.convert(self._python_function)
 

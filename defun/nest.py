@@ -1,7 +1,7 @@
 """Nested structures, as `tf.nest`: lists, tuples, namedtuples and dicts (flattened in sorted key
 order) are structure; everything else (None, tensors, dataclasses, other objects) is a leaf."""
 
-__all__ = ['flatten', 'pack_sequence_as', 'map_structure', 'assert_same_structure', 'is_nested']
+__all__ = ['flatten', 'flatten_with_tuple_paths', 'pack_sequence_as', 'map_structure', 'assert_same_structure', 'is_nested']
 
 
 def is_nested(value):
@@ -44,6 +44,22 @@ def _flatten_into(structure, out):
             _flatten_into(v, out)
         else:
             out.append(v)
+
+
+def flatten_with_tuple_paths(structure, expand_composites=False):
+    """(path, leaf) pairs in flatten's order; a path is the tuple of keys and indices to the leaf."""
+    out = []
+    _paths_into(structure, (), out)
+    return out
+
+
+def _paths_into(structure, path, out):
+    if not is_nested(structure):
+        out.append((path, structure))
+        return
+    keys = _sorted_keys(structure) if isinstance(structure, dict) else range(len(structure))
+    for k in keys:
+        _paths_into(structure[k], path + (k,), out)
 
 
 def _rebuild(template, children):

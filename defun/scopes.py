@@ -15,18 +15,20 @@ class name_scope:  # noqa: N801 - TensorFlow's name
                 '-', '').replace('.', '').isalnum() and name:
             raise ValueError(f"'{name}' is not a valid scope name")
         self._name = name
-        self._manager = None
+        self._managers = []  # one per active `with`, so the same object may be entered nested
 
     @property
     def name(self):
         return self._name
 
     def __enter__(self):
-        self._manager = context.name_scope(self._name)
-        return self._manager.__enter__()
+        manager = context.name_scope(self._name)
+        scope = manager.__enter__()
+        self._managers.append(manager)
+        return scope
 
     def __exit__(self, *exc):
-        return self._manager.__exit__(*exc)
+        return self._managers.pop().__exit__(*exc)
 
 
 @contextlib.contextmanager

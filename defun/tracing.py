@@ -143,8 +143,9 @@ class VariablePolicy:
         if not self.allowed:
             raise ValueError(
                 f'tf.function only supports singleton tf.Variables created on the first call. Make '
-                f'sure the tf.Variable is only created once or created outside tf.function '
-                f'({self.fn_name}: tried to create variables on non-first call).')
+                f'sure the tf.Variable is only created once or created outside tf.function. See '
+                f'https://www.tensorflow.org/guide/function#creating_tfvariables for more '
+                f'information.')
         self.created.append(variable)
 
 

@@ -179,10 +179,10 @@ class Variable:
 
 
 def _numpy_repr(value):
-    # TF prints numpy's repr of the value (`array([1., 2.], dtype=float32)`, a numpy scalar for
+    # TF prints numpy's repr of the value (`array([1., 2.], dtype=float32)`, the Python scalar for
     # rank 0), on its own line when it spans several.
     if np.ndim(value) == 0:
-        return repr(np.asarray(value)[()])
+        return repr(np.asarray(value)[()].item())  # a Python scalar: 0.10000000149011612
     text = repr(value)
     return '\n' + text if '\n' in text else text
 

@@ -7,8 +7,11 @@ With a tensor while a graph is built, it becomes `defun.cond` / `defun.while_loo
 starts from the state the construct was entered with, and what it leaves behind is checked so that
 errors name the variable (undefined in a branch, changing dtype or shape across iterations).
 """
-import defun
-from defun import staging
+from defun import control_flow as cf
+from defun import nest
+from defun.control_flow import trial_tracing
+from defun.ops import creation
+from defun.ops import logic
 
 from autograph.operators import loop_state
 from autograph.operators import py_builtins
@@ -46,10 +49,10 @@ def _graph_if(cond, body, orelse, get_state, set_state, symbol_names, nouts):
         return run
 
     if nouts == 0:
-        defun.cond(cond, _no_outputs(branch(body, 'main')), _no_outputs(branch(orelse, 'else')))
+        cf.cond(cond, _no_outputs(branch(body, 'main')), _no_outputs(branch(orelse, 'else')))
         set_state(initial)
         return
-    results = defun.cond(cond, branch(body, 'main'), branch(orelse, 'else'))
+    results = cf.cond(cond, branch(body, 'main'), branch(orelse, 'else'))
     set_state(tuple(results) + tuple(initial[nouts:]))
 
 
@@ -57,7 +60,7 @@ def _return_stand_ins(body, orelse, get_state, set_state, initial, nouts):
     """Zeros standing in for a return value in the branch that does not return.
 
     Needed only when the return value is still undefined on entry; the branches are then staged
-    once in a throwaway graph (defun.staging.trial_trace) to learn the type of the value the
+    once in a throwaway graph (defun.control_flow.trial_tracing.trial_trace) to learn the type of the value the
     other one returns.
     """
     undefined = [i for i, v in enumerate(initial[:nouts]) if special_values.is_undefined_return(v)]
@@ -73,7 +76,7 @@ def _return_stand_ins(body, orelse, get_state, set_state, initial, nouts):
         return staged
 
     try:
-        staged = staging.trial_trace(trial, name='if_branches_probe')
+        staged = trial_tracing.trial_trace(trial, name='if_branches_probe')
     finally:
         set_state(initial)
     stand_ins = {}
@@ -111,11 +114,11 @@ def _check_branch(outputs, symbol_names, label):
 def _check_branches_agree(main, other, symbol_names):
     for name, a, b in zip(symbol_names, main, other):
         try:
-            defun.nest.assert_same_structure(a, b)
+            nest.assert_same_structure(a, b)
         except (ValueError, TypeError) as e:
             raise TypeError("'%s' must have the same nested structure in the main and else branches:"
                             ' %s' % (name, e)) from e
-        for x, y in zip(defun.nest.flatten(a), defun.nest.flatten(b)):
+        for x, y in zip(nest.flatten(a), nest.flatten(b)):
             if tensors.is_tensor(x) and tensors.is_tensor(y) and x.dtype != y.dtype:
                 raise TypeError("'%s' has dtype %s in the main branch, but dtype %s in the else branch"
                                 % (name, x.dtype.name, y.dtype.name))
@@ -154,12 +157,12 @@ def _graph_while(test, body, get_state, set_state, symbol_names, opts):
         body()
         return state.leave(loop_vars)
 
-    results = defun.while_loop(cond_fn, body_fn, state.initial, **state.loop_kwargs())
+    results = cf.while_loop(cond_fn, body_fn, state.initial, **state.loop_kwargs())
     state.finish(results)
 
 
 def _as_condition(value):
-    return value if tensors.is_tensor(value) else defun.constant(bool(value))
+    return value if tensors.is_tensor(value) else creation.constant(bool(value))
 
 
 def for_stmt(iter_, extra_test, body, get_state, set_state, symbol_names, opts):
@@ -190,14 +193,14 @@ def _python_extra_test(extra_test):
 
 def _graph_for(iterable, extra_test, body, get_state, set_state, symbol_names, opts):
     state = loop_state.LoopState(get_state, set_state, symbol_names, opts, 'for loop')
-    state.prepare(lambda: body(iterable.item(defun.constant(0))))
+    state.prepare(lambda: body(iterable.item(creation.constant(0))))
     length = iterable.length
 
     def cond_fn(index, *loop_vars):
         state.enter(loop_vars)
         condition = index < length
         if extra_test is not None:
-            condition = defun.logical_and(condition, _as_condition(extra_test()))
+            condition = logic.logical_and(condition, _as_condition(extra_test()))
         return condition
 
     def body_fn(index, *loop_vars):
@@ -205,6 +208,6 @@ def _graph_for(iterable, extra_test, body, get_state, set_state, symbol_names, o
         body(iterable.item(index))
         return (index + 1,) + state.leave(loop_vars)
 
-    results = defun.while_loop(cond_fn, body_fn, (defun.constant(0),) + state.initial,
+    results = cf.while_loop(cond_fn, body_fn, (creation.constant(0),) + state.initial,
                                **state.loop_kwargs(extra=1))
     state.finish(results[1:])

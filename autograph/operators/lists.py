@@ -3,7 +3,7 @@
 `list_append` appends in place to a Python list (returning it, so `xs = list_append(xs, v)` keeps
 aliasing) and writes at the end of a TensorArray. `stack` gives a tensor from either.
 """
-import defun
+from defun.ops import array as array_ops
 
 from autograph.operators import tensors
 
@@ -19,4 +19,4 @@ def stack(values, *args, **kwargs):
     """`defun.stack`, accepting a TensorArray-backed list as well."""
     if tensors.is_tensor_array(values) and not args and not kwargs.get('axis'):
         return values.stack()
-    return defun.stack(values, *args, **kwargs)
+    return array_ops.stack(values, *args, **kwargs)

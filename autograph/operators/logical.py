@@ -4,7 +4,8 @@ On Python values each returns exactly what the expression would (`0 or []` is `[
 deciding operand is a graph tensor, the lazy side goes into a branch of `defun.cond`, so it still
 runs only when needed at execution time.
 """
-import defun
+from defun import control_flow as cf
+from defun.ops import logic
 
 from autograph.operators import tensors
 
@@ -15,23 +16,23 @@ def _branch(fn):
 
 def and_(left, right_fn):
     if tensors.is_graph_tensor(left):
-        return defun.cond(left, _branch(right_fn), lambda: left)
+        return cf.cond(left, _branch(right_fn), lambda: left)
     return right_fn() if left else left
 
 
 def or_(left, right_fn):
     if tensors.is_graph_tensor(left):
-        return defun.cond(left, lambda: left, _branch(right_fn))
+        return cf.cond(left, lambda: left, _branch(right_fn))
     return left if left else right_fn()
 
 
 def not_(value):
     if tensors.is_graph_tensor(value):
-        return defun.logical_not(value)
+        return logic.logical_not(value)
     return not value
 
 
 def if_exp(cond, true_fn, false_fn):
     if tensors.is_graph_tensor(cond):
-        return defun.cond(cond, _branch(true_fn), _branch(false_fn))
+        return cf.cond(cond, _branch(true_fn), _branch(false_fn))
     return true_fn() if cond else false_fn()

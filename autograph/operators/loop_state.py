@@ -15,8 +15,16 @@ After each traced iteration `leave` checks the variables against their values on
 error names the variable: a changed nested structure or dtype raises TypeError, a changed shape
 (not allowed by a `set_loop_options(shape_invariants=...)`) raises ValueError.
 """
-import defun
-from defun import staging
+from defun import context
+from defun import control_flow as cf
+from defun import nest
+from defun import scopes
+from defun.control_flow import trial_tracing
+from defun.graph import placeholder
+from defun.ops import core
+from defun.ops import creation
+from defun.ops import debug
+from defun.shapes import TensorShape
 
 from autograph.operators import special_values
 from autograph.operators import tensors
@@ -45,7 +53,7 @@ class LoopState:
             first = self._probe(first_iteration)
             for i in unknown:
                 values[i], invariants[i] = self._placeholder(self.names[i], values[i], first[i])
-        values = [defun.constant(v) if tensors.is_python_scalar(v) else v for v in values]
+        values = [creation.constant(v) if tensors.is_python_scalar(v) else v for v in values]
         # A variable that had no value before the loop starts as zeros that only a run of the body
         # replaces: a loop that runs zero times must fail rather than hand them out (TF asserts
         # the same at run time). A return value needs no check: every path of the function sets it
@@ -54,10 +62,10 @@ class LoopState:
                              if not isinstance(self.user_initial[i], list)
                              and not special_values.is_undefined_return(self.user_initial[i])]
         if self.must_iterate:
-            values, invariants = values + [defun.constant(False)], invariants + [None]
+            values, invariants = values + [creation.constant(False)], invariants + [None]
         if not self.names:
             # A loop with no variables (e.g. it only assigns Variables) still needs one to carry.
-            values, invariants = [defun.constant(0)], [None]
+            values, invariants = [creation.constant(0)], [None]
         self.initial = tuple(values)
         self.invariants = invariants
 
@@ -71,7 +79,7 @@ class LoopState:
         outputs = tensors.to_tensor_leaves(tuple(self.get_state()))
         for name, entry, exit_, invariant in zip(self.names, loop_vars, outputs, self.invariants):
             self._check(name, entry, exit_, invariant)
-        return outputs + ((defun.constant(True),) if self.must_iterate else ())
+        return outputs + ((creation.constant(True),) if self.must_iterate else ())
 
     def finish(self, results):
         if not self.names:
@@ -87,9 +95,9 @@ class LoopState:
             kwargs['maximum_iterations'] = self.opts['maximum_iterations']
         if any(i is not None for i in self.invariants):
             # A variable without an invariant keeps its shapes: None for each of its leaves.
-            shapes = [i if i is not None else defun.nest.map_structure(lambda _: None, v)
+            shapes = [i if i is not None else nest.map_structure(lambda _: None, v)
                       for v, i in zip(self.initial, self.invariants)]
-            kwargs['shape_invariants'] = (defun.TensorShape([]),) * extra + tuple(shapes)
+            kwargs['shape_invariants'] = (TensorShape([]),) * extra + tuple(shapes)
         return kwargs
 
     def _user_invariants(self):
@@ -100,13 +108,13 @@ class LoopState:
                 raise ValueError('set_loop_options: a shape invariant names a value that is not a'
                                  ' variable of this %s' % self.construct)
             for i in matches:
-                invariants[i] = defun.TensorShape(shape) if isinstance(shape, (list, tuple)) else shape
+                invariants[i] = TensorShape(shape) if isinstance(shape, (list, tuple)) else shape
         return invariants
 
     def _probe(self, first_iteration):
         """Runs one iteration in a throwaway graph; returns the state it leaves behind.
 
-        The throwaway graph (defun.staging.trial_trace) is nested in the graph being built, so the
+        The throwaway graph (defun.control_flow.trial_tracing.trial_trace) is nested in the graph being built, so the
         body can read every tensor it would read in the loop, and its ops never run. Python numbers
         enter it as placeholders, as they enter the loop as tensors: a `return` or an assignment
         under an `if` on them must be staged as it will be in the loop (TF does the same).
@@ -117,7 +125,7 @@ class LoopState:
             return tuple(self.get_state())
 
         try:
-            return staging.trial_trace(trial, name='loop_body_probe')
+            return trial_tracing.trial_trace(trial, name='loop_body_probe')
         except (UnboundLocalError, TypeError, ValueError, KeyError) as e:
             # The body cannot be staged from these values (TF catches the same types here); other
             # errors (NotImplementedError of a nested Python loop, say) are the user's, unchanged.
@@ -136,7 +144,7 @@ class LoopState:
             if not after:
                 return before, None
             element = after[0]
-            return defun.TensorArray(element.dtype, size=0, dynamic_size=True,
+            return cf.TensorArray(element.dtype, size=0, dynamic_size=True,
                                      element_shape=element.shape), None
         if special_values.is_undefined(after) or after is None:
             raise ValueError("'%s' must be defined before the %s: it is used in the loop or after it,"
@@ -150,11 +158,11 @@ class LoopState:
 
     def _check(self, name, entry, exit_, invariant):
         try:
-            defun.nest.assert_same_structure(entry, exit_)
+            nest.assert_same_structure(entry, exit_)
         except (ValueError, TypeError) as e:
             raise TypeError("'%s' does not have the same nested structure after one iteration of the"
                             ' %s: %s' % (name, self.construct, e)) from e
-        for a, b in zip(defun.nest.flatten(entry), defun.nest.flatten(exit_)):
+        for a, b in zip(nest.flatten(entry), nest.flatten(exit_)):
             if b is None or special_values.is_undefined(b):
                 raise ValueError("'%s' is %s at the end of an iteration of the %s"
                                  % (name, 'None' if b is None else 'undefined', self.construct))
@@ -173,11 +181,11 @@ class LoopState:
 
 def _after_one_iteration(iterated, values, names):
     """`values`, read only after a run-time check that the loop ran (`iterated`)."""
-    check = defun.debugging.Assert(
+    check = debug.Assert(
         iterated, ['loop must iterate at least once to initialize %s' % ', '.join(names)])
-    with defun.control_dependencies([check]):
-        return tuple(defun.nest.map_structure(
-            lambda v: defun.identity(v) if tensors.is_tensor(v) else v, values))
+    with scopes.control_dependencies([check]):
+        return tuple(nest.map_structure(
+            lambda v: core.identity(v) if tensors.is_tensor(v) else v, values))
 
 
 def _as_placeholders(value):
@@ -186,13 +194,13 @@ def _as_placeholders(value):
     def convert(leaf):
         if not tensors.is_python_scalar(leaf):
             return leaf
-        like = defun.constant(leaf)
-        if defun.executing_eagerly():  # no graph to stage into (the operators' eager tests)
+        like = creation.constant(leaf)
+        if context.executing_eagerly():  # no graph to stage into (the operators' eager tests)
             return like
-        return defun.compat.v1.placeholder(like.dtype, like.shape)
+        return placeholder(like.dtype, like.shape)
     if isinstance(value, list):
-        return [defun.nest.map_structure(convert, v) for v in value]
-    return defun.nest.map_structure(convert, value)
+        return [nest.map_structure(convert, v) for v in value]
+    return nest.map_structure(convert, value)
 
 
 def _needs_probe(value):

@@ -8,7 +8,13 @@ builtins iterate the tensor).
 import builtins
 import sys
 
-import defun
+from defun import dtypes
+from defun import errors as defun_errors
+from defun.ops import core
+from defun.ops import creation
+from defun.ops import functional
+from defun.ops import gathering
+from defun.ops import math as math_ops
 
 from autograph.operators import tensors
 
@@ -30,7 +36,7 @@ def indexed_iterable(value):
     if tensors.is_tensor_array(value):
         return IndexedIterable(value.size(), value.read)
     if tensors.is_tensor(value):
-        return IndexedIterable(defun.shape(value)[0], lambda i: defun.gather(value, i))
+        return IndexedIterable(core.shape(value)[0], lambda i: gathering.gather(value, i))
     return None
 
 
@@ -40,7 +46,7 @@ def _any_graph_tensor(values):
 
 def range_(*args):
     if _any_graph_tensor(args):
-        return defun.range(*args)
+        return creation.range(*args)
     return builtins.range(*args)
 
 
@@ -52,14 +58,14 @@ def len_(value):
         if dims is None or not dims:
             raise ValueError('len() of a tensor needs at least one dimension; got shape %s'
                              % (value.shape,))
-        return dims[0] if dims[0] is not None else defun.shape(value)[0]
+        return dims[0] if dims[0] is not None else core.shape(value)[0]
     return builtins.len(value)
 
 
 def _refuse_tensor_iteration(name, iterables):
     """TF's enumerate/zip are Python's: iterating a graph tensor in them raises, as it does in TF."""
     if any(tensors.is_graph_tensor(it) for it in iterables):
-        raise defun.errors.OperatorNotAllowedInGraphError(
+        raise defun_errors.OperatorNotAllowedInGraphError(
             f'Iterating over a symbolic `tf.Tensor` in {name}() is not allowed (TensorFlow refuses it '
             f'too): loop over the tensor itself (`for v in x`) or over `tf.range(tf.shape(x)[0])` '
             f'and index.')
@@ -94,18 +100,18 @@ def print_(*objects, sep=' ', end='\n', file=None, flush=False):
                        flush=True)
         return 1
 
-    return defun.py_function(print_wrapper, [objects[i] for i in positions], defun.int32)
+    return functional.py_function(print_wrapper, [objects[i] for i in positions], dtypes.int32)
 
 
 def int_(value=0, *args):
     if not args and tensors.is_graph_tensor(value):
-        return defun.cast(value, defun.int32)
+        return core.cast(value, dtypes.int32)
     return builtins.int(value, *args)
 
 
 def float_(value=0.0):
     if tensors.is_graph_tensor(value):
-        return defun.cast(value, defun.float32)
+        return core.cast(value, dtypes.float32)
     return builtins.float(value)
 
 
@@ -123,8 +129,8 @@ def _reduce_pair(name, op):
     return overload
 
 
-max_ = _reduce_pair('max', lambda: defun.maximum)
-min_ = _reduce_pair('min', lambda: defun.minimum)
+max_ = _reduce_pair('max', lambda: math_ops.maximum)
+min_ = _reduce_pair('min', lambda: math_ops.minimum)
 
 OVERLOADS = {
     builtins.range: range_, builtins.len: len_, builtins.enumerate: enumerate_,

@@ -1,5 +1,5 @@
 """`assert` as a function: Python's AssertionError, or an assertion op for a graph tensor."""
-import defun
+from defun.ops import debug
 
 from autograph.operators import tensors
 
@@ -8,7 +8,7 @@ def assert_stmt(test, message_fn):
     if tensors.is_graph_tensor(test):
         message = message_fn()
         data = [message] if message is not None else ['Assertion failed']
-        return defun.debugging.Assert(test, data)
+        return debug.Assert(test, data)
     if not test:
         message = message_fn()
         raise AssertionError(message) if message is not None else AssertionError()

@@ -2,43 +2,46 @@
 
 A construct goes to a graph op only when its condition (or iterable) is a tensor *and* a graph is
 being built; with eager tensors and with Python values everything runs as plain Python, which gives
-the same results. `defun` is imported at the top but only touched at call time, because
-`defun.function` imports AutoGraph while `defun` itself is still being initialised.
+the same results.
 """
 import numbers
 
 import numpy as np
 
-import defun
+from defun import context
+from defun import control_flow as cf
+from defun import nest
+from defun import tensor as tensor_types
+from defun.ops import creation
 
 
 def is_tensor(value):
-    return defun.is_tensor(value)
+    return tensor_types.is_tensor(value)
 
 
 def is_tensor_array(value):
-    # An empty tuple matches nothing, while defun is built without TensorArray.
-    return isinstance(value, getattr(defun, 'TensorArray', ()))
+    return isinstance(value, cf.TensorArray)
 
 
 def building_graph():
-    return not defun.executing_eagerly()
+    return not context.executing_eagerly()
 
 
 def is_graph_tensor(value):
     """True for a symbolic tensor (or TensorArray) of a graph under construction."""
-    return (defun.is_tensor(value) or is_tensor_array(value)) and building_graph()
+    return (tensor_types.is_tensor(value) or is_tensor_array(value)) and building_graph()
 
 
 def is_python_scalar(value):
-    return isinstance(value, (bool, numbers.Number, np.generic, np.ndarray)) and not defun.is_tensor(value)
+    return (isinstance(value, (bool, numbers.Number, np.generic, np.ndarray))
+            and not tensor_types.is_tensor(value))
 
 
 def to_tensor_leaves(structure):
     """Converts Python numbers (and numpy values) in a nested structure to tensors."""
     def convert(leaf):
-        return defun.constant(leaf) if is_python_scalar(leaf) else leaf
-    return defun.nest.map_structure(convert, structure)
+        return creation.constant(leaf) if is_python_scalar(leaf) else leaf
+    return nest.map_structure(convert, structure)
 
 
 def shape_dims(shape):
@@ -65,25 +68,25 @@ def zeros_like_value(value):
     """A zero of the same type: a tensor of `value`'s dtype and static shape (None dims as 0), or
     the zero of a Python scalar's type. Returns (zero, shape invariant or None)."""
     if is_python_scalar(value):
-        return defun.constant(type(value)()), None
+        return creation.constant(type(value)()), None
     dims = shape_dims(value.shape)
     if dims is None:
         raise ValueError('cannot make a placeholder for a tensor of unknown rank')
-    zeros = defun.zeros([0 if d is None else d for d in dims], dtype=value.dtype)
+    zeros = creation.zeros([0 if d is None else d for d in dims], dtype=value.dtype)
     return zeros, (value.shape if None in dims else None)
 
 
 def zeros_like_structure(value):
     """`zeros_like_value` over a nested structure (e.g. a returned tuple): (zeros, shape invariants
     or None), or None when a leaf is not a tensor or Python number, or has unknown rank."""
-    leaves = defun.nest.flatten(value)
+    leaves = nest.flatten(value)
     if not leaves or not all(is_tensor(v) or is_python_scalar(v) for v in leaves):
         return None
     try:
         pairs = [zeros_like_value(v) for v in leaves]
     except ValueError:
         return None
-    zeros = defun.nest.pack_sequence_as(value, [z for z, _ in pairs])
+    zeros = nest.pack_sequence_as(value, [z for z, _ in pairs])
     if all(i is None for _, i in pairs):
         return zeros, None
-    return zeros, defun.nest.pack_sequence_as(value, [i for _, i in pairs])
+    return zeros, nest.pack_sequence_as(value, [i for _, i in pairs])

@@ -13,7 +13,7 @@ from autograph import impl as autograph_impl
 
 from defun import context, dtypes, nest
 from defun.errors import InvalidArgumentError
-from defun.ops.control_flow_while import while_loop
+from defun.control_flow.while_ops import while_loop
 from defun.shapes import TensorSpec
 
 from defun.data import structure

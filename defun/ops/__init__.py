@@ -1,6 +1,8 @@
 """The op tables. Importing this package defines every op; each table module holds its ops' kernels,
-inference rules and gradients side by side (see DESIGN.md, rule 1)."""
+inference rules and gradients side by side (see DESIGN.md, rule 1). The tables import only the
+registry, dispatch, tensor types and helpers; control flow, whose ops hold sub-graphs, is the layer
+above (defun/control_flow/)."""
 from defun.ops import core, math, creation, array, state  # noqa: F401  (defining the ops is the point)
 from defun.ops import transform, indexing, gathering, sorting, nn, nn_conv, random, debug  # noqa: F401
 from defun.ops import functional  # noqa: F401,E402
-from defun.ops import control_flow_cond, control_flow_while, tensor_array, functional_loops  # noqa: F401,E402
+from defun.ops import tensor_array_ops  # noqa: F401

@@ -1,6 +1,7 @@
-"""The ops behind TensorArray in a graph (tensor_array.py): each works on one dense *buffer* tensor
-of shape [size] + element_shape, and returns a new buffer rather than changing one, so a buffer can
-cross a cond or while_loop boundary and its gradient is an ordinary gradient of a tensor.
+"""The ops behind TensorArray in a graph (defun/control_flow/tensor_array.py): each works on one
+dense *buffer* tensor of shape [size] + element_shape, and returns a new buffer rather than changing
+one, so a buffer can cross a cond or while_loop boundary and its gradient is an ordinary gradient of
+a tensor.
 
 A buffer whose element shape is not yet known holds zeros of shape [size] until the first write
 fixes the element shape (its static shape has unknown rank until then). Writes past the end grow

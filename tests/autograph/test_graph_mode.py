@@ -167,7 +167,7 @@ def test_return_from_nested_tensor_loops_stops_both():
 
 
 def test_variable_first_assigned_in_loop_is_probed_and_checked_at_run_time():
-    # Its type comes from staging the body in a throwaway graph (defun.staging.trial_trace), even
+    # Its type comes from staging the body in a throwaway graph (control_flow.trial_tracing), even
     # though a constant-False cond would not stage it; zero iterations fail as in TF.
     @defun.function
     def f(n):

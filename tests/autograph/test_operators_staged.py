@@ -3,7 +3,7 @@
 These check AutoGraph's own logic around `defun.cond` / `defun.while_loop` (branch and loop state
 handling, the checks that name variables, the type probe) independently of defun's graph machinery:
 the fakes trace every branch like the real ops, then pick the result eagerly; the type probe's
-throwaway graph (defun.staging.trial_trace) is faked by a plain call.
+throwaway graph (defun.control_flow.trial_tracing.trial_trace) is faked by a plain call.
 """
 import numpy as np
 import pytest
@@ -11,7 +11,8 @@ import pytest
 import autograph
 import defun
 from autograph.operators import tensors
-from defun import staging
+from defun import control_flow
+from defun.control_flow import trial_tracing
 
 
 def _fake_cond(pred, true_fn, false_fn):
@@ -35,9 +36,10 @@ def _fake_trial_trace(fn, *args, name=None):
 @pytest.fixture(autouse=True)
 def staged(monkeypatch):
     monkeypatch.setattr(tensors, 'building_graph', lambda: True)
-    monkeypatch.setattr(defun, 'cond', _fake_cond, raising=False)
-    monkeypatch.setattr(defun, 'while_loop', _fake_while_loop, raising=False)
-    monkeypatch.setattr(staging, 'trial_trace', _fake_trial_trace)
+    # The operators call control flow through defun.control_flow, never the face `defun`.
+    monkeypatch.setattr(control_flow, 'cond', _fake_cond)
+    monkeypatch.setattr(control_flow, 'while_loop', _fake_while_loop)
+    monkeypatch.setattr(trial_tracing, 'trial_trace', _fake_trial_trace)
 
 
 def _run(fn, *args):

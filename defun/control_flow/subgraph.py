@@ -2,9 +2,9 @@
 (TensorArray) inside branch outputs and loop variables, ordering the captures of several sub-graphs
 into one input list, a cache of compiled sub-graphs, and copying a graph into the current one.
 
-The ops themselves live in control_flow_cond.py (If, Case: cond, case, switch_case) and
-control_flow_while.py (While: while_loop); TensorArray in tensor_array.py; map_fn, scan, foldl and
-foldr in functional_loops.py.
+The ops themselves live in cond_ops.py (If, Case: cond, case, switch_case) and while_ops.py
+(While: while_loop, run by while_runner.py); TensorArray in tensor_array.py; map_fn, scan, foldl
+and foldr in higher_order.py.
 
 A sub-graph's `inputs` are its placeholders in the order the op feeds them; its `outputs` what it
 returns. Ops that hold sub-graphs are *extended* when they are differentiated (their gradient needs

@@ -19,7 +19,7 @@ from defun.dispatch import apply_op
 from defun.executor import indent, register_emitter
 from defun.funcgraph import FuncGraph
 from defun.graph import GraphTensor
-from defun.ops import control_flow as cf
+from defun.control_flow import subgraph as cf
 from defun.ops import core
 from defun.registry import define_op
 from defun.shapes import TensorShape
@@ -356,7 +356,7 @@ def _cond_gradient(op, grads, needed):
         return [None] * len(op.inputs)
     for plan in plans:
         plan.set_outputs(wanted)
-    union, slots = _gradient_inputs(fwd, graphs, plans)
+    union, slots = _gradient_inputs(op, graphs, plans)
     for plan, slot in zip(plans, slots):
         plan.graph.inputs = plan.seeds + [_slot(plan.graph, slot, t) for t in union]
     seeds = [grads[i] for i in seed_indices]
@@ -376,16 +376,20 @@ def _slot(graph, slot, t):
     return ph if ph is not None else graph.add_placeholder(t.dtype, t.shape.as_tuple(), 'unused')
 
 
-def _gradient_inputs(fwd, graphs, plans):
+def _gradient_inputs(op, graphs, plans):
     """The tensors the gradient op takes after the seeds, and per branch the placeholder standing
-    for each: forward inputs, forward outputs (intermediates), or tensors of enclosing graphs."""
+    for each: forward inputs, forward outputs (intermediates), or tensors of enclosing graphs.
+
+    Forward inputs are taken as `op` received them (for a tape's record, the tensors the tape
+    tracks), so an enclosing tape sees the gradient use them (second order)."""
+    fwd = cf.forward_operation(op)
     union, seen, slots = [], set(), []
     for b, plan in enumerate(plans):
         slot = {}
         for source, ph in plan.graph.captures:
             if isinstance(source, GraphTensor) and source.op.graph is graphs[b]:
                 kind, index = _branch_tensor_source(graphs, b, source)
-                outer = fwd.inputs[1 + index] if kind == 'input' else _ensure_output(fwd, index)
+                outer = op.inputs[1 + index] if kind == 'input' else _ensure_output(fwd, index)
             else:
                 outer = source
             slot[id(outer)] = ph

@@ -3,8 +3,8 @@ TensorArray as TF builds them, so they run as Python loops eagerly, as one While
 are differentiable either way."""
 from defun import dtypes, nest
 from defun.ops import core
-from defun.ops.control_flow_while import while_loop
-from defun.ops.tensor_array import TensorArray
+from defun.control_flow.while_ops import while_loop
+from defun.control_flow.tensor_array import TensorArray
 from defun.shapes import TensorShape, TensorSpec
 from defun.tensor import Tensor, convert_to_tensor
 

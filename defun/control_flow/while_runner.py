@@ -8,7 +8,7 @@ import numpy as np
 
 from defun import dtypes
 from defun.executor import indent
-from defun.ops import control_flow as cf
+from defun.control_flow import subgraph as cf
 
 __all__ = []
 

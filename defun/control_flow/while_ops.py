@@ -22,8 +22,8 @@ from defun.dispatch import apply_op
 from defun.executor import register_emitter
 from defun.funcgraph import FuncGraph
 from defun.graph import GraphTensor
-from defun.ops import control_flow as cf
-from defun.ops import control_flow_while_run as run
+from defun.control_flow import subgraph as cf
+from defun.control_flow import while_runner as run
 from defun.ops import core
 from defun.ops import tensor_array_ops as ta_ops
 from defun.registry import define_op
@@ -299,7 +299,7 @@ def _while_gradient(op, grads, needed):
     diff = _differentiable_vars(body, n)
     captures = [j for j in range(len(body.inputs) - n) if needed is None or needed[n + j]]
     plan = _BodyGradient(body, n, diff, [accumulated[k] for k in acc_seeds], captures)
-    feeds, t_of, outer = _body_feeds(plan, fwd, body, n)
+    feeds, t_of, outer = _body_feeds(plan, op, body, n)
     cur = cf.graph_tensor_in_current
     dy0 = [cur(grads[i]) if grads[i] is not None else core.zeros_like(cur(fwd.outputs[i]))
            for i in diff]
@@ -331,16 +331,21 @@ def _while_gradient(op, grads, needed):
     return grads_in
 
 
-def _body_feeds(plan, fwd, body, n):
+def _body_feeds(plan, op, body, n):
     """How each forward-body tensor the gradient body reads is fed per backward iteration: a
     captured input of the loop, a row of a per-iteration stack, or a constant; plus the gradient
-    body's own captures from outside the forward body."""
+    body's own captures from outside the forward body.
+
+    A captured input is fed as `op` received it: for a tape's record that is the tensor the tape
+    tracks (say an eager tensor a traced function captured), so an enclosing tape differentiating
+    this gradient sees its use (second order)."""
+    fwd = cf.forward_operation(op)
     feeds, t_of = [], {}
     for t, ph in plan.body_tensors(body):
         t_of[id(ph)] = t
         kind, payload = _source_kind(body, n, t)
         if kind == 'captured':
-            payload = cf.graph_tensor_in_current(fwd.inputs[n + payload])
+            payload = cf.graph_tensor_in_current(op.inputs[n + payload])
         elif kind == 'accumulated':
             payload = [cf.graph_tensor_in_current(s) for s in _stack_outputs(fwd, t)]
         feeds.append((ph, kind, payload))

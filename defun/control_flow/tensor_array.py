@@ -12,7 +12,7 @@ from defun import context, dtypes, errors
 from defun.dispatch import apply_op
 from defun.ops import array as array_ops
 from defun.ops import tensor_array_ops as ta_ops
-from defun.ops.control_flow import CompositeValue
+from defun.control_flow.subgraph import CompositeValue
 from defun.shapes import TensorShape
 from defun.tensor import EagerTensor, Tensor, convert_to_tensor
 
