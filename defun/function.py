@@ -339,8 +339,9 @@ def _weak_holders(values):
         elif isinstance(v, dict):
             for x in v.values():
                 walk(x)
-        elif v is None or isinstance(v, (Tensor, bool, int, float, complex, str, bytes)):
-            return
+        elif v is None or isinstance(v, (Tensor, bool, int, float, complex, str, bytes)) or \
+                hasattr(v, '__tf_composite__'):
+            return   # composites are keyed by their spec, not their identity
         else:
             try:
                 refs.append(weakref.ref(v))

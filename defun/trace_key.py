@@ -4,8 +4,9 @@ A key is a frozen, hashable dataclass over the canonical arguments (bound to the
 applied). Tensors (and numpy arrays and scalars, as TF treats them) contribute dtype (as a numpy
 dtype, which hashes in C: this is the per-call hot path) and shape; Python scalars, strings and None
 their value, compared by equality as TF's `Literal` trace type does (so 2, 2.0 and True share a
-trace); lists, tuples, dicts and namedtuples their structure; variables and other objects
-their identity. `describe_changes` compares two keys argument by argument, which is what retrace
+trace); lists, tuples, dicts and namedtuples their structure; composite values (objects with a
+`__tf_composite__()` method returning (spec, component tensors), e.g. a tf.data Dataset) their
+spec, so any value of that spec reuses the trace; variables and other objects their identity. `describe_changes` compares two keys argument by argument, which is what retrace
 explanations print.
 """
 from dataclasses import dataclass
@@ -16,10 +17,11 @@ from defun import dtypes
 from defun.shapes import TensorShape, TensorSpec
 from defun.tensor import EagerTensor, Tensor
 
-__all__ = ['TraceKey', 'encode', 'describe_changes', 'relax', 'accepts', 'part_dtype',
+__all__ = ['TraceKey', 'encode', 'COMPOSITE', 'describe_changes', 'relax', 'accepts', 'part_dtype',
            'is_numpy_value', 'matches_python_values']
 
 TENSOR, PYTHON, OBJECT, LIST, TUPLE, DICT, NAMEDTUPLE = 'T', 'P', 'O', 'L', 'U', 'D', 'N'
+COMPOSITE = 'C'
 
 
 @dataclass(frozen=True)
@@ -62,6 +64,11 @@ def encode(value, holders, leaves):
     if isinstance(value, dict):
         keys = sorted(value)
         return (DICT, tuple(keys)) + tuple([encode(value[k], holders, leaves) for k in keys])
+    composite = getattr(value, '__tf_composite__', None)
+    if composite is not None:
+        spec, components = composite()
+        leaves.extend(components)
+        return (COMPOSITE, spec)
     holders.append(value)
     return (OBJECT, id(value))
 
@@ -81,7 +88,7 @@ def render(part):
     kind = part[0]
     if kind == TENSOR:
         return str(TensorSpec(part[2], part_dtype(part)))
-    if kind == PYTHON:
+    if kind in (PYTHON, COMPOSITE):
         return repr(part[1])
     if kind == OBJECT:
         return f'<object id {part[1]:#x}>'
@@ -103,7 +110,7 @@ def accepts(general, specific):
     if general[0] == TENSOR:
         return general[1] == specific[1] and TensorShape(specific[2]).is_subtype_of(
             TensorShape(general[2]))
-    if general[0] in (PYTHON, OBJECT):
+    if general[0] in (PYTHON, OBJECT, COMPOSITE):
         return False
     head = 2 if general[0] in (DICT, NAMEDTUPLE) else 1
     if general[:head] != specific[:head]:
@@ -123,7 +130,7 @@ def relax(old, new):
             return None
         shape = TensorShape(old[2]).most_specific_compatible_shape(TensorShape(new[2]))
         return (TENSOR, new[1], shape.as_tuple())
-    if old[0] in (PYTHON, OBJECT):
+    if old[0] in (PYTHON, OBJECT, COMPOSITE):
         return None
     head = 2 if old[0] in (DICT, NAMEDTUPLE) else 1
     if old[:head] != new[:head]:
@@ -140,6 +147,9 @@ def matches_python_values(part, value):
     kind = part[0]
     if kind == TENSOR:
         return True
+    if kind == COMPOSITE:
+        composite = getattr(value, '__tf_composite__', None)
+        return composite is not None and composite()[0] == part[1]
     if kind == PYTHON:
         return not isinstance(value, (Tensor, np.ndarray)) and value == part[1]
     if kind == OBJECT:

@@ -16,7 +16,7 @@ from defun.funcgraph import FuncGraph
 from defun.graph import GraphTensor
 from defun.tensor import EagerTensor, Tensor, convert_to_tensor
 from defun.shapes import TensorSpec
-from defun.trace_key import (DICT, LIST, NAMEDTUPLE, TENSOR, TUPLE, is_numpy_value,
+from defun.trace_key import (COMPOSITE, DICT, LIST, NAMEDTUPLE, TENSOR, TUPLE, is_numpy_value,
                              matches_python_values, part_dtype, render)
 
 __all__ = ['trace_function', 'flatten_tensors', 'VariablePolicy']
@@ -26,6 +26,8 @@ def flatten_tensors(value, out):
     """Appends the tensor leaves of an argument, in key order (converting numpy arrays)."""
     if isinstance(value, Tensor):
         out.append(value)
+    elif hasattr(value, '__tf_composite__'):
+        out.extend(value.__tf_composite__()[1])
     elif is_numpy_value(value):
         out.append(EagerTensor(np.asarray(value)))
     elif isinstance(value, (list, tuple)):
@@ -45,6 +47,14 @@ def _placeholders(value, part, graph, out, name):
         graph.inputs.append(ph)
         out.append(ph)
         return ph
+    if kind == COMPOSITE:
+        components = []
+        for i, spec in enumerate(part[1].component_specs()):
+            ph = graph.add_placeholder(spec.dtype, spec.shape.as_tuple(), f'{name}_{i}')
+            graph.inputs.append(ph)
+            components.append(ph)
+        out.extend(components)
+        return part[1].from_components(components)
     if kind in (LIST, TUPLE, NAMEDTUPLE):
         children = part[2:] if kind == NAMEDTUPLE else part[1:]
         items = [_placeholders(v, p, graph, out, f'{name}_{i}')
@@ -65,6 +75,8 @@ def _signature_value(value, part, name):
     kind = part[0]
     if kind == TENSOR:
         return TensorSpec(part[2], part_dtype(part), _spec_name(name))
+    if kind == COMPOSITE:
+        return part[1]
     if kind in (LIST, TUPLE, NAMEDTUPLE):
         fields = getattr(value, '_fields', None) if kind == NAMEDTUPLE else None
         children = part[2:] if kind == NAMEDTUPLE else part[1:]

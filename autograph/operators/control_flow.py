@@ -171,6 +171,10 @@ def for_stmt(iter_, extra_test, body, get_state, set_state, symbol_names, opts):
     if iterable is not None:
         _graph_for(iterable, extra_test, body, get_state, set_state, symbol_names, opts)
         return
+    if tensors.building_graph() and hasattr(iter_, 'graph_iterator'):
+        _iterator_for(iter_.graph_iterator(), extra_test, body, get_state, set_state,
+                      symbol_names, opts)
+        return
     if tensors.is_tensor_array(iter_):
         iter_ = (iter_.read(i) for i in range(int(iter_.size())))
     if extra_test is not None and not _python_extra_test(extra_test):
@@ -211,3 +215,30 @@ def _graph_for(iterable, extra_test, body, get_state, set_state, symbol_names, o
     results = cf.while_loop(cond_fn, body_fn, (creation.constant(0),) + state.initial,
                                **state.loop_kwargs(extra=1))
     state.finish(results[1:])
+
+
+def _iterator_for(iterator, extra_test, body, get_state, set_state, symbol_names, opts):
+    """A loop over a graph iterator (a tf.data dataset, see defun/data/graph_ops.py): the element
+    and whether there is one are loop variables, refetched after each run of the body; unknown
+    dims of the element (a last partial batch) are allowed by its shape invariants."""
+    state = loop_state.LoopState(get_state, set_state, symbol_names, opts, 'for loop')
+    has_value, element = iterator.next_or_default()
+    state.prepare(lambda: body(element))
+
+    def cond_fn(has_value, element, *loop_vars):
+        state.enter(loop_vars)
+        if extra_test is None:
+            return has_value
+        return logic.logical_and(has_value, _as_condition(extra_test()))
+
+    def body_fn(has_value, element, *loop_vars):
+        state.enter(loop_vars)
+        body(element)
+        return tuple(iterator.next_or_default()) + state.leave(loop_vars)
+
+    kwargs = state.loop_kwargs()
+    invariants = kwargs.pop('shape_invariants', None) or nest.map_structure(
+        lambda _: None, state.initial)
+    kwargs['shape_invariants'] = (None, iterator.element_shapes) + tuple(invariants)
+    results = cf.while_loop(cond_fn, body_fn, (has_value, element) + state.initial, **kwargs)
+    state.finish(results[2:])

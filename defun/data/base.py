@@ -12,10 +12,12 @@ built from graph tensors is a template that is rebound to their values when the 
 """
 import copy
 
-from defun import context
+from defun import context, dtypes, nest
 from defun.errors import InvalidArgumentError
+from defun.shapes import TensorShape, TensorSpec
 
-__all__ = ['Dataset', 'KINDS', 'register', 'INFINITE', 'UNKNOWN', 'AUTOTUNE']
+__all__ = ['Dataset', 'DatasetSpec', 'VariantDataset', 'KINDS', 'register', 'count_or_tensor',
+           'resolved', 'check_count', 'INFINITE', 'UNKNOWN', 'AUTOTUNE']
 
 INFINITE = -1
 UNKNOWN = -2
@@ -118,6 +120,10 @@ class Dataset:
     def reduce(self, initial_state, reduce_func, name=None):
         return _kind('reduce')(self, initial_state, reduce_func)
 
+    def __tf_composite__(self):
+        """The trace-key protocol: a Dataset argument traces by its element_spec."""
+        return DatasetSpec(self.element_spec), [_kind('_variant_of')(self)]
+
     def graph_iterator(self):
         """AutoGraph's protocol for `for x in dataset` in a graph (see graph_ops.GraphIterator)."""
         return _kind('_graph_iterator')(self)
@@ -206,6 +212,79 @@ class Dataset:
         if not isinstance(result, Dataset):
             raise TypeError('`transformation_func` must return a `tf.data.Dataset` object.')
         return result
+
+
+class DatasetSpec:
+    """The type of a dataset-valued element (and of a Dataset argument of a tf.function)."""
+
+    __slots__ = ('element_spec', 'dataset_shape')
+
+    def __init__(self, element_spec, dataset_shape=()):
+        self.element_spec = element_spec
+        self.dataset_shape = TensorShape(dataset_shape)
+
+    @property
+    def shape(self):
+        return self.dataset_shape
+
+    @property
+    def dtype(self):
+        return dtypes.variant
+
+    def component_specs(self):
+        """The trace-key protocol (defun.trace_key): one variant tensor."""
+        return [TensorSpec([], dtypes.variant)]
+
+    def from_components(self, components):
+        return VariantDataset(components[0], self.element_spec)
+
+    def _key(self):
+        return (tuple(nest.flatten(self.element_spec)), repr(self.element_spec), self.dataset_shape)
+
+    def __eq__(self, other):
+        return type(other) is DatasetSpec and self._key() == other._key()
+
+    def __hash__(self):
+        return hash(self._key())
+
+    def __repr__(self):
+        return f'DatasetSpec({self.element_spec!r}, {self.dataset_shape!r})'
+
+
+
+class VariantDataset(Dataset):
+    """A dataset known in a graph only by its variant tensor and element_spec (an argument)."""
+
+    def __init__(self, variant, element_spec):
+        self._variant = variant
+        self._tensors = (variant,)
+        self.element_spec = element_spec
+        self._cardinality = -2
+
+    def __repr__(self):
+        return f'<_VariantDataset element_spec={self.element_spec!r}>'
+
+    def rebind(self, values):
+        return values.get(id(self._variant), self)
+
+    def flat_iterator(self):
+        raise TypeError('A dataset argument of a compiled function is iterated by the graph: use '
+                        '`for x in dataset` (AutoGraph) or `dataset.reduce` inside the function')
+
+
+
+def count_or_tensor(value, what):
+    """A Python int, or an integer graph tensor kept for the template (see Dataset.rebind)."""
+    if hasattr(value, 'op'):
+        if not value.dtype.is_integer or value.shape.rank not in (0, None):
+            raise TypeError(f'`{what}` must be an integer scalar, got {value!r}')
+        return value
+    return check_count(value, what)
+
+
+def resolved(value):
+    """The int a count_or_tensor value has when the pipeline runs (after rebinding)."""
+    return int(value.numpy() if hasattr(value, 'numpy') else value)
 
 
 def check_count(value, what, minimum=None, message=None):

@@ -78,6 +78,7 @@ class StructuredFunction:
             if result is None or (nest.is_nested(result) and not nest.flatten(result)):
                 raise TypeError(f'{what}: the function must return a value (a tensor or a '
                                 f'structure of tensors), it returned {result!r}')
+            result = structure.normalize(result, what)   # nested lists become tensors
             flat = [_output(v, graph, what) for v in nest.flatten(result)]
         graph.outputs = flat
         self.output_spec = _output_spec(result, flat)

@@ -30,10 +30,8 @@ from defun.registry import define_op
 from defun.shapes import TensorShape
 from defun.tensor import EagerTensor
 
-from defun.data import structure
-from defun.data.base import Dataset, register
+from defun.data.base import Dataset, DatasetSpec, VariantDataset, register
 from defun.data.optional import Optional
-from defun.data.structure import DatasetSpec
 
 __all__ = ['DatasetVariant', 'VariantDataset', 'variant_of', 'GraphIterator']
 
@@ -58,26 +56,6 @@ class DatasetVariant(EagerTensor):
         return f'<DatasetVariant of {self.array!r}>'
 
     __str__ = __repr__
-
-
-class VariantDataset(Dataset):
-    """A dataset known in a graph only by its variant tensor and element_spec (an argument)."""
-
-    def __init__(self, variant, element_spec):
-        self._variant = variant
-        self._tensors = (variant,)
-        self.element_spec = element_spec
-        self._cardinality = -2
-
-    def __repr__(self):
-        return f'<_VariantDataset element_spec={self.element_spec!r}>'
-
-    def rebind(self, values):
-        return values.get(id(self._variant), self)
-
-    def flat_iterator(self):
-        raise TypeError('A dataset argument of a compiled function is iterated by the graph: use '
-                        '`for x in dataset` (AutoGraph) or `dataset.reduce` inside the function')
 
 
 def _make_kernel(*arrays, template, keys):
@@ -198,6 +176,9 @@ class GraphIterator:
     def get_next_as_optional(self):
         has_value, element = self.next_or_default()
         return Optional(has_value, element, self.element_spec)
+
+
+register('_variant_of')(variant_of)
 
 
 @register('_graph_iterator')

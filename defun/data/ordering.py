@@ -20,7 +20,8 @@ from defun import context
 from defun.errors import FailedPreconditionError, InvalidArgumentError
 
 from defun.data import structure
-from defun.data.base import AUTOTUNE, INFINITE, UNKNOWN, Dataset, check_count, register
+from defun.data.base import (AUTOTUNE, INFINITE, UNKNOWN, Dataset, check_count, count_or_tensor,
+                             register, resolved)
 
 __all__ = ['assert_cardinality', 'PREFETCH_AUTOTUNE_SIZE']
 
@@ -92,12 +93,15 @@ def _repeat_cardinality(n, count):
 @register('repeat')
 class _RepeatDataset(_Unary):
     def __init__(self, input_dataset, count):
-        self._count = -1 if count is None else check_count(count, 'count')
-        super().__init__(input_dataset, _repeat_cardinality(input_dataset._cardinality,
-                                                            self._count))
+        count = -1 if count is None else count_or_tensor(count, 'count')
+        self._tensors = (count,)
+        symbolic = hasattr(count, 'op')
+        super().__init__(input_dataset, UNKNOWN if symbolic else
+                         _repeat_cardinality(input_dataset._cardinality, count))
 
     def flat_iterator(self):
-        epochs = itertools.count() if self._count < 0 else range(self._count)
+        count = resolved(self._tensors[0])
+        epochs = itertools.count() if count < 0 else range(count)
         for _ in epochs:
             produced = False
             for element in self._input.flat_iterator():
@@ -107,43 +111,51 @@ class _RepeatDataset(_Unary):
                 return   # an empty input repeated forever is still empty
 
 
+def _take_cardinality(n, count):
+    if count < 0:
+        return n
+    if n == UNKNOWN:
+        return UNKNOWN if count else 0
+    return count if n == INFINITE else min(n, count)
+
+
 @register('take')
 class _TakeDataset(_Unary):
     def __init__(self, input_dataset, count):
-        self._count = check_count(count, 'count')
-        n = input_dataset._cardinality
-        if self._count < 0:
-            card = n
-        elif n == UNKNOWN:
-            card = UNKNOWN if self._count else 0
-        else:
-            card = self._count if n == INFINITE else min(n, self._count)
-        super().__init__(input_dataset, card)
+        count = count_or_tensor(count, 'count')
+        self._tensors = (count,)
+        super().__init__(input_dataset, UNKNOWN if hasattr(count, 'op') else
+                         _take_cardinality(input_dataset._cardinality, count))
 
     def flat_iterator(self):
-        if self._count < 0:
+        count = resolved(self._tensors[0])
+        if count < 0:
             return self._input.flat_iterator()
-        return itertools.islice(self._input.flat_iterator(), self._count)
+        return itertools.islice(self._input.flat_iterator(), count)
+
+
+def _skip_cardinality(n, count):
+    if n < 0:
+        return n
+    return 0 if count < 0 else max(n - count, 0)
 
 
 @register('skip')
 class _SkipDataset(_Unary):
     def __init__(self, input_dataset, count):
-        self._count = check_count(count, 'count')
-        n = input_dataset._cardinality
-        if n < 0:
-            card = n
-        else:
-            card = 0 if self._count < 0 else max(n - self._count, 0)
-        super().__init__(input_dataset, card)
+        count = count_or_tensor(count, 'count')
+        self._tensors = (count,)
+        super().__init__(input_dataset, UNKNOWN if hasattr(count, 'op') else
+                         _skip_cardinality(input_dataset._cardinality, count))
 
     def flat_iterator(self):
+        count = resolved(self._tensors[0])
         upstream = self._input.flat_iterator()
-        if self._count < 0:
+        if count < 0:
             for _ in upstream:
                 pass
             return iter(())
-        return itertools.islice(upstream, self._count, None)
+        return itertools.islice(upstream, count, None)
 
 
 @register('concatenate')

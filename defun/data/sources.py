@@ -66,15 +66,17 @@ class _TensorDataset(Dataset):
         yield tuple(_array(t) for t in self._tensors)
 
 
-def _range_bound(value, dtype):
+def _range_bound(value):
+    """A Python int, or a graph tensor (the dataset is then a template, see base.py)."""
     if isinstance(value, Tensor):
         if hasattr(value, 'op'):
-            raise NotImplementedError('tf.data.Dataset.range: graph tensor bounds are not '
-                                      'supported; pass Python ints or eager tensors')
+            if not value.dtype.is_integer:
+                raise TypeError(f'Dataset.range: bounds must be integers, got {value.dtype.name}')
+            return value
         value = value.numpy()
     if isinstance(value, (float, np.floating)) and int(value) != value or \
             not isinstance(value, (int, float, np.integer, np.floating)):
-        raise TypeError(f'Cannot convert {value!r} to EagerTensor of dtype {dtype.name}')
+        raise TypeError(f'Cannot convert {value!r} to EagerTensor of dtype int64')
     return int(value)
 
 
@@ -84,20 +86,23 @@ class _RangeDataset(Dataset):
         dtype = dtypes.as_dtype(output_type) if output_type is not None else dtypes.int64
         if not 1 <= len(args) <= 3:
             raise ValueError(f'Invalid arguments to `range()`: {args}')
-        bounds = [_range_bound(a, dtypes.int64) for a in args]
+        bounds = [_range_bound(a) for a in args]
         if len(bounds) == 1:
             bounds = [0] + bounds
-        start, stop, step = (bounds + [1])[:3]
-        if step == 0:
-            raise InvalidArgumentError('step must be a non-zero integer.')
-        self._range = range(start, stop, step)
+        self._tensors = tuple((bounds + [1])[:3])
         self._np_dtype = dtype.np_dtype
         self.element_spec = TensorSpec([], dtype)
-        self._cardinality = len(self._range)
+        self.rebound()
+
+    def rebound(self):
+        bounds = [int(_array(b)) if not hasattr(b, 'op') else None for b in self._tensors]
+        if bounds[2] == 0:
+            raise InvalidArgumentError('step must be a non-zero integer. [Op:RangeDataset]')
+        self._cardinality = UNKNOWN if None in bounds else len(range(*bounds))
 
     def flat_iterator(self):
         np_dtype = self._np_dtype
-        for i in self._range:
+        for i in range(*[int(_array(b)) for b in self._tensors]):
             yield (np.array(i, np_dtype),)
 
 
@@ -142,21 +147,11 @@ def _generator_signature(output_types, output_shapes, output_signature):
     if output_types is None:
         raise TypeError('To specify the output signature you need to provide either the '
                         '`output_signature` argument or the `output_types` argument.')
-    if output_shapes is None:
-        output_shapes = nest.map_structure(lambda _: None, output_types)
-    return nest.map_structure(
-        lambda t, s: TensorSpec(TensorShape(s) if s is not None else TensorShape(None), t),
-        output_types, _shapes_like(output_types, output_shapes))
-
-
-def _shapes_like(types, shapes):
-    """output_shapes given as lists of dims are leaves, not structure."""
-    if not nest.is_nested(types):
-        return shapes
-    if isinstance(types, dict):
-        return {k: shapes[k] for k in types}
-    return type(types)(*[_shapes_like(t, s) for t, s in zip(types, shapes)]) \
-        if hasattr(types, '_fields') else tuple(_shapes_like(t, s) for t, s in zip(types, shapes))
+    types = nest.flatten(output_types)
+    shapes = structure.flatten_up_to(output_types, output_shapes)
+    return nest.pack_sequence_as(output_types, [
+        TensorSpec(TensorShape(s) if s is not None else TensorShape(None), t)
+        for t, s in zip(types, shapes)])
 
 
 def _signature_text(spec):
@@ -184,14 +179,14 @@ class _GeneratorDataset(Dataset):
 
     def _flat(self, value):
         try:
-            nest.assert_same_structure(self.element_spec, value, check_types=False)
-        except (ValueError, TypeError):
+            leaves = structure.flatten_up_to(self.element_spec, value)
+        except ValueError:
             raise InvalidArgumentError(
                 f'TypeError: `generator` yielded an element that did not match the expected '
                 f'structure. The expected structure was {_signature_text(self.element_spec)}, '
                 f'but the yielded element was {value}.') from None
         flat = []
-        for leaf, spec in zip(nest.flatten(value), self._specs):
+        for leaf, spec in zip(leaves, self._specs):
             try:
                 array = np.asarray(_array(leaf), dtype=spec.dtype.np_dtype)
             except (TypeError, ValueError):

@@ -12,38 +12,10 @@ from defun import dtypes, nest
 from defun.shapes import TensorShape, TensorSpec
 from defun.tensor import EagerTensor, Tensor, convert_to_tensor
 
+from defun.data.base import DatasetSpec
+
 __all__ = ['DatasetSpec', 'normalize', 'spec_of', 'Packer', 'flat_arrays', 'is_dataset',
            'check_compatible', 'most_specific', 'flatten_up_to']
-
-
-class DatasetSpec:
-    """The type of a dataset-valued element (and of a Dataset argument of a tf.function)."""
-
-    __slots__ = ('element_spec', 'dataset_shape')
-
-    def __init__(self, element_spec, dataset_shape=()):
-        self.element_spec = element_spec
-        self.dataset_shape = TensorShape(dataset_shape)
-
-    @property
-    def shape(self):
-        return self.dataset_shape
-
-    @property
-    def dtype(self):
-        return dtypes.variant
-
-    def _key(self):
-        return (tuple(nest.flatten(self.element_spec)), repr(self.element_spec), self.dataset_shape)
-
-    def __eq__(self, other):
-        return type(other) is DatasetSpec and self._key() == other._key()
-
-    def __hash__(self):
-        return hash(self._key())
-
-    def __repr__(self):
-        return f'DatasetSpec({self.element_spec!r}, {self.dataset_shape!r})'
 
 
 def is_dataset(value):
