@@ -7,7 +7,7 @@ from defun.dtypes import (DType, as_dtype, float16, half, float32, float64, doub
 from defun.shapes import TensorShape, TensorSpec  # noqa
 from defun.tensor import Tensor, convert_to_tensor, is_tensor  # noqa
 from defun import nest, errors  # noqa
-from defun.ops.core import *  # noqa: F401,F403  (each op table's __all__ is its public surface)
+from defun.ops.base_ops import *  # noqa: F401,F403  (each op table's __all__ is its public surface)
 from defun.ops.math import *  # noqa: F401,F403
 from defun.ops.creation import *  # noqa: F401,F403
 from defun.ops.array import *  # noqa: F401,F403
@@ -26,12 +26,15 @@ from defun.gradients import gradients, UnconnectedGradients, AggregationMethod  
 from defun import compat  # noqa
 from defun.function import function, Function  # noqa
 from defun.custom_gradient import custom_gradient  # noqa
-from defun.ops.functional import stop_gradient, py_function, numpy_function  # noqa
+from defun.ops.python_ops import stop_gradient, py_function, numpy_function  # noqa
 from defun.registry import RegisterGradient, no_gradient, NotDifferentiable, get_gradient_function  # noqa
 from defun import eager  # noqa
 import autograph  # noqa: F401  (tf.autograph)
 from defun.concrete import ConcreteFunction  # noqa
 from defun.control_flow import *  # noqa: F401,F403
 from defun.module import Module  # noqa
+from defun import config, version  # noqa
+from defun.version import VERSION as __version__  # noqa
+from defun.device import device, DeviceSpec  # noqa
 from defun import data  # noqa: E402  (tf.data)
 from defun import experimental  # noqa: E402  (tf.experimental.Optional)

@@ -36,10 +36,11 @@ def _ops_between(ops, source_ids, target_ids, stop_ids):
     """The ops on some path from a source to a target, in reverse execution order; the ids of
     tensors the targets need gradients for; the ids of tensors that depend on a source."""
     reached = set(source_ids)
+    blocked = stop_ids - source_ids if stop_ids else stop_ids
     forward = []
     for op in ops:
         for t in op.inputs:
-            if id(t) in reached and id(t) not in stop_ids:
+            if id(t) in reached and id(t) not in blocked:
                 forward.append(op)
                 reached.update(id(o) for o in op.outputs)
                 break
@@ -67,7 +68,10 @@ def backward(ops, target_grads, source_ids, grad_fn_of=registry.get_gradient_fun
     target_grads: dict id(tensor) -> list of incoming gradients for each target.
     Returns a dict id(source) -> summed gradient (absent when unconnected).
     """
+    # A stopped tensor that is also a source still gets its gradient (TF's `gradients`): only
+    # what lies below it is cut off, so it blocks the walk but not its own accumulation.
     order, needed, reached = _ops_between(ops, source_ids, set(target_grads), stop_ids)
+    stop_ids = stop_ids - source_ids if stop_ids else stop_ids
     pending = {k: list(v) for k, v in target_grads.items()}
     results = {}
     for op in order:

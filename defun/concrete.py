@@ -18,7 +18,7 @@ from defun.dispatch import apply_op
 from defun.executor import compile_graph
 from defun.funcgraph import FuncGraph
 from defun.graph import GraphTensor
-from defun.ops import core
+from defun.ops import base_ops
 from defun.registry import define_op
 from defun.tape import variable_accessed
 from defun.tensor import EagerTensor
@@ -137,7 +137,7 @@ class ConcreteFunction:
                             f'got {len(flat)}')
         checked = []
         for value, ph in zip(flat, self._arg_placeholders):
-            t = core.to_tensor(value, op=self.name) if not hasattr(value, 'dtype') or \
+            t = base_ops.to_tensor(value, op=self.name) if not hasattr(value, 'dtype') or \
                 not isinstance(value, (EagerTensor, GraphTensor)) else value
             if t.dtype is not ph.dtype or not ph.shape.is_compatible_with(t.shape):
                 raise TypeError(
@@ -215,7 +215,7 @@ class ConcreteFunction:
         else:
             backward, read, index = parts.first_order, parts.first_read, parts.first_index
             pairs = list(zip(outputs, grads[:n_out]))
-        seeds = [g if g is not None else core.zeros_like(t)
+        seeds = [g if g is not None else base_ops.zeros_like(t)
                  for t, g in pairs if t.dtype.is_differentiable]
         fed = [op.inputs[parts.input_index[id(t)]] if id(t) in parts.input_index
                else kept[parts.position[id(t)]] for t in read]

@@ -16,12 +16,13 @@ __all__ = ['executing_eagerly', 'current_graph', 'graph_mode', 'init_scope', 'ta
 
 
 class _Frame:
-    __slots__ = ('graph', 'scope', 'control_inputs')
+    __slots__ = ('graph', 'scope', 'control_inputs', 'device')
 
     def __init__(self, graph):
         self.graph = graph
         self.scope = ''
         self.control_inputs = ()
+        self.device = ''  # the device scope requested with tf.device (placement is always the CPU)
 
 
 class _State(threading.local):
@@ -174,6 +175,22 @@ def control_dependencies(control_inputs):
 
 
 @contextlib.contextmanager
+def device_scope(device_name):
+    """Makes `device_name` (already canonical; '' clears it) the requested device in the block."""
+    frame = _state.frames[-1]
+    saved = frame.device
+    frame.device = device_name
+    try:
+        yield
+    finally:
+        frame.device = saved
+
+
+def requested_device():
+    return _state.frames[-1].device
+
+
+@contextlib.contextmanager
 def variable_creation_hook(hook):
     """Calls hook(variable) for every Variable created in the block; the hook may raise to refuse."""
     st = _state
@@ -222,3 +239,33 @@ def default_graph(factory):
     if st.default_graph is None:
         st.default_graph = factory()
     return st.default_graph
+
+
+# tf.config settings are process-wide in TF (one runtime per process), so they are here too: a plain
+# dict read by Function calls (run_functions_eagerly) and random ops (op determinism).
+_config = {'run_functions_eagerly': False, 'op_determinism': False, 'soft_placement': True,
+           'intra_op_parallelism_threads': 0, 'inter_op_parallelism_threads': 0,
+           'visible_devices': None}
+
+
+def config_value(key):
+    """One tf.config setting (KeyError for a name that is not one)."""
+    return _config[key]
+
+
+def set_config_value(key, value):
+    if key not in _config:
+        raise KeyError(key)
+    _config[key] = value
+
+
+def functions_run_eagerly():
+    return _config['run_functions_eagerly']
+
+
+def check_random_seed(op_seed):
+    """With op determinism enabled, a random op needs a global or an op-level seed, as in TF."""
+    if _config['op_determinism'] and op_seed is None and _random['seed'] is None:
+        raise RuntimeError('Random ops require a seed to be set when determinism is enabled. '
+                           'Please set a seed before running the op, e.g. by calling '
+                           'tf.random.set_seed(1).')

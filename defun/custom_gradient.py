@@ -10,7 +10,7 @@ import functools
 import inspect
 
 from defun import context, nest
-from defun.ops.functional import custom_gradient_op
+from defun.ops.python_ops import custom_gradient_op
 from defun.tape import TapeRecords, variable_accessed
 from defun.tensor import convert_to_tensor
 

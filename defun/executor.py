@@ -82,10 +82,12 @@ class _Builder:
         self.fn_name = _identifier(name)
         self.names = {}           # id(tensor) -> source expression
         self.consts = {}          # id(tensor) -> folded value
-        self.namespace = {'np': np}
+        # Generated code counts as defun's own module, so numpy's floating point warnings are
+        # silenced there as in the kernels (TF computes 1/0 = inf silently; see dtype_checks).
+        self.namespace = {'np': np, '__name__': 'defun.generated'}
         # The generated function's own name is reserved: a value bound under it (an emitter binding
         # a sub-graph's callable of the same name) would be replaced by the function itself.
-        self.used = set(keyword.kwlist) | {'np', self.fn_name}
+        self.used = set(keyword.kwlist) | {'np', '__name__', self.fn_name}
         self.cse = {}
         self.lines_with_ops = []  # (source line, the op it runs, for error messages)
         self.chunks = []          # per emitted op: (lines so far, op, input names, output names)

@@ -21,6 +21,7 @@ import threading
 import weakref
 
 from autograph import impl as autograph_impl
+from defun import context
 from defun.shapes import TensorSpec
 from defun.tensor import EagerTensor, Tensor, convert_to_tensor
 from defun.trace_key import TENSOR, TraceKey, accepts, describe_changes, encode, relax
@@ -140,6 +141,8 @@ class Function:
 
     # -- calling
     def __call__(self, *args, **kwargs):
+        if context.functions_run_eagerly():  # tf.config.run_functions_eagerly(True): plain Python
+            return self._python_function(*args, **kwargs)
         if not kwargs and self._all_positional == len(args):
             # The hot path: eager tensors passed positionally. Same key as encode() builds.
             parts = []

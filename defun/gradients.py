@@ -9,7 +9,7 @@ import enum
 
 from defun import backprop, context, nest
 from defun.graph import GraphTensor
-from defun.ops import core
+from defun.ops import base_ops
 from defun.tensor import convert_to_tensor
 
 __all__ = ['gradients', 'UnconnectedGradients', 'AggregationMethod']
@@ -71,6 +71,6 @@ def gradients(ys, xs, grad_ys=None, name='gradients', gate_gradients=False,
         for x, dtype in keyed_xs:
             g = results.get(id(x)) if dtype.is_differentiable else None
             if g is None and unconnected == 'zero':
-                g = core.zeros_like(x) if x.dtype.name != 'resource' else None
+                g = base_ops.zeros_like(x) if x.dtype.name != 'resource' else None
             out.append(g)
     return out

@@ -13,7 +13,7 @@ import linecache
 import numpy as np
 
 from defun import context, dtypes, errors, folding, graph_text
-from defun.origin import user_origin
+from defun.user_frame import user_origin
 from defun.registry import define_op
 from defun.shapes import TensorShape
 from defun.tensor import EagerTensor, Tensor

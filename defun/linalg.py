@@ -1,2 +1,7 @@
 """The `tf.linalg` namespace."""
 from defun.ops.linalg import det, einsum, inv, matmul, norm, solve, tensordot  # noqa: F401
+from defun.ops.creation import eye  # noqa: F401
+from defun.ops.linalg_diag import *  # noqa: F401,F403
+from defun.ops.linalg_solve import *  # noqa: F401,F403
+from defun.ops.linalg_decomp import *  # noqa: F401,F403
+from defun.ops.linalg_solve import LogMatrixDeterminant  # noqa: F401

@@ -21,7 +21,7 @@ from defun import nest
 from defun import scopes
 from defun.control_flow import trial_tracing
 from defun.graph import placeholder
-from defun.ops import core
+from defun.ops import base_ops
 from defun.ops import creation
 from defun.ops import debug
 from defun.shapes import TensorShape
@@ -185,7 +185,7 @@ def _after_one_iteration(iterated, values, names):
         iterated, ['loop must iterate at least once to initialize %s' % ', '.join(names)])
     with scopes.control_dependencies([check]):
         return tuple(nest.map_structure(
-            lambda v: core.identity(v) if tensors.is_tensor(v) else v, values))
+            lambda v: base_ops.identity(v) if tensors.is_tensor(v) else v, values))
 
 
 def _as_placeholders(value):

@@ -10,9 +10,9 @@ import sys
 
 from defun import dtypes
 from defun import errors as defun_errors
-from defun.ops import core
+from defun.ops import base_ops
 from defun.ops import creation
-from defun.ops import functional
+from defun.ops import python_ops
 from defun.ops import gathering
 from defun.ops import math as math_ops
 
@@ -36,7 +36,7 @@ def indexed_iterable(value):
     if tensors.is_tensor_array(value):
         return IndexedIterable(value.size(), value.read)
     if tensors.is_tensor(value):
-        return IndexedIterable(core.shape(value)[0], lambda i: gathering.gather(value, i))
+        return IndexedIterable(base_ops.shape(value)[0], lambda i: gathering.gather(value, i))
     return None
 
 
@@ -58,7 +58,7 @@ def len_(value):
         if dims is None or not dims:
             raise ValueError('len() of a tensor needs at least one dimension; got shape %s'
                              % (value.shape,))
-        return dims[0] if dims[0] is not None else core.shape(value)[0]
+        return dims[0] if dims[0] is not None else base_ops.shape(value)[0]
     return builtins.len(value)
 
 
@@ -100,18 +100,18 @@ def print_(*objects, sep=' ', end='\n', file=None, flush=False):
                        flush=True)
         return 1
 
-    return functional.py_function(print_wrapper, [objects[i] for i in positions], dtypes.int32)
+    return python_ops.py_function(print_wrapper, [objects[i] for i in positions], dtypes.int32)
 
 
 def int_(value=0, *args):
     if not args and tensors.is_graph_tensor(value):
-        return core.cast(value, dtypes.int32)
+        return base_ops.cast(value, dtypes.int32)
     return builtins.int(value, *args)
 
 
 def float_(value=0.0):
     if tensors.is_graph_tensor(value):
-        return core.cast(value, dtypes.float32)
+        return base_ops.cast(value, dtypes.float32)
     return builtins.float(value)
 
 

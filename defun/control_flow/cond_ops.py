@@ -20,7 +20,7 @@ from defun.executor import indent, register_emitter
 from defun.funcgraph import FuncGraph
 from defun.graph import GraphTensor
 from defun.control_flow import subgraph as cf
-from defun.ops import core
+from defun.ops import base_ops
 from defun.registry import define_op
 from defun.shapes import TensorShape
 from defun.tensor import Tensor, convert_to_tensor
@@ -136,7 +136,7 @@ def switch_case(branch_index, branch_fns, default=None, name='switch_case'):
     if index.shape.rank not in (None, 0):
         raise ValueError(f'branch_index must be a scalar, got shape {index.shape}')
     if index.dtype is not dtypes.int32:
-        index = core.cast(index, dtypes.int32)
+        index = base_ops.cast(index, dtypes.int32)
     known = _known_value(index)
     if known is not None:
         known = int(known)
@@ -293,7 +293,7 @@ class _BranchGradient:
             variable = self.branch.variable_for(x)
             return self.graph.add_constant(np.zeros(variable.shape.as_tuple(),
                                                     variable.dtype.np_dtype))
-        return core.zeros_like(x)
+        return base_ops.zeros_like(x)
 
 
 def _branch_tensor_source(graphs, b, t):

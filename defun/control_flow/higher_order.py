@@ -2,7 +2,7 @@
 TensorArray as TF builds them, so they run as Python loops eagerly, as one While op in a graph, and
 are differentiable either way."""
 from defun import dtypes, nest
-from defun.ops import core
+from defun.ops import base_ops
 from defun.control_flow.while_ops import while_loop
 from defun.control_flow.tensor_array import TensorArray
 from defun.shapes import TensorShape, TensorSpec
@@ -21,7 +21,7 @@ def _elements(elems, what):
             raise ValueError(f'{what}: elements in elems must be 1+ dimensional tensors, not '
                              f'scalars (got {e!r})')
     first = flat[0].shape.as_tuple()
-    n = first[0] if first is not None and first[0] is not None else core.shape(flat[0])[0]
+    n = first[0] if first is not None and first[0] is not None else base_ops.shape(flat[0])[0]
     arrays = [TensorArray(e.dtype, size=n, element_shape=_row_shape(e)).unstack(e) for e in flat]
     return flat, arrays, n
 

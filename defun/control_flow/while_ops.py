@@ -24,7 +24,7 @@ from defun.funcgraph import FuncGraph
 from defun.graph import GraphTensor
 from defun.control_flow import subgraph as cf
 from defun.control_flow import while_runner as run
-from defun.ops import core
+from defun.ops import base_ops
 from defun.ops import tensor_array_ops as ta_ops
 from defun.registry import define_op
 from defun.shapes import TensorShape
@@ -124,7 +124,7 @@ def _graph_loop(cond, body, structure, shape_invariants, maximum_iterations, nam
     cf.notify_variable_reads([cond_graph, body_graph])
     inputs = flat + captured
     if maximum_iterations is not None:
-        inputs.append(core.cast(convert_to_tensor(maximum_iterations), dtypes.int32))
+        inputs.append(base_ops.cast(convert_to_tensor(maximum_iterations), dtypes.int32))
     attrs = {'cond': cond_graph, 'body': body_graph, 'n_vars': len(flat),
              'has_max': maximum_iterations is not None, 'accumulate': ()}
     if context.tapes():
@@ -218,7 +218,7 @@ class _BodyGradient:
             dx = []
             for i, dy in zip(diff, self.dy):
                 g = results.get(id(body.inputs[i]))
-                dx.append(graph.internalize(g) if g is not None else core.zeros_like(dy))
+                dx.append(graph.internalize(g) if g is not None else base_ops.zeros_like(dy))
             dc = [results.get(id(x)) for x in body.inputs[n:]]
             self.captured = [j for j, g in enumerate(dc) if g is not None]
             graph.outputs = dx + [graph.internalize(dc[j]) for j in self.captured]
@@ -301,7 +301,7 @@ def _while_gradient(op, grads, needed):
     plan = _BodyGradient(body, n, diff, [accumulated[k] for k in acc_seeds], captures)
     feeds, t_of, outer = _body_feeds(plan, op, body, n)
     cur = cf.graph_tensor_in_current
-    dy0 = [cur(grads[i]) if grads[i] is not None else core.zeros_like(cur(fwd.outputs[i]))
+    dy0 = [cur(grads[i]) if grads[i] is not None else base_ops.zeros_like(cur(fwd.outputs[i]))
            for i in diff]
     dc0 = [_zeros_like_captured(body, n, j, cur(fwd.inputs[n + j])) for j in plan.captured]
     acc_grads = [(accumulated[k], (cur(grads[n + 1 + 2 * k]), cur(fwd.outputs[n + 2 + 2 * k])))
@@ -359,4 +359,4 @@ def _zeros_like_captured(body, n, j, outer):
     if outer.dtype is dtypes.resource:
         variable = body.variable_for(body.inputs[n + j])
         return convert_to_tensor(np.zeros(variable.shape.as_tuple(), variable.dtype.np_dtype))
-    return core.zeros_like(outer)
+    return base_ops.zeros_like(outer)

@@ -9,7 +9,7 @@ import numpy as np
 from defun import nest
 from defun.errors import InvalidArgumentError
 from defun.ops.debug import Assert
-from defun.ops.core import identity
+from defun.ops.base_ops import identity
 from defun.scopes import control_dependencies
 from defun.shapes import TensorSpec
 from defun.tensor import EagerTensor, Tensor, convert_to_tensor

@@ -2,7 +2,7 @@
 inference rules and gradients side by side (see DESIGN.md, rule 1). The tables import only the
 registry, dispatch, tensor types and helpers; control flow, whose ops hold sub-graphs, is the layer
 above (defun/control_flow/)."""
-from defun.ops import core, math, creation, array, state  # noqa: F401  (defining the ops is the point)
+from defun.ops import base_ops, math, creation, array, state  # noqa: F401  (defining the ops is the point)
 from defun.ops import transform, indexing, gathering, sorting, nn, nn_conv, random, debug  # noqa: F401
-from defun.ops import functional  # noqa: F401,E402
+from defun.ops import python_ops, linalg_diag, linalg_solve, linalg_decomp  # noqa: F401,E402
 from defun.ops import tensor_array_ops  # noqa: F401

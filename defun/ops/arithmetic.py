@@ -13,9 +13,9 @@ import numpy as np
 
 from defun import dtypes, errors
 from defun.dispatch import apply_op
-from defun.ops import common
-from defun.ops.common import binary_args, dims, same_as_first, to_tensor
-from defun.ops.core import cast, sum_to, zeros_like
+from defun.ops import op_helpers
+from defun.ops.op_helpers import binary_args, dims, same_as_first, to_tensor
+from defun.ops.base_ops import cast, sum_to, zeros_like
 from defun.ops.dtype_checks import INEXACT, REAL, check_inputs, checked_kernel
 from defun.ops.logic import greater_equal, less_equal, where
 from defun.registry import define_op
@@ -37,7 +37,7 @@ def _binary_infer(op, kinds=None):
     def infer(x, y):
         if kinds is not None:
             check_inputs(op, kinds, x)
-        return x.dtype, common.broadcast_dims(dims(x), dims(y), op)
+        return x.dtype, op_helpers.broadcast_dims(dims(x), dims(y), op)
     return infer
 
 
@@ -229,7 +229,7 @@ def _add_n_kernel(*xs):
 def _add_n_infer(*xs):
     shape = dims(xs[0])
     for x in xs[1:]:
-        shape = common.broadcast_dims(shape, dims(x), 'add_n')
+        shape = op_helpers.broadcast_dims(shape, dims(x), 'add_n')
     return xs[0].dtype, shape
 
 
@@ -240,7 +240,7 @@ ADD_N = define_op('AddN', _add_n_kernel, _add_n_infer,
 def add_n(inputs, name=None):
     if not inputs:
         raise ValueError('add_n: inputs must be a non-empty list of tensors')
-    tensors = common.same_dtype_args(list(inputs), 'add_n')
+    tensors = op_helpers.same_dtype_args(list(inputs), 'add_n')
     if len(tensors) == 1:
         return tensors[0]
     return apply_op(ADD_N, tuple(tensors), None, name)
@@ -261,7 +261,7 @@ def clip_by_value(t, clip_value_min, clip_value_max, name=None):
 
 def scalar_mul(scalar, x, name=None):
     """scalar * x for a scalar (rank-0) `scalar`."""
-    s = common.static_value(scalar) if is_tensor(scalar) else np.asarray(scalar)
+    s = op_helpers.static_value(scalar) if is_tensor(scalar) else np.asarray(scalar)
     if s is not None and np.ndim(s) != 0:
         raise ValueError(f'scalar_mul: `scalar` must be a scalar, got shape {np.shape(s)}')
     return multiply(scalar, x)

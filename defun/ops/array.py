@@ -10,10 +10,10 @@ import numpy as np
 
 from defun import dtypes
 from defun.dispatch import apply_op
-from defun.ops import common
-from defun.ops.common import dims, to_tensor
-# Gradient code reaches these as `array_ops.<name>`; they are defined in core.py and creation.py.
-from defun.ops.core import (broadcast_to, cast, fill, identity, ones_like,  # noqa: F401
+from defun.ops import op_helpers
+from defun.ops.op_helpers import dims, to_tensor
+# Gradient code reaches these as `array_ops.<name>`; they are defined in base_ops.py and creation.py.
+from defun.ops.base_ops import (broadcast_to, cast, fill, identity, ones_like,  # noqa: F401
                             reduced_shape, reshape, shape, zeros_like)
 from defun.ops.creation import constant, ones, zeros  # noqa: F401
 from defun.registry import define_op
@@ -33,7 +33,7 @@ def _stack_infer(*xs, axis):
             continue
         if len(shape) != len(other) or any(a is not None and b is not None and a != b
                                            for a, b in zip(shape, other)):
-            raise common.shape_error('stack', f'Shapes of all inputs must match: values[0].shape = '
+            raise op_helpers.shape_error('stack', f'Shapes of all inputs must match: values[0].shape = '
                                      f'{list(dims(xs[0]))} != values[i].shape = {list(other)}')
         shape = tuple(a if a is not None else b for a, b in zip(shape, other))
     if shape is None:
@@ -47,10 +47,10 @@ STACK = define_op('Pack', lambda *xs, axis: np.stack(xs, axis=axis), _stack_infe
 
 
 def stack(values, axis=0, name='stack'):
-    tensors = common.same_dtype_args(list(values), 'stack')
+    tensors = op_helpers.same_dtype_args(list(values), 'stack')
     rank = tensors[0].shape.rank
     if rank is not None and not -(rank + 1) <= axis <= rank:
-        raise common.shape_error('stack', f'axis {axis} out of range for stacking rank-{rank} '
+        raise op_helpers.shape_error('stack', f'axis {axis} out of range for stacking rank-{rank} '
                                  f'tensors (expected in [{-(rank + 1)}, {rank}])')
     return apply_op(STACK, tuple(tensors), {'axis': int(axis)}, None)
 
@@ -79,7 +79,7 @@ def unstack(value, num=None, axis=0, name='unstack'):
     if d is None:
         raise ValueError('unstack: cannot infer num from a tensor of unknown rank')
     if not -len(d) <= axis < len(d):
-        raise common.shape_error('unstack', f'axis {axis} out of range for rank {len(d)}')
+        raise op_helpers.shape_error('unstack', f'axis {axis} out of range for rank {len(d)}')
     axis = axis % len(d)
     if num is None:
         num = d[axis]
@@ -97,7 +97,7 @@ def _concat_infer(*xs, axis):
     total = 0
     for d in known:
         if len(d) != rank:
-            raise common.shape_error('concat', f'Ranks of all input tensors should match: '
+            raise op_helpers.shape_error('concat', f'Ranks of all input tensors should match: '
                                      f'{[list(k) for k in known]}')
         total = None if total is None or d[a] is None else total + d[a]
     if len(known) != len(xs):
@@ -110,7 +110,7 @@ def _concat_infer(*xs, axis):
                 if result[i] is None:
                     result[i] = d[i]
                 elif d[i] is not None and d[i] != result[i]:
-                    raise common.shape_error(
+                    raise op_helpers.shape_error(
                         'concat', f'Dimension {i} in both shapes must be equal: shapes '
                         f'{[list(k) for k in known]}')
     return xs[0].dtype, tuple(result)
@@ -129,13 +129,13 @@ CONCAT = define_op('ConcatV2', lambda *xs, axis: np.concatenate(xs, axis=axis), 
 
 
 def concat(values, axis, name='concat'):
-    tensors = common.same_dtype_args(list(values), 'concat')
+    tensors = op_helpers.same_dtype_args(list(values), 'concat')
     if len(tensors) == 1:
         return identity(tensors[0])
     rank = tensors[0].shape.rank
     axis = int(axis)
     if rank is not None and not -rank <= axis < rank:
-        raise common.shape_error('concat', f'axis {axis} out of range for rank-{rank} inputs')
+        raise op_helpers.shape_error('concat', f'axis {axis} out of range for rank-{rank} inputs')
     if rank is not None:
         axis %= rank
     return apply_op(CONCAT, tuple(tensors), {'axis': axis}, None)
@@ -163,7 +163,7 @@ def _split_infer(x, *sizes, axis, num):
         return [(x.dtype, None)] * num
     a = axis % len(d)
     static = _resolve_sizes([None if v is None else int(v) for v in map(
-        common.static_value, sizes)], d[a]) if sizes else None
+        op_helpers.static_value, sizes)], d[a]) if sizes else None
     parts = []
     for i in builtins.range(num):
         size = static[i] if sizes else (None if d[a] is None else d[a] // num)
@@ -189,7 +189,7 @@ def split(value, num_or_size_splits, axis=0, num=None, name='split'):
         n = int(num_or_size_splits)
         size = x.shape[axis]
         if size is not None and size % n:
-            raise common.shape_error('split', f'Number of ways to split should evenly divide the '
+            raise op_helpers.shape_error('split', f'Number of ways to split should evenly divide the '
                                      f'split dimension, but got split_dim {size} and num_split {n}')
         return list(apply_op(SPLIT, (x,), {'axis': int(axis), 'num': n}, None))
     sizes = [s if isinstance(s, Tensor) else to_tensor(int(s), op='split')
@@ -244,7 +244,7 @@ def size(input, out_type=dtypes.int32, name=None):
 def _pack_list(values, dtype):
     """Converts a (nested) list holding tensors by stacking, as TF's auto-packing does."""
     items = [_pack_list(v, dtype) if isinstance(v, (list, tuple)) else v for v in values]
-    return stack(common.same_dtype_args(items, 'convert_to_tensor', dtype))
+    return stack(op_helpers.same_dtype_args(items, 'convert_to_tensor', dtype))
 
 
 install_packer(_pack_list)

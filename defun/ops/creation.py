@@ -7,9 +7,9 @@ import numpy as np
 
 from defun import dtypes, errors
 from defun.dispatch import apply_op
-from defun.ops import common
-from defun.ops.common import dims, to_tensor
-from defun.ops.core import broadcast_to, cast, fill, reduced_shape, reshape, shape
+from defun.ops import op_helpers
+from defun.ops.op_helpers import dims, to_tensor
+from defun.ops.base_ops import broadcast_to, cast, fill, reduced_shape, reshape, shape
 from defun.registry import define_op
 from defun.tensor import EagerTensor, Tensor, constant_from_array, to_array
 
@@ -87,7 +87,7 @@ def eye(num_rows, num_columns=None, batch_shape=None, dtype=dtypes.float32, name
 
 
 def _static_array(value, op):
-    known = common.static_value(value)
+    known = op_helpers.static_value(value)
     if known is None:
         raise ValueError(f'{op}: {value!r} must be known while the graph is built (a Python value '
                          f'or a constant tensor)')
@@ -116,7 +116,7 @@ def _range_kernel(start, limit, delta):
 
 
 def _range_infer(start, limit, delta):
-    values = [common.static_value(t) for t in (start, limit, delta)]
+    values = [op_helpers.static_value(t) for t in (start, limit, delta)]
     if any(v is None for v in values) or values[2] == 0:
         return start.dtype, (None,)
     a, b, d = (v.item() for v in map(np.asarray, values))
@@ -172,7 +172,7 @@ def _sum_axes_grad(op, g):
 
 SUM_AXES = define_op(
     'SumAxes', lambda x, axes: np.sum(x, axis=axes, dtype=x.dtype),
-    lambda x, axes: (x.dtype, common.reduce_dims(dims(x), axes, False)), _sum_axes_grad,
+    lambda x, axes: (x.dtype, op_helpers.reduce_dims(dims(x), axes, False)), _sum_axes_grad,
     doc='Sum over static axes (None: all) without keepdims; a gradient helper.')
 
 LINSPACE = define_op('LinSpace', _linspace_kernel,
@@ -185,7 +185,7 @@ def linspace(start, stop, num, name=None, axis=0):
     if not (start.dtype.is_floating or start.dtype.is_complex):
         start = cast(start, dtypes.float32 if start.dtype.size <= 4 else dtypes.float64)
     stop = stop if isinstance(stop, Tensor) else to_tensor(stop, dtype=start.dtype, op='linspace')
-    common.binary_args(start, stop, 'linspace')
+    op_helpers.binary_args(start, stop, 'linspace')
     if start.shape.rank not in (0, None) or stop.shape.rank not in (0, None):
         raise errors.InvalidArgumentError(f'linspace: start and stop must be scalars here, got '
                                           f'{errors.describe(start)} and {errors.describe(stop)}')

@@ -13,8 +13,8 @@ import numpy as np
 
 from defun import context, errors, nest
 from defun.dispatch import apply_op
-from defun.ops import common, logic
-from defun.ops.common import same_as_first, to_tensor
+from defun.ops import op_helpers, logic
+from defun.ops.op_helpers import same_as_first, to_tensor
 from defun.registry import define_op
 from defun.tensor import EagerTensor, Tensor, is_tensor
 
@@ -41,7 +41,7 @@ CHECK_NUMERICS = define_op(
 
 def check_numerics(tensor, message, name=None):
     """Returns `tensor`, raising InvalidArgumentError (with `message`) if it holds NaN or Inf."""
-    x = common.float_only(to_tensor(tensor, op='check_numerics'), 'check_numerics')
+    x = op_helpers.float_only(to_tensor(tensor, op='check_numerics'), 'check_numerics')
     return apply_op(CHECK_NUMERICS, (x,), {'message': str(message)}, name)
 
 
@@ -87,10 +87,10 @@ def _comparison_message(kind, x, y, xv, yv, message, summarize):
 
 def _assert_compare(kind, x, y, message, summarize, name):
     op = f'assert_{kind}'
-    x, y = common.binary_args(x, y, op)
-    common.broadcast_dims(x.shape.as_tuple(), y.shape.as_tuple(), op)
+    x, y = op_helpers.binary_args(x, y, op)
+    op_helpers.broadcast_dims(x.shape.as_tuple(), y.shape.as_tuple(), op)
     summarize = 3 if summarize is None else int(summarize)
-    xv, yv = common.static_value(x), common.static_value(y)
+    xv, yv = op_helpers.static_value(x), op_helpers.static_value(y)
     if xv is not None and yv is not None:
         if not np.all(_COMPARISONS[kind][1](xv, yv)):
             raise errors.InvalidArgumentError(

@@ -12,10 +12,10 @@ import numpy as np
 
 from defun import dtypes, errors
 from defun.dispatch import apply_op
-from defun.ops import common
+from defun.ops import op_helpers
 from defun.ops.arithmetic import conj, divide_no_nan, square
-from defun.ops.common import binary_args, dims, to_tensor
-from defun.ops.core import ones_like, sum_to, zeros_like
+from defun.ops.op_helpers import binary_args, dims, to_tensor
+from defun.ops.base_ops import ones_like, sum_to, zeros_like
 from defun.ops.dtype_checks import (FLOAT, INEXACT, NUMERIC, REAL, check_inputs, checked_kernel,
                                     dtype_error)
 from defun.ops.logic import greater, where
@@ -68,7 +68,7 @@ def _pow_grad(op, g):
 
 def _pow_infer(x, y):
     check_inputs('pow', NUMERIC, x)
-    return x.dtype, common.broadcast_dims(dims(x), dims(y), 'pow')
+    return x.dtype, op_helpers.broadcast_dims(dims(x), dims(y), 'pow')
 
 
 POW = define_op('Pow', checked_kernel(np.power, NUMERIC, 'pow'), _pow_infer, _pow_grad)
@@ -80,11 +80,46 @@ def pow(x, y, name=None):
     return apply_op(POW, (x, y), None, name)
 
 
-RECIPROCAL = _unary('Reciprocal', np.reciprocal, lambda op, g: -g * _out(op) * _out(op),
+# As in TF, the gradients of 1/x, sqrt and rsqrt are ops of their own taking (y, dy), the op's
+# output and its gradient, and give 0 wherever dy is 0: a branch that `where` discards (say
+# where(x > 0, sqrt(x), 0) at x < 0) feeds back 0, not 0 * inf = nan. Their gradients are TF's.
+
+def _zero_where_no_grad(kernel):
+    def grad_kernel(y, dy):
+        return np.where(dy == 0, np.zeros((), dy.dtype), kernel(np.conj(y), dy)).astype(
+            dy.dtype, copy=False)
+    return grad_kernel
+
+
+def _grad_op(op_type, kernel, grad):
+    return define_op(op_type, _zero_where_no_grad(kernel), lambda y, dy: (dy.dtype, dims(dy)),
+                     grad)
+
+
+def _reciprocal_grad_grad(op, g):
+    y, dy = conj(op.inputs[0]), op.inputs[1]
+    return conj(g) * -2.0 * dy * y, apply_op(RECIPROCAL_GRAD, (y, g))
+
+
+def _sqrt_grad_grad(op, g):
+    ga = g / op.inputs[0]
+    return -conj(ga) * op.outputs[0], 0.5 * conj(ga)
+
+
+def _rsqrt_grad_grad(op, g):
+    y, dy = conj(op.inputs[0]), op.inputs[1]
+    return -1.5 * conj(g) * dy * square(y), apply_op(RSQRT_GRAD, (y, g))
+
+
+RECIPROCAL_GRAD = _grad_op('ReciprocalGrad', lambda y, dy: -dy * y * y, _reciprocal_grad_grad)
+SQRT_GRAD = _grad_op('SqrtGrad', lambda y, dy: 0.5 * dy / y, _sqrt_grad_grad)
+RSQRT_GRAD = _grad_op('RsqrtGrad', lambda y, dy: -0.5 * dy * y * y * y, _rsqrt_grad_grad)
+RECIPROCAL = _unary('Reciprocal', np.reciprocal,
+                    lambda op, g: apply_op(RECIPROCAL_GRAD, (op.outputs[0], g)),
                     'reciprocal', NUMERIC)
-SQRT = _unary('Sqrt', np.sqrt, lambda op, g: g * 0.5 / _out(op), 'sqrt')
+SQRT = _unary('Sqrt', np.sqrt, lambda op, g: apply_op(SQRT_GRAD, (op.outputs[0], g)), 'sqrt')
 RSQRT = _unary('Rsqrt', lambda x: np.reciprocal(np.sqrt(x)),
-               lambda op, g: g * -0.5 * _out(op) * _out(op) * _out(op), 'rsqrt')
+               lambda op, g: apply_op(RSQRT_GRAD, (op.outputs[0], g)), 'rsqrt')
 
 
 def reciprocal(x, name=None):
@@ -178,7 +213,7 @@ def _atan2_grad(op, g):
 
 def _atan2_infer(y, x):
     check_inputs('atan2', FLOAT, y)
-    return y.dtype, common.broadcast_dims(dims(y), dims(x), 'atan2')
+    return y.dtype, op_helpers.broadcast_dims(dims(y), dims(x), 'atan2')
 
 
 ATAN2 = define_op('Atan2', checked_kernel(np.arctan2, FLOAT, 'atan2'), _atan2_infer, _atan2_grad)
@@ -314,7 +349,7 @@ def _complex_kernel(re, im):
 def _complex_infer(re, im):
     if re.dtype not in _COMPLEX_OF:
         raise dtype_error('complex', errors.describe(re), FLOAT, graph=True)
-    return _COMPLEX_OF[re.dtype], common.broadcast_dims(dims(re), dims(im), 'complex')
+    return _COMPLEX_OF[re.dtype], op_helpers.broadcast_dims(dims(re), dims(im), 'complex')
 
 
 def _complex_grad(op, g):

@@ -6,8 +6,8 @@ import numpy as np
 
 from defun import errors
 from defun.dispatch import apply_op
-from defun.ops.common import dims, to_tensor
-from defun.ops.core import shape
+from defun.ops.op_helpers import dims, to_tensor
+from defun.ops.base_ops import shape
 from defun.ops.indexing import known_shape as _known_shape
 from defun.registry import define_op
 from defun.tensor import Tensor

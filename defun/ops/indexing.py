@@ -14,8 +14,8 @@ import numpy as np
 from defun import errors
 from defun.dispatch import apply_op
 from defun.ops.array import unstack
-from defun.ops.common import dims, static_value
-from defun.ops.core import shape
+from defun.ops.op_helpers import dims, static_value
+from defun.ops.base_ops import shape
 from defun.registry import define_op
 from defun.tensor import EagerTensor, Tensor, install_operator
 

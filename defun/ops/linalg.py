@@ -9,9 +9,9 @@ import numpy as np
 
 from defun import errors
 from defun.dispatch import apply_op
-from defun.ops import common
-from defun.ops.common import binary_args, dims, to_tensor
-from defun.ops.core import ones_like, sum_to
+from defun.ops import op_helpers
+from defun.ops.op_helpers import binary_args, dims, to_tensor
+from defun.ops.base_ops import ones_like, sum_to
 from defun.ops.dtype_checks import INEXACT, check_inputs, checked_kernel
 from defun.ops.arithmetic import conj
 from defun.ops.elementary import abs, pow, sqrt
@@ -49,7 +49,7 @@ def _matmul_infer(a, b, transpose_a, transpose_b):
     if ka is not None and kb is not None and ka != kb:
         raise errors.InvalidArgumentError(
             f'matmul: Matrix size-incompatible: In[0]: {list(sa)}, In[1]: {list(sb)}')
-    batch = common.broadcast_dims(sa[:-2], sb[:-2], 'matmul')
+    batch = op_helpers.broadcast_dims(sa[:-2], sb[:-2], 'matmul')
     return a.dtype, tuple(batch) + (m, n)
 
 
@@ -146,7 +146,7 @@ def _einsum_infer(*operands, equation):
                 f'{"".join(tokens)!r} in {equation!r} need {len(letters)}')
         position = tokens.index('...') if '...' in tokens else len(tokens)
         extra = len(shape) - len(letters)
-        ellipsis = common.broadcast_dims(ellipsis, shape[position:position + extra], 'einsum')
+        ellipsis = op_helpers.broadcast_dims(ellipsis, shape[position:position + extra], 'einsum')
         labelled = shape[:position] + shape[position + extra:]
         for t, d in zip(letters, labelled):
             sizes[t] = _merge_size(sizes.get(t, 1), d, t, equation, operands)
@@ -202,7 +202,7 @@ def einsum(equation, *inputs, **kwargs):
         raise TypeError(f'einsum: unexpected keyword arguments {sorted(kwargs)}')
     if len(inputs) == 1 and isinstance(inputs[0], (list, tuple)):
         inputs = tuple(inputs[0])
-    tensors = common.same_dtype_args(list(inputs), 'einsum')
+    tensors = op_helpers.same_dtype_args(list(inputs), 'einsum')
     parsed = parse_equation(equation, len(tensors))
     return apply_op(EINSUM, tuple(tensors), {'equation': _join(*parsed)}, None)
 
@@ -213,7 +213,7 @@ _LETTERS = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ'
 
 
 def _tensordot_axes(axes, rank_a, rank_b):
-    value = common.static_value(axes) if is_tensor(axes) else axes
+    value = op_helpers.static_value(axes) if is_tensor(axes) else axes
     if np.ndim(value) == 0:
         n = int(value)
         if n < 0 or n > rank_a or n > rank_b:
@@ -226,8 +226,8 @@ def _tensordot_axes(axes, rank_a, rank_b):
     if len(a_axes) != len(b_axes):
         raise ValueError(f'tensordot: different number of contraction axes for a and b: '
                          f'{a_axes} and {b_axes}')
-    return ([common.normalize_axis(v, rank_a, 'tensordot')[0] for v in a_axes],
-            [common.normalize_axis(v, rank_b, 'tensordot')[0] for v in b_axes])
+    return ([op_helpers.normalize_axis(v, rank_a, 'tensordot')[0] for v in a_axes],
+            [op_helpers.normalize_axis(v, rank_b, 'tensordot')[0] for v in b_axes])
 
 
 def tensordot(a, b, axes, name=None):

@@ -13,9 +13,9 @@ import numpy as np
 
 from defun import context, dtypes
 from defun.dispatch import apply_op
-from defun.ops import common
-from defun.ops.common import binary_args, dims, to_tensor
-from defun.ops.core import sum_to, zeros_like
+from defun.ops import op_helpers
+from defun.ops.op_helpers import binary_args, dims, to_tensor
+from defun.ops.base_ops import sum_to, zeros_like
 from defun.ops.dtype_checks import BOOL, FLOAT, REAL, check_inputs, checked_kernel
 from defun.registry import define_op
 from defun.tensor import install_operator, is_tensor
@@ -30,7 +30,7 @@ def _compare_infer(op, kinds):
     def infer(x, y):
         if kinds is not None:
             check_inputs(op, kinds, x)
-        return dtypes.bool, common.broadcast_dims(dims(x), dims(y), op)
+        return dtypes.bool, op_helpers.broadcast_dims(dims(x), dims(y), op)
     return infer
 
 
@@ -76,7 +76,7 @@ def _equality_kernel(ufunc, mismatch):
 def _equality_infer(op):
     def infer(x, y, incompatible_shape_error=True):
         try:
-            return dtypes.bool, common.broadcast_dims(dims(x), dims(y), op)
+            return dtypes.bool, op_helpers.broadcast_dims(dims(x), dims(y), op)
         except ValueError:
             if incompatible_shape_error:
                 raise
@@ -128,7 +128,7 @@ def _logical_infer(op, kinds=BOOL):
         check_inputs(op, kinds, x, *rest)
         shape = dims(x)
         for y in rest:
-            shape = common.broadcast_dims(shape, dims(y), op)
+            shape = op_helpers.broadcast_dims(shape, dims(y), op)
         return x.dtype, shape
     return infer
 
@@ -207,7 +207,7 @@ install_operator('__invert__', _invert)
 def _select_infer(c, x, y):
     if c.dtype is not dtypes.bool:
         raise TypeError(f'where: condition must be a bool tensor, got {c.dtype.name}')
-    shape = common.broadcast_dims(dims(c), common.broadcast_dims(dims(x), dims(y), 'where'),
+    shape = op_helpers.broadcast_dims(dims(c), op_helpers.broadcast_dims(dims(x), dims(y), 'where'),
                                   'where')
     return x.dtype, shape
 

@@ -11,10 +11,10 @@ import numpy as np
 
 from defun import dtypes, errors
 from defun.dispatch import apply_op
-from defun.ops import common, math as math_ops
-from defun.ops.common import dims, same_as_first, to_tensor
-from defun.ops.core import cast, sum_to, zeros_like
-from defun.ops.functional import stop_gradient
+from defun.ops import op_helpers, math as math_ops
+from defun.ops.op_helpers import dims, same_as_first, to_tensor
+from defun.ops.base_ops import cast, sum_to, zeros_like
+from defun.ops.python_ops import stop_gradient
 from defun.ops.gathering import gather
 from defun.ops.transform import expand_dims, squeeze
 from defun.registry import define_op
@@ -25,11 +25,11 @@ __all__ = ['relu', 'relu6', 'elu', 'leaky_relu', 'gelu', 'silu', 'swish', 'softm
 
 
 def _float_arg(x, op, name='features'):
-    return common.float_only(to_tensor(x, name=name, op=op), op)
+    return op_helpers.float_only(to_tensor(x, name=name, op=op), op)
 
 
 def _pair_infer(g, x, **attrs):
-    return g.dtype, common.broadcast_dims(dims(g), dims(x))
+    return g.dtype, op_helpers.broadcast_dims(dims(g), dims(x))
 
 
 # ---------------------------------------------------------------- relu family
@@ -210,7 +210,7 @@ def bias_add(value, bias, data_format=None, name=None):
     if data_format not in (None, 'NHWC', 'N...C'):
         raise errors.UnimplementedError(f'bias_add: data_format {data_format!r} is not supported; '
                                         f'use channels-last (NHWC)')
-    x, b = common.binary_args(value, bias, 'bias_add')
+    x, b = op_helpers.binary_args(value, bias, 'bias_add')
     if b.shape.rank not in (None, 1):
         raise ValueError(f'bias_add: bias must be 1-D, got {errors.describe(b)}')
     if x.shape.rank is not None and x.shape.rank < 2:
@@ -242,12 +242,15 @@ def sigmoid_cross_entropy_with_logits(labels=None, logits=None, name=None):
         raise ValueError('sigmoid_cross_entropy_with_logits needs both labels and logits')
     x = _float_arg(logits, 'sigmoid_cross_entropy_with_logits', 'logits')
     z = to_tensor(labels, dtype=x.dtype, name='labels', op='sigmoid_cross_entropy_with_logits')
-    common.broadcast_dims(dims(x), dims(z), 'sigmoid_cross_entropy_with_logits')
+    op_helpers.broadcast_dims(dims(x), dims(z), 'sigmoid_cross_entropy_with_logits')
     if dims(x) is not None and dims(z) is not None and dims(x) != dims(z) and \
             None not in dims(x) + dims(z):
         raise ValueError(f'logits and labels must have the same shape ({x.shape} vs {z.shape})')
-    abs_x = relu(x) + relu(-x)
-    return relu(x) - x * z + math_ops.log1p(math_ops.exp(-abs_x))
+    # TF's where-based form, so the gradient at x = 0 is sigmoid(0) - z, as TF's.
+    positive = math_ops.greater_equal(x, zeros_like(x))
+    relu_x = math_ops.where(positive, x, zeros_like(x))
+    neg_abs_x = math_ops.where(positive, -x, x)
+    return relu_x - x * z + math_ops.log1p(math_ops.exp(neg_abs_x))
 
 
 def _xent_kernel(logits, labels, axis):

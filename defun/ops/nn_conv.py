@@ -9,9 +9,9 @@ import numpy as np
 
 from defun import errors
 from defun.dispatch import apply_op
-from defun.ops import common
-from defun.ops.common import dims, to_tensor
-from defun.ops.core import shape, zeros_like
+from defun.ops import op_helpers
+from defun.ops.op_helpers import dims, to_tensor
+from defun.ops.base_ops import shape, zeros_like
 from defun.registry import define_op
 
 __all__ = ['conv2d', 'max_pool2d', 'avg_pool2d', 'max_pool', 'avg_pool']
@@ -121,7 +121,7 @@ def _backprop_filter_kernel(x, filter_sizes, dy, strides, padding, dilations):
 
 
 def _sizes_infer(sizes, other, dy, **attrs):
-    value = common.static_value(sizes)
+    value = op_helpers.static_value(sizes)
     return dy.dtype, (None,) * 4 if value is None else tuple(int(n) for n in value)
 
 
@@ -176,8 +176,8 @@ def _nhwc(x, data_format, op):
 
 def conv2d(input, filters, strides, padding, data_format='NHWC', dilations=None, name=None):
     """2-D convolution (cross-correlation, as TF) of NHWC `input` with HWIO `filters`."""
-    x, w = common.binary_args(input, filters, 'conv2d')
-    common.float_only(x, 'conv2d')
+    x, w = op_helpers.binary_args(input, filters, 'conv2d')
+    op_helpers.float_only(x, 'conv2d')
     _nhwc(x, data_format, 'conv2d')
     if w.shape.rank not in (None, 4):
         raise ValueError(f'conv2d: filters must be 4-D [height, width, in, out], got '
@@ -300,7 +300,7 @@ AVG_POOL_GRAD = define_op(
 def _pool(kind, opdef, input, ksize, strides, padding, data_format, name):
     x = _nhwc(to_tensor(input, op=kind), data_format, kind)
     if kind == 'avg_pool2d':
-        common.float_only(x, kind)
+        op_helpers.float_only(x, kind)
     attrs = {'ksize': _hw(ksize, 'ksize', kind), 'strides': _hw(strides, 'strides', kind),
              'padding': _padding(padding, kind)}
     return apply_op(opdef, (x,), attrs, name)

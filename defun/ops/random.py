@@ -9,8 +9,8 @@ import numpy as np
 
 from defun import context, dtypes, errors
 from defun.dispatch import apply_op
-from defun.ops import common
-from defun.ops.common import dims, to_tensor
+from defun.ops import op_helpers
+from defun.ops.op_helpers import dims, to_tensor
 from defun.registry import define_op
 from defun.tensor import Tensor
 
@@ -27,7 +27,7 @@ def _shape_arg(shape, op):
 
 
 def _shape_infer(shape_t, dtype, **attrs):
-    value = common.static_value(shape_t)
+    value = op_helpers.static_value(shape_t)
     if value is not None:
         return dtype, tuple(int(n) for n in np.reshape(value, [-1]))
     n = shape_t.shape.as_tuple()
@@ -72,6 +72,7 @@ def _float_dtype(dtype, op):
 
 
 def _seed(seed):
+    context.check_random_seed(seed)  # tf.config.experimental.enable_op_determinism's rule
     return None if seed is None else int(seed)
 
 

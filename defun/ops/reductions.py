@@ -11,14 +11,14 @@ import numpy as np
 
 from defun import dtypes
 from defun.dispatch import apply_op
-from defun.ops import common
+from defun.ops import op_helpers
 from defun.ops.arithmetic import conj, divide_no_nan, floordiv, maximum, square
-from defun.ops.common import dims, to_tensor
-from defun.ops.core import (broadcast_to, cast, reduced_shape, reshape, shape,
+from defun.ops.op_helpers import dims, to_tensor
+from defun.ops.base_ops import (broadcast_to, cast, reduced_shape, reshape, shape,
                             static_or_tensor_shape)
 from defun.ops.dtype_checks import BOOL, NUMERIC, REAL, check_inputs, checked_kernel
 from defun.ops.elementary import exp, log, real, sqrt
-from defun.ops.functional import stop_gradient
+from defun.ops.python_ops import stop_gradient
 from defun.ops.logic import equal, is_finite, where
 from defun.registry import define_op
 from defun.tensor import Tensor
@@ -35,7 +35,7 @@ def reduction_axes(x, axis, op):
     if axis is None:
         return None
     if isinstance(axis, Tensor):
-        value = common.static_value(axis)
+        value = op_helpers.static_value(axis)
         if value is None:
             raise ValueError(f'{op}: the reduction axis must be known when the graph is built; got '
                              f'the symbolic tensor {axis!r}')
@@ -43,13 +43,13 @@ def reduction_axes(x, axis, op):
     rank = x.shape.rank
     if rank is None:
         return tuple(sorted(set(int(a) for a in np.ravel(axis))))
-    return common.normalize_axis(axis, rank, op)
+    return op_helpers.normalize_axis(axis, rank, op)
 
 
 def _reduce_infer(op, kinds):
     def infer(x, axis, keepdims):
         check_inputs(op, kinds, x)
-        return x.dtype, common.reduce_dims(dims(x), axis, keepdims, op)
+        return x.dtype, op_helpers.reduce_dims(dims(x), axis, keepdims, op)
     return infer
 
 
@@ -252,7 +252,7 @@ def reduce_std(input_tensor, axis=None, keepdims=False, name=None):
 def _arg_infer(op):
     def infer(x, axis, output_type):
         check_inputs(op, REAL, x)
-        return output_type, common.reduce_dims(dims(x), (axis,), False, op)
+        return output_type, op_helpers.reduce_dims(dims(x), (axis,), False, op)
     return infer
 
 

@@ -8,8 +8,8 @@ import numpy as np
 
 from defun import dtypes, errors
 from defun.dispatch import apply_op
-from defun.ops.common import dims, to_tensor
-from defun.ops.core import shape
+from defun.ops.op_helpers import dims, to_tensor
+from defun.ops.base_ops import shape
 from defun.ops.gathering import GATHER_GRAD, gather
 from defun.ops.transform import transpose
 from defun.registry import define_op

@@ -12,8 +12,8 @@ import numpy as np
 
 from defun import dtypes, errors
 from defun.dispatch import apply_op
-from defun.ops import core
-from defun.ops.common import dims
+from defun.ops import base_ops
+from defun.ops.op_helpers import dims
 from defun.registry import define_op
 from defun.shapes import TensorShape
 from defun.tensor import Tensor, convert_to_tensor
@@ -283,7 +283,7 @@ def _concat_infer(buf, element_shape):
 
 
 CONCAT = define_op('TensorArrayConcatV3', _concat_kernel, _concat_infer,
-                   lambda op, g: core.reshape(g, core.shape(op.inputs[0])),
+                   lambda op, g: base_ops.reshape(g, base_ops.shape(op.inputs[0])),
                    doc='The elements concatenated along their first axis.')
 
 SIZE = define_op('TensorArraySizeV3', lambda buf: np.int32(len(buf)),

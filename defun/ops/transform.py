@@ -9,12 +9,12 @@ import numpy as np
 
 from defun import dtypes, errors
 from defun.dispatch import apply_op
-from defun.ops import common
+from defun.ops import op_helpers
 from defun.ops.arithmetic import conj
 from defun.ops.array import stack
 from defun.ops.creation import sum_axes
-from defun.ops.common import dims, same_as_first, to_tensor
-from defun.ops.core import reshape, shape
+from defun.ops.op_helpers import dims, same_as_first, to_tensor
+from defun.ops.base_ops import reshape, shape
 from defun.registry import define_op
 from defun.tensor import Tensor
 
@@ -34,7 +34,7 @@ def _int_vector(value, op, arg):
 
 def _known_ints(t):
     """The value of an int tensor as a tuple of ints when known now, else None."""
-    value = common.static_value(t)
+    value = op_helpers.static_value(t)
     return None if value is None else tuple(int(v) for v in np.reshape(value, [-1]))
 
 
@@ -105,7 +105,7 @@ def squeeze(input, axis=None, name=None):
         r = x.shape.rank
         if r is None and any(a < 0 for a in axis):
             raise ValueError('squeeze: negative axes need a tensor of known rank')
-        axis = common.normalize_axis(axis, r, 'squeeze') if r is not None else tuple(axis)
+        axis = op_helpers.normalize_axis(axis, r, 'squeeze') if r is not None else tuple(axis)
     return apply_op(SQUEEZE, (x,), {'axis': tuple(axis) if axis else None}, name)
 
 

@@ -54,6 +54,29 @@ def test_stop_gradients_treats_tensor_as_constant():
     np.testing.assert_allclose(out, np.array([1.0, 4.0, 9.0]))
 
 
+@pytest.mark.parametrize('wrt,stops,expected', [
+    # Values recorded from TF 2.21 (tf.gradients in a tf.function at a = 3.0), where
+    # b = 2a, c = b*b, y = c*a + b: a stopped tensor that is also in xs gets its gradient, with
+    # everything below it cut off.
+    (('a', 'b'), ('b',), [36.0, 37.0]),
+    (('a', 'b', 'c'), ('b', 'c'), [36.0, 1.0, 3.0]),
+    (('b',), ('b',), [37.0]),
+    (('a',), ('a',), [110.0]),
+    (('a', 'c'), ('b',), [36.0, 3.0]),
+])
+def test_stopped_tensor_in_xs_gets_its_gradient(wrt, stops, expected):
+    @tf.function
+    def grads(a):
+        t = {'a': a}
+        t['b'] = 2.0 * a
+        t['c'] = t['b'] * t['b']
+        y = t['c'] * a + t['b']
+        return tf.gradients(y, [t[k] for k in wrt], stop_gradients=[t[k] for k in stops])
+
+    out = grads(tf.constant(3.0))
+    np.testing.assert_allclose([g.numpy() for g in out], expected)
+
+
 def test_unconnected_none_and_zero():
     g, x = graph_with()
     with g.as_default():

@@ -7,6 +7,8 @@ import math
 import numpy as np
 
 import defun as tf
+from defun.dispatch import apply_op
+from defun.ops import elementary
 from tests.ops.spec import Spec, ints, positive, rand
 
 _erf = np.vectorize(math.erf)
@@ -23,6 +25,16 @@ def _distinct(*shape, seed=0):
     n = int(np.prod(shape))
     rng = np.random.default_rng(seed)
     return (rng.permutation(n).reshape(shape) * 0.37 - 1.0).astype(np.float64)
+
+
+def _with_zero(n):
+    values = rand(n)
+    values[0] = 0.0
+    return values
+
+
+def _grad_op(opdef):
+    return lambda y, dy: apply_op(opdef, (y, dy))
 
 
 def _bools(*shape, seed=0):
@@ -105,6 +117,16 @@ ELEMENTARY = [
     Spec('Sqrt', tf.sqrt, [positive(3, dtype=np.float32)], np.sqrt, grad=False,
          id='f32'),
     Spec('Rsqrt', tf.math.rsqrt, [positive(4)], lambda x: 1 / np.sqrt(x)),
+    # The gradient ops take (y, dy): the op's output and its gradient; 0 wherever dy is 0.
+    Spec('ReciprocalGrad', _grad_op(elementary.RECIPROCAL_GRAD), [positive(4), _with_zero(4)],
+         lambda y, dy: -dy * y * y),
+    Spec('SqrtGrad', _grad_op(elementary.SQRT_GRAD), [positive(4), _with_zero(4)],
+         lambda y, dy: 0.5 * dy / y),
+    Spec('SqrtGrad', _grad_op(elementary.SQRT_GRAD), [np.array([0.0, np.inf, 1.0]),
+                                                     np.zeros(3)],
+         lambda y, dy: np.zeros(3), grad=False, id='nan-trap'),
+    Spec('RsqrtGrad', _grad_op(elementary.RSQRT_GRAD), [positive(4), _with_zero(4)],
+         lambda y, dy: -0.5 * dy * y ** 3),
     Spec('Log', tf.math.log, [positive(2, 3)], np.log),
     Spec('Log1p', tf.math.log1p, [positive(4)], np.log1p),
     Spec('Expm1', tf.math.expm1, [rand(4)], np.expm1),

@@ -8,8 +8,8 @@ import numpy as np
 
 from defun import dtypes
 from defun.dispatch import apply_op
-from defun.ops import common
-from defun.ops.common import dims, same_as_first, to_tensor
+from defun.ops import op_helpers
+from defun.ops.op_helpers import dims, same_as_first, to_tensor
 from defun.registry import define_op
 from defun.tensor import Tensor
 
@@ -82,7 +82,7 @@ def _reshape_kernel(x, shape):
 
 
 def _reshape_infer(x, shape):
-    known = common.static_value(shape)
+    known = op_helpers.static_value(shape)
     if known is None:
         n = shape.shape.as_tuple()
         return x.dtype, None if n is None or n[0] is None else (None,) * n[0]
@@ -93,13 +93,13 @@ def _reshape_infer(x, shape):
         if xd is not None and None not in xd:
             total = int(np.prod(xd))
             if rest == 0 or total % rest:
-                raise common.shape_error('reshape', f'Cannot reshape a tensor with {total} elements '
+                raise op_helpers.shape_error('reshape', f'Cannot reshape a tensor with {total} elements '
                                          f'to shape {target}')
             target = [total // rest if d == -1 else d for d in target]
         else:
             target = [None if d == -1 else d for d in target]
     elif xd is not None and None not in xd and int(np.prod(xd)) != int(np.prod(target)):
-        raise common.shape_error('reshape', f'Cannot reshape a tensor with {int(np.prod(xd))} '
+        raise op_helpers.shape_error('reshape', f'Cannot reshape a tensor with {int(np.prod(xd))} '
                                  f'elements to shape {target} ({int(np.prod(target))} elements)')
     return x.dtype, tuple(target)
 
@@ -115,12 +115,12 @@ def reshape(tensor, shape, name=None):
 
 
 def _broadcast_to_infer(x, shape):
-    known = common.static_value(shape)
+    known = op_helpers.static_value(shape)
     if known is None:
         n = shape.shape.as_tuple()
         return x.dtype, None if n is None or n[0] is None else (None,) * n[0]
     target = tuple(int(d) for d in np.reshape(known, [-1]))
-    common.broadcast_dims(dims(x), target, 'broadcast_to')
+    op_helpers.broadcast_dims(dims(x), target, 'broadcast_to')
     return x.dtype, target
 
 
@@ -199,7 +199,7 @@ def _fill_kernel(dims_array, value):
 
 
 def _fill_infer(dims_t, value):
-    known = common.static_value(dims_t)
+    known = op_helpers.static_value(dims_t)
     if known is None:
         n = dims_t.shape.as_tuple()
         return value.dtype, None if n is None or n[0] is None else (None,) * n[0]

@@ -8,7 +8,7 @@ import numpy as np
 
 from defun import context, dtypes, nest
 from defun.dispatch import apply_op
-from defun.ops.common import dims, same_as_first, to_tensor
+from defun.ops.op_helpers import dims, same_as_first, to_tensor
 from defun.registry import define_op
 from defun.tensor import EagerTensor
 
