@@ -9,6 +9,7 @@ functions it traces.
 """
 from autograph import experimental
 from autograph import impl
+from autograph import options
 from autograph import preflight
 from autograph.errors import AutoGraphWarning
 from autograph.impl import do_not_convert
@@ -21,15 +22,16 @@ def to_graph(entity, recursive=True, experimental_optional_features=None):
     """Returns the converted version of a function or method (the same object if not convertible).
 
     `recursive` is accepted for TensorFlow compatibility: calls are always converted recursively.
+    `experimental_optional_features` turns on optional conversions (`experimental.Feature`).
     """
-    del recursive, experimental_optional_features
-    return impl.convert(entity)
+    del recursive
+    return impl.convert(entity, options.features(experimental_optional_features))
 
 
 def to_code(entity, recursive=True, experimental_optional_features=None):
     """Returns the source of the converted function, as a string."""
-    del recursive, experimental_optional_features
-    return impl.converted_source(entity)
+    del recursive
+    return impl.converted_source(entity, options.features(experimental_optional_features))
 
 
 __all__ = ['to_graph', 'to_code', 'do_not_convert', 'experimental', 'check', 'AutoGraphWarning',

@@ -30,6 +30,8 @@ from autograph.pyct import transformer
 # control_flow last, as it consumes the statements all others produce.
 CONVERTERS = (directives, lists, call_trees, asserts, return_statements, break_statements,
               continue_statements, logical_expressions, conditional_expressions, control_flow)
+# Converters that run only when their optional feature is on (autograph.options), as in TF.
+OPTIONAL = {lists: 'LISTS', asserts: 'ASSERT_STATEMENTS'}
 
 AG_NAME = 'ag__'
 _NESTED = (gast.FunctionDef, gast.AsyncFunctionDef, gast.Lambda)
@@ -63,19 +65,23 @@ def _direct_nested_scopes(node):
     return found
 
 
-def convert_tree(node, namer, filename):
+def convert_tree(node, namer, filename, features=frozenset()):
     """Converts `node` (a FunctionDef or Lambda) and its nested scopes in place; returns it."""
     for nested in _direct_nested_scopes(node):
-        convert_tree(nested, namer, filename)
+        convert_tree(nested, namer, filename, features)
     name = getattr(node, 'name', '<lambda>')
-    ctx = transformer.Context(node, namer, filename, name)
+    ctx = transformer.Context(node, namer, filename, name, features)
     for converter in CONVERTERS:
-        node = converter.transform(node, ctx)
+        if OPTIONAL.get(converter, None) in (None, *features):
+            node = converter.transform(node, ctx)
     return node
 
 
-def convert_code(fn):
-    """Parses and converts `fn`; returns a ConvertedCode. Raises parser.SourceUnavailableError."""
+def convert_code(fn, features=frozenset()):
+    """Parses and converts `fn` with the optional `features` turned on; returns a ConvertedCode.
+
+    Raises parser.SourceUnavailableError.
+    """
     node = parser.parse_entity(fn)
     filename = fn.__code__.co_filename
     origin.resolve(node, filename, fn.__name__)
@@ -84,7 +90,7 @@ def convert_code(fn):
     reserved = transformer.reserved_names(node, list(fn.__globals__) + list(fn.__code__.co_freevars)
                                           + [AG_NAME])
     namer = naming.Namer(reserved)
-    node = convert_tree(node, namer, filename)
+    node = convert_tree(node, namer, filename, features)
     free_names = [AG_NAME] + list(fn.__code__.co_freevars)
     code = loader.compile_function(node, filename, free_names)
     issued = namer.reserved - reserved

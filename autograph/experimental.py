@@ -1,5 +1,7 @@
-"""`autograph.experimental`: do_not_convert and set_loop_options, as in `tf.autograph.experimental`."""
+"""`autograph.experimental`: do_not_convert, set_loop_options and Feature, as in
+`tf.autograph.experimental`."""
 from autograph.impl import do_not_convert
+from autograph.options import Feature
 
 
 def set_loop_options(parallel_iterations=None, swap_memory=None, maximum_iterations=None,
@@ -13,4 +15,4 @@ def set_loop_options(parallel_iterations=None, swap_memory=None, maximum_iterati
     del parallel_iterations, swap_memory, maximum_iterations, shape_invariants
 
 
-__all__ = ['do_not_convert', 'set_loop_options']
+__all__ = ['do_not_convert', 'set_loop_options', 'Feature']

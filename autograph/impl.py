@@ -26,6 +26,7 @@ from defun.ops import array as array_ops
 from autograph import conversion
 from autograph import errors
 from autograph import operators
+from autograph import options
 from autograph.pyct import loader
 from autograph.pyct import parser
 
@@ -39,17 +40,21 @@ ALLOWLIST = frozenset([
 DO_NOT_CONVERT = 'autograph_do_not_convert'
 
 
-def _namespace():
+def _namespace(features):
     namespace = types.ModuleType('ag__', 'The runtime operators, as seen by converted code.')
     for name in operators.__all__:
         setattr(namespace, name, getattr(operators, name))
-    namespace.converted_call = converted_call
+
+    def call(f, args, kwargs=None):
+        # The functions a converted function calls convert with its own optional features.
+        return converted_call(f, args, kwargs, features)
+    namespace.converted_call = call
     return namespace
 
 
 _USER_FRAMES = errors.UserFrames()
-_code_cache = {}
-_function_cache = weakref.WeakKeyDictionary()
+_code_cache = {}                               # (code, features) -> ConvertedCode
+_function_cache = weakref.WeakKeyDictionary()  # function -> {features: converted function}
 _unconverted = weakref.WeakSet()
 # Hooks run on the original function before its first conversion (autograph.check's warnings).
 conversion_hooks = []
@@ -100,41 +105,45 @@ def _should_convert(fn):
                 or inspect.isasyncgenfunction(fn))
 
 
-def convert(fn):
-    """The converted version of `fn` (a function, bound method or callable), or `fn` itself."""
+def convert(fn, features=options.NONE):
+    """The converted version of `fn` (a function, bound method or callable), or `fn` itself.
+
+    `features` names the optional conversions to apply (see `autograph.options`).
+    """
     if isinstance(fn, types.MethodType):
-        converted = convert(fn.__func__)
+        converted = convert(fn.__func__, features)
         return fn if converted is fn.__func__ else types.MethodType(converted, fn.__self__)
     if not isinstance(fn, types.FunctionType) or not _should_convert(fn):
         return fn
-    cached = _function_cache.get(fn)
+    cached = _function_cache.get(fn, {}).get(features)
     if cached is not None:
         return cached
     if fn in _unconverted:
         return fn
     try:
-        converted = _convert_function(fn)
+        converted = _convert_function(fn, features)
     except parser.SourceUnavailableError as e:
         _unconverted.add(fn)
         warnings.warn('AutoGraph cannot read the source of %s (%s), so it runs unconverted: Python'
                       ' control flow on tensors inside it will fail while tracing'
                       % (fn.__qualname__, e), errors.AutoGraphWarning, stacklevel=3)
         return fn
-    _function_cache[fn] = converted
+    _function_cache.setdefault(fn, {})[features] = converted
     return converted
 
 
-def _convert_function(fn):
-    result = _code_cache.get(fn.__code__)
+def _convert_function(fn, features):
+    result = _code_cache.get((fn.__code__, features))
     if result is None:
-        for hook in conversion_hooks:
-            hook(fn)
-        result = conversion.convert_code(fn)
+        if not any(code is fn.__code__ for code, _ in _code_cache):
+            for hook in conversion_hooks:
+                hook(fn)
+        result = conversion.convert_code(fn, features)
         for code in loader.code_objects(result.code):
             generated = code is result.code or code in result.helper_codes
             _USER_FRAMES.register([code], fn.__name__ if generated else code.co_name)
-        _code_cache[fn.__code__] = result
-    return _error_rewriting_wrapper(conversion.instantiate(result, fn, _AG_CELL), fn)
+        _code_cache[fn.__code__, features] = result
+    return _error_rewriting_wrapper(conversion.instantiate(result, fn, _ag_cell(features)), fn)
 
 
 def _error_rewriting_wrapper(converted, original):
@@ -156,19 +165,19 @@ def _error_rewriting_wrapper(converted, original):
     return wrapper
 
 
-def converted_call(f, args, kwargs=None):
-    """Calls `f(*args, **kwargs)`, converting `f` first when it is user code."""
+def converted_call(f, args, kwargs=None, features=options.NONE):
+    """Calls `f(*args, **kwargs)`, converting `f` (with `features`) first when it is user code."""
     kwargs = kwargs or {}
     overload = _overload(f)
     if overload is not None:
         return overload(*args, **kwargs)
     if isinstance(f, functools.partial):
-        return converted_call(f.func, f.args + tuple(args), {**f.keywords, **kwargs})
+        return converted_call(f.func, f.args + tuple(args), {**f.keywords, **kwargs}, features)
     if isinstance(f, (types.FunctionType, types.MethodType)):
-        return convert(f)(*args, **kwargs)
+        return convert(f, features)(*args, **kwargs)
     if not isinstance(f, type) and callable(f) and isinstance(getattr(type(f), '__call__', None),
                                                               types.FunctionType):
-        return convert(types.MethodType(type(f).__call__, f))(*args, **kwargs)
+        return convert(types.MethodType(type(f).__call__, f), features)(*args, **kwargs)
     return f(*args, **kwargs)
 
 
@@ -205,18 +214,28 @@ def do_not_convert(func=None):
     return unconverted
 
 
-def converted_source(fn):
+def converted_source(fn, features=options.NONE):
     """Readable source of the converted `fn`; raises ValueError when it is not converted."""
     target = fn.__func__ if isinstance(fn, types.MethodType) else fn
     if not isinstance(target, types.FunctionType) or not _should_convert(target):
         raise ValueError('%r is not converted by AutoGraph (not a user function, allow-listed or'
                          ' marked do_not_convert)' % (fn,))
-    result = _code_cache.get(target.__code__)
+    result = _code_cache.get((target.__code__, features))
     if result is None:
-        result = conversion.convert_code(target)
+        result = conversion.convert_code(target, features)
     return result.source()
 
 
-# The `ag__` namespace converted code sees, in one cell shared by every converted function.
-AG = _namespace()
-_AG_CELL = conversion.new_cell(AG)
+# The `ag__` namespace converted code sees: one cell per set of optional features, shared by
+# every function converted with those features (at most one per subset of Feature).
+_AG_CELLS = {}
+
+
+def _ag_cell(features):
+    cell = _AG_CELLS.get(features)
+    if cell is None:
+        cell = _AG_CELLS.setdefault(features, conversion.new_cell(_namespace(features)))
+    return cell
+
+
+AG = _ag_cell(options.NONE).cell_contents

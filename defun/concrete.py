@@ -13,10 +13,10 @@ nested compiled calls work the same way.
 """
 import threading
 
-from defun import backprop, context, nest
+from defun import backprop, context, dtypes, nest
 from defun.dispatch import apply_op
 from defun.executor import compile_graph
-from defun.funcgraph import FuncGraph
+from defun.funcgraph import FuncGraph, variable_of
 from defun.graph import GraphTensor
 from defun.ops import base_ops
 from defun.registry import define_op
@@ -137,6 +137,8 @@ class ConcreteFunction:
                             f'got {len(flat)}')
         checked = []
         for value, ph in zip(flat, self._arg_placeholders):
+            if ph.dtype is dtypes.resource and hasattr(value, 'handle'):
+                value = value.handle  # a Variable given for a Variable argument
             t = base_ops.to_tensor(value, op=self.name) if not hasattr(value, 'dtype') or \
                 not isinstance(value, (EagerTensor, GraphTensor)) else value
             if t.dtype is not ph.dtype or not ph.shape.is_compatible_with(t.shape):
@@ -155,6 +157,8 @@ class ConcreteFunction:
             return self._pack(apply_op(self._opdef, inputs, self._plain_attrs))
         if st.tapes:
             _notify_variable_reads(self.graph.variables)
+            # Variables passed as arguments are read through their handles, fed like tensors.
+            _notify_variable_reads([v for v in map(variable_of, tensors) if v is not None])
         attrs = self._gradient_attrs if self._wants_intermediates(inputs) else self._plain_attrs
         return self._pack(apply_op(self._opdef, inputs, attrs))
 

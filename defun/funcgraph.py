@@ -12,7 +12,7 @@ from defun.graph import PLACEHOLDER, Graph, GraphTensor
 from defun.shapes import TensorShape
 from defun.tensor import EagerTensor
 
-__all__ = ['FuncGraph']
+__all__ = ['FuncGraph', 'variable_of']
 
 
 class FuncGraph(Graph):
@@ -64,12 +64,17 @@ class FuncGraph(Graph):
         ph = self._new_capture_placeholder(tensor, name)
         self._captures[id(tensor)] = (source if source is not None else tensor, ph)
         self.inputs.append(ph)
-        variable = _variable_of(tensor)
+        variable = variable_of(tensor)
         if variable is not None:
             self._handle_variables[id(ph)] = variable
             if not any(v is variable for v in self.variables):
                 self.variables.append(variable)
         return ph
+
+    def add_variable_input(self, placeholder, variable):
+        """Records that input `placeholder` is the handle of `variable` (a Variable argument's
+        stand-in), for the sub-graphs that capture it."""
+        self._handle_variables[id(placeholder)] = variable
 
     def variable_for(self, placeholder):
         """The variable whose handle `placeholder` stands for, or None."""
@@ -138,7 +143,9 @@ class FuncGraph(Graph):
         return [v for v in self.variables if v.trainable]
 
 
-def _variable_of(tensor):
+def variable_of(tensor):
+    """The variable whose handle `tensor` is (an eager handle, or a handle placeholder of a
+    FuncGraph), or None."""
     variable = getattr(tensor, 'variable', None)
     if variable is not None:
         return variable

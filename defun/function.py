@@ -21,11 +21,12 @@ import threading
 import weakref
 
 from autograph import impl as autograph_impl
+from autograph import options as autograph_options
 from defun import context
 from defun.shapes import TensorSpec
 from defun.tensor import EagerTensor, Tensor, convert_to_tensor
-from defun.trace_key import TENSOR, TraceKey, accepts, describe_changes, encode, relax
-from defun.tracing import VariablePolicy, flatten_tensors, trace_function
+from defun.trace_key import TENSOR, TraceKey
+from defun.tracing import VariablePolicy, trace_function
 
 __all__ = ['function', 'Function']
 
@@ -66,21 +67,19 @@ class _Binder:
             self.signature.parameters, values)))
         return new.args, new.kwargs
 
-    def flat_tensor_args(self, args, kwargs):
-        _, values, _ = self.bind(args, kwargs)
-        return flatten_tensors(values, [])
-
 
 class Function:
     """A Python function compiled per input signature, as `tf.function` returns."""
 
     def __init__(self, python_function, name=None, input_signature=None, autograph=True,
-                 reduce_retracing=False, jit_compile=None):
+                 reduce_retracing=False, jit_compile=None, experimental_autograph_options=None):
         if not callable(python_function):
             raise TypeError(f'tf.function expects a callable, got {python_function!r}')
         self._python_function = python_function
         self._name = name or getattr(python_function, '__name__', type(python_function).__name__)
         self._autograph = autograph
+        self._autograph_options = experimental_autograph_options
+        self._autograph_features = autograph_options.features(experimental_autograph_options)
         self._reduce_retracing = reduce_retracing
         self._jit_compile = jit_compile
         self._input_signature = None if input_signature is None else tuple(input_signature)
@@ -89,7 +88,8 @@ class Function:
         self._all_positional = (len(self._binder.names) if self._binder.simple
                                 and input_signature is None else -1)
         self._cache = {}            # TraceKey -> ConcreteFunction
-        self._memo = {}             # (names, parts) -> ConcreteFunction: the hot-path lookup
+        self._memo = {}             # (names, tree, leaves) -> ConcreteFunction: the hot path
+        self._flat_tree = TraceKey.flat_tree(len(self._binder.names))
         self._holders = {}          # TraceKey -> weak refs of objects keyed by identity
         self._lock = threading.RLock()
         self._tracing_count = 0
@@ -132,7 +132,7 @@ class Function:
         if bound is None:
             bound = Function(_WeakMethod(self._python_function, instance), self._name,
                              self._input_signature, self._autograph, self._reduce_retracing,
-                             self._jit_compile)
+                             self._jit_compile, self._autograph_options)
             try:
                 self._instances[instance] = bound
             except TypeError:
@@ -144,49 +144,53 @@ class Function:
         if context.functions_run_eagerly():  # tf.config.run_functions_eagerly(True): plain Python
             return self._python_function(*args, **kwargs)
         if not kwargs and self._all_positional == len(args):
-            # The hot path: eager tensors passed positionally. Same key as encode() builds.
-            parts = []
+            # The hot path: eager tensors passed positionally. Equal to the TensorLeafs that
+            # TraceKey.build makes.
+            leaves = []
             for v in args:
                 if type(v) is not EagerTensor:
                     break
                 array = v.array
-                parts.append((TENSOR, array.dtype, array.shape))
+                leaves.append((TENSOR, array.dtype, array.shape))
             else:
-                concrete = self._memo.get((self._binder.names, tuple(parts)))
+                concrete = self._memo.get((self._binder.names, self._flat_tree, tuple(leaves)))
                 if concrete is not None:
                     return concrete.call_flat(list(args))
         names, values, _ = self._binder.bind(args, kwargs)
         if self._input_signature is not None:
-            key, leaves = self._signature_key(names, values)
+            key, feeds = self._signature_key(names, values)
+            holders = ()
         else:
-            holders, leaves = [], []
-            parts = tuple([encode(v, holders, leaves) for v in values])
-            # The memo maps the key's raw parts (hashed in C) to a trace; keys holding objects by
+            key, feeds, holders = TraceKey.build(names, values)
+            # The memo maps the key's raw fields (hashed in C) to a trace; keys holding objects by
             # identity stay out of it, since their liveness must be checked on every call.
-            concrete = self._memo.get((names, parts))
+            concrete = self._memo.get((names, key.tree, key.leaves))
             if concrete is not None:
-                return concrete.call_flat(leaves)
-            key = TraceKey(names, parts)
+                return concrete.call_flat(feeds)
         concrete = self._cache.get(key)
         if concrete is None or not self._holders_alive(key):
-            concrete = self._concrete_for(key, values)
+            concrete = self._concrete_for(key, values, feeds, holders)
             if self._input_signature is None and not holders and \
                     not concrete.captures_enclosing_graph():
-                self._memo[(names, key.parts)] = concrete
-        return concrete.call_flat(leaves)
+                self._memo[(names, key.tree, key.leaves)] = concrete
+        return concrete.call_flat(feeds)
 
     def get_concrete_function(self, *args, **kwargs):
         """The ConcreteFunction for these arguments (values or TensorSpecs), tracing if needed."""
         names, values, _ = self._binder.bind(args, kwargs) if (args or kwargs) else (
             self._binder.names, list(self._input_signature or ()), None)
         if self._input_signature is not None and not (args or kwargs):
-            key, _ = self._signature_key(names, list(self._input_signature), specs=True)
+            key, feeds = self._signature_key(names, list(self._input_signature), specs=True)
+            holders = ()
         elif self._input_signature is not None:
-            key, _ = self._signature_key(names, values, specs=True)
+            key, feeds = self._signature_key(names, values, specs=True)
+            holders = ()
         else:
-            key = TraceKey(names, tuple(encode(v, [], []) for v in values))
+            key, feeds, holders = TraceKey.build(names, values)
         concrete = self._cache.get(key)
-        return concrete if concrete is not None else self._concrete_for(key, values)
+        if concrete is not None and self._holders_alive(key):
+            return concrete
+        return self._concrete_for(key, values, feeds, holders)
 
     def _signature_key(self, names, values, specs=False):
         """Checks the call against input_signature; returns the signature's key and the tensors."""
@@ -197,7 +201,7 @@ class Function:
         leaves = []
         for name, value, spec in zip(names, values, signature):
             self._fit_signature(name, value, spec, specs, leaves)
-        return TraceKey(names, tuple(encode(s, [], []) for s in signature)), leaves
+        return TraceKey.build(names, signature)[0], leaves
 
     def _fit_signature(self, name, value, spec, specs, leaves):
         """Checks one argument against its (possibly nested) spec, appending its tensors (None
@@ -231,56 +235,49 @@ class Function:
         refs = self._holders.get(key)
         return refs is None or all(r() is not None for r in refs)
 
-    def _concrete_for(self, key, values):
+    def _concrete_for(self, key, values, feeds, holders):
         """lookup -> trace -> add, under the lock so each key traces once."""
         with self._lock:
             concrete = self._cache.get(key)
             if concrete is not None and self._holders_alive(key):
                 return concrete
             for cached_key, cached in self._cache.items():
-                if len(cached_key.parts) == len(key.parts) and cached_key.names == key.names and \
-                        all(accepts(g, s) for g, s in zip(cached_key.parts, key.parts)):
+                if cached_key.accepts(key) and self._holders_alive(cached_key):
                     return cached
             trace_key = self._relaxed(key)
             self._record_retrace(trace_key)
-            concrete = self._trace(trace_key, values)
+            concrete = self._trace(trace_key, values, feeds)
             if concrete.captures_enclosing_graph():
                 return concrete  # valid only inside the enclosing trace: never cached
             self._cache[trace_key] = concrete
-            self._holders[trace_key] = _weak_holders(values)
+            self._holders[trace_key] = _weak_refs(holders)
             return concrete
 
     def _relaxed(self, key):
         if not self._reduce_retracing or not self._cache:
             return key
-        previous = list(self._cache)[-1]
-        if previous.names != key.names:
-            return key
-        parts = [relax(o, n) for o, n in zip(previous.parts, key.parts)]
-        if any(p is None for p in parts):
-            return key
-        return TraceKey(key.names, tuple(parts))
+        relaxed = list(self._cache)[-1].relax(key)
+        return key if relaxed is None else relaxed
 
-    def _trace(self, key, values):
+    def _trace(self, key, values, feeds):
         fn = self._traced_python_function()
         first = not self._variables_created
         policy = VariablePolicy(allowed=first, fn_name=self._name)
-        concrete = trace_function(fn, self._name, self._binder, key.names, values, key.parts,
-                                  policy)
+        concrete = trace_function(fn, self._name, self._binder, key, values, feeds, policy)
         self._tracing_count += 1
         if policy.created:
             self._variables_created = True
             self._tracing_count += 1  # TF counts the second, creation-free trace too
             # TF's rule: after a trace that created variables, trace again with creation
             # forbidden, so a function that creates a variable on every call fails now.
-            concrete = trace_function(fn, self._name, self._binder, key.names, values,
-                                      key.parts, VariablePolicy(False, self._name))
+            concrete = trace_function(fn, self._name, self._binder, key, values, feeds,
+                                      VariablePolicy(False, self._name))
         return concrete
 
     def _traced_python_function(self):
         if not self._autograph:
             return self._python_function
-        return autograph_impl.convert(self._python_function)
+        return autograph_impl.convert(self._python_function, self._autograph_features)
 
     # -- retrace explanations
     def _record_retrace(self, key):
@@ -288,7 +285,7 @@ class Function:
             return
         previous = [k for k in self._cache if k.names == key.names]
         base = previous[-1] if previous else list(self._cache)[-1]
-        entry = {'trace': self._tracing_count + 1, 'changes': describe_changes(base, key),
+        entry = {'trace': self._tracing_count + 1, 'changes': base.describe_changes(key),
                  'call_site': _call_site()}
         self._retraces.append(entry)
         if len(self._retraces) + 1 >= RETRACE_WARNING_THRESHOLD and not self._warned:
@@ -332,25 +329,13 @@ def _drop_first(signature):
     return signature.replace(parameters=params)
 
 
-def _weak_holders(values):
+def _weak_refs(holders):
     refs = []
-
-    def walk(v):
-        if isinstance(v, (list, tuple)):
-            for x in v:
-                walk(x)
-        elif isinstance(v, dict):
-            for x in v.values():
-                walk(x)
-        elif v is None or isinstance(v, (Tensor, bool, int, float, complex, str, bytes)) or \
-                hasattr(v, '__tf_composite__'):
-            return   # composites are keyed by their spec, not their identity
-        else:
-            try:
-                refs.append(weakref.ref(v))
-            except TypeError:
-                pass
-    walk(values)
+    for v in holders:
+        try:
+            refs.append(weakref.ref(v))
+        except TypeError:
+            pass  # not weakly referable: keyed by identity only
     return refs or None
 
 
@@ -378,14 +363,16 @@ def _call_site():
 
 
 def function(func=None, input_signature=None, autograph=True, jit_compile=None,
-             reduce_retracing=False, experimental_relax_shapes=None, name=None, **unused):
+             reduce_retracing=False, experimental_relax_shapes=None, name=None,
+             experimental_autograph_options=None, **unused):
     """Compiles `func` into a graph per input signature, as `tf.function`."""
     if experimental_relax_shapes is not None:
         reduce_retracing = reduce_retracing or experimental_relax_shapes
 
     def decorate(fn):
         return Function(fn, name=name, input_signature=input_signature, autograph=autograph,
-                        reduce_retracing=reduce_retracing, jit_compile=jit_compile)
+                        reduce_retracing=reduce_retracing, jit_compile=jit_compile,
+                        experimental_autograph_options=experimental_autograph_options)
     if func is None:
         return decorate
     return decorate(func)

@@ -71,18 +71,16 @@ class GraphTensor(Tensor):
             f'tf.py_function / tf.numpy_function to run numpy code on its value.')
 
     def __bool__(self):
-        raise errors.OperatorNotAllowedInGraphError(
-            f'Using a symbolic `tf.Tensor` ({self.name}) as a Python `bool` is not allowed{self._where()}: '
-            f'its value is unknown while the function is traced. Let AutoGraph convert the '
-            f'`if`/`while` (tf.function(autograph=True), the default), or use tf.cond / '
-            f'tf.while_loop.')
+        raise errors.OperatorNotAllowedInGraphError(_not_allowed('Using a symbolic `tf.Tensor` as a Python `bool`'))
+
+    def __iter__(self):
+        # As TF, whatever the static shape: a Python loop over a graph tensor would unroll it
+        # silently; AutoGraph turns `for v in x` into a loop op instead.
+        raise errors.OperatorNotAllowedInGraphError(_not_allowed('Iterating over a symbolic `tf.Tensor`'))
 
     def __len__(self):
-        d = self._shape.as_tuple()
-        if d is None or not d or d[0] is None:
-            raise TypeError(f'len is not well defined for a symbolic Tensor ({self.name}) of '
-                            f'shape {self._shape}. Use tf.shape(x)[0] instead.')
-        return d[0]
+        raise TypeError(f'len is not well defined for a symbolic Tensor ({self.name}). Please call '
+                        f'`x.shape` rather than `len(x)` for shape information.')
 
     def __index__(self):
         raise TypeError(f'A symbolic tensor ({self.name}) cannot be used as a Python index; '
@@ -102,7 +100,20 @@ class GraphTensor(Tensor):
     def __repr__(self):
         return f"<tf.Tensor '{self.name}' shape={self._shape} dtype={self.dtype.name}>"
 
-    __str__ = __repr__
+    def __str__(self):
+        # What Python's print shows of a symbolic tensor (print runs at trace time), as TF.
+        return f'Tensor("{self.name}", shape={self._shape}, dtype={self.dtype.name})'
+
+
+def _not_allowed(what):
+    """TF's text for a Python use of a symbolic tensor that needs its value."""
+    return (f'{what} is not allowed. You can attempt the following resolutions to the problem: If '
+            f'you are running in Graph mode, use Eager execution mode or decorate this function '
+            f'with @tf.function. If you are using AutoGraph, you can try decorating this function '
+            f'with @tf.function. If that does not work, then you may be using an unsupported '
+            f'feature or your source code may not be visible to AutoGraph. See '
+            f'https://github.com/tensorflow/tensorflow/blob/master/tensorflow/python/autograph/'
+            f'g3doc/reference/limitations.md#access-to-source-code for more information.')
 
 
 class Operation:

@@ -1,7 +1,8 @@
 """Nested structures, as `tf.nest`: lists, tuples, namedtuples and dicts (flattened in sorted key
 order) are structure; everything else (None, tensors, dataclasses, other objects) is a leaf."""
 
-__all__ = ['flatten', 'flatten_with_tuple_paths', 'pack_sequence_as', 'map_structure', 'assert_same_structure', 'is_nested']
+__all__ = ['flatten', 'flatten_with_tree', 'flatten_with_tuple_paths', 'pack_sequence_as',
+           'map_structure', 'assert_same_structure', 'is_nested']
 
 
 def is_nested(value):
@@ -44,6 +45,26 @@ def _flatten_into(structure, out):
             _flatten_into(v, out)
         else:
             out.append(v)
+
+
+def flatten_with_tree(structure):
+    """(leaves, tree) in one walk: the leaves as `flatten` gives them, and a hashable description
+    of the nesting that two structures share exactly when they nest alike. A leaf's tree is None;
+    a container's is (its type, children's trees...), a dict's (its type, its sorted keys,
+    children's trees...)."""
+    leaves = []
+    return leaves, _tree_into(structure, leaves)
+
+
+def _tree_into(structure, leaves):
+    if isinstance(structure, dict):
+        keys = _sorted_keys(structure)
+        return (type(structure), tuple(keys)) + tuple(
+            [_tree_into(structure[k], leaves) for k in keys])
+    if isinstance(structure, (list, tuple)):
+        return (type(structure),) + tuple([_tree_into(v, leaves) for v in structure])
+    leaves.append(structure)
+    return None
 
 
 def flatten_with_tuple_paths(structure, expand_composites=False):

@@ -17,7 +17,7 @@ from defun.tape import variable_accessed
 from defun.tensor import (EagerTensor, Reference, Tensor, convert_to_tensor,
                           register_tensor_conversion_function)
 
-__all__ = ['Variable', 'ResourceHandle']
+__all__ = ['Variable', 'ResourceHandle', 'ArgumentVariable']
 
 _state = context.state()
 
@@ -178,6 +178,28 @@ class Variable:
         return iter(self.value())
 
 
+class ArgumentVariable(Variable):
+    """What a traced function sees for a Variable passed as an argument: a Variable of the same
+    dtype, shape, name and trainability whose handle is the trace's handle placeholder, so the
+    compiled function reads and writes whichever Variable each call passes."""
+
+    def __init__(self, handle, variable):
+        self._dtype = variable.dtype
+        self._shape = variable.shape
+        self._trainable = variable.trainable
+        self._name = variable.name
+        self._storage = None
+        self.handle = handle
+
+    def numpy(self):
+        raise NotImplementedError(
+            'Variable.numpy() is only available outside compiled functions; inside them use '
+            'the variable as a tensor.')
+
+    def __repr__(self):
+        return f"<tf.Variable '{self._name}' shape={self._shape} dtype={self._dtype.name}>"
+
+
 def _numpy_repr(value):
     # TF prints numpy's repr of the value (`array([1., 2.], dtype=float32)`, the Python scalar for
     # rank 0), on its own line when it spans several.
@@ -230,3 +252,4 @@ def _convert_variable(variable, dtype):
 
 
 register_tensor_conversion_function(Variable, _convert_variable)
+register_tensor_conversion_function(ArgumentVariable, _convert_variable)

@@ -4,6 +4,8 @@
 AutoGraph overloads (print, range, len, enumerate, zip, ...), or something to call as is. Calls the
 converters themselves generated (to `ag__`) are left alone, and so are the few builtins that
 inspect their caller's frame (`super()`, `locals()`, ...), which only work when called directly.
+`print` stays Python's print (it runs at trace time, as in TF) unless the BUILTIN_FUNCTIONS feature
+asks for its overload (which prints tensors' values at every call).
 """
 import gast
 
@@ -26,6 +28,9 @@ class _CallTrees(transformer.Base):
         if _root_name(node.func) == 'ag__':
             return node
         if isinstance(node.func, gast.Name) and node.func.id in _FRAME_BUILTINS:
+            return node
+        if (isinstance(node.func, gast.Name) and node.func.id == 'print'
+                and not self.ctx.uses('BUILTIN_FUNCTIONS')):
             return node
         args = gast.Tuple(elts=list(node.args), ctx=gast.Load())
         if node.keywords:

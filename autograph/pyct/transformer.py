@@ -21,9 +21,11 @@ class Context:
       filename: the user's file; function_name: the user's function.
       globals, nonlocals: names the function declares `global` / `nonlocal`.
       parameters: the function's parameter names.
+      features: names of the optional conversions turned on (autograph.options.Feature values).
     """
 
-    def __init__(self, node, namer, filename, function_name):
+    def __init__(self, node, namer, filename, function_name, features=frozenset()):
+        self.features = frozenset(features)
         self.namer = namer
         self.filename = filename
         self.function_name = function_name
@@ -32,6 +34,9 @@ class Context:
         else:
             self.globals, self.nonlocals = scopes.declared(node.body)
         self.parameters = scopes.parameters(node)
+
+    def uses(self, feature):
+        return feature in self.features
 
 
 class Base(gast.NodeTransformer):

@@ -10,10 +10,11 @@ from defun.data import sources, batching, ordering, mapping, iterators  # noqa: 
 from defun.data import experimental
 from defun.data.base import AUTOTUNE, INFINITE, UNKNOWN, Dataset
 from defun.data.iterators import OwnedIterator as Iterator, Options
+from defun.data.sources import TextLineDataset
 from defun.data.structure import DatasetSpec
 
 INFINITE_CARDINALITY = INFINITE
 UNKNOWN_CARDINALITY = UNKNOWN
 
 __all__ = ['Dataset', 'AUTOTUNE', 'INFINITE_CARDINALITY', 'UNKNOWN_CARDINALITY', 'Iterator',
-           'Options', 'DatasetSpec', 'experimental']
+           'Options', 'DatasetSpec', 'TextLineDataset', 'experimental']

@@ -15,8 +15,9 @@ import copy
 from defun import context, dtypes, nest
 from defun.errors import InvalidArgumentError
 from defun.shapes import TensorShape, TensorSpec
+from defun.trace_key import TraceType
 
-__all__ = ['Dataset', 'DatasetSpec', 'VariantDataset', 'KINDS', 'register', 'count_or_tensor',
+__all__ = ['Dataset', 'DatasetSpec', 'ElementTraceType', 'VariantDataset', 'KINDS', 'register', 'count_or_tensor',
            'resolved', 'check_count', 'INFINITE', 'UNKNOWN', 'AUTOTUNE']
 
 INFINITE = -1
@@ -120,9 +121,9 @@ class Dataset:
     def reduce(self, initial_state, reduce_func, name=None):
         return _kind('reduce')(self, initial_state, reduce_func)
 
-    def __tf_composite__(self):
-        """The trace-key protocol: a Dataset argument traces by its element_spec."""
-        return DatasetSpec(self.element_spec), [_kind('_variant_of')(self)]
+    def __tf_tracing_type__(self, context):
+        """A Dataset argument of a compiled function traces by its element_spec."""
+        return DatasetSpec(self.element_spec)
 
     def graph_iterator(self):
         """AutoGraph's protocol for `for x in dataset` in a graph (see graph_ops.GraphIterator)."""
@@ -214,10 +215,68 @@ class Dataset:
         return result
 
 
-class DatasetSpec:
-    """The type of a dataset-valued element (and of a Dataset argument of a tf.function)."""
+def _leaf_subtype(a, b):
+    if isinstance(a, TensorSpec):
+        return isinstance(b, TensorSpec) and a.is_subtype_of(b)
+    return a == b
 
-    __slots__ = ('element_spec', 'dataset_shape')
+
+def _leaf_supertype(a, b):
+    if isinstance(a, TensorSpec):
+        return a.most_specific_common_supertype([b]) if isinstance(b, TensorSpec) else None
+    return a if a == b else None
+
+
+class ElementTraceType(TraceType):
+    """A trace type described by an element_spec (datasets and iterators): a call with a more
+    specific element_spec (known dims where the trace has None) reuses the trace."""
+
+    __slots__ = ('element_spec',)
+
+    def _same_structure(self, other):
+        if type(other) is not type(self):
+            return False
+        try:
+            nest.assert_same_structure(self.element_spec, other.element_spec)
+        except (ValueError, TypeError):
+            return False
+        return True
+
+    def is_subtype_of(self, other):
+        return self._same_structure(other) and all(
+            _leaf_subtype(a, b) for a, b in zip(nest.flatten(self.element_spec),
+                                                nest.flatten(other.element_spec)))
+
+    def most_specific_common_supertype(self, others):
+        spec = self.element_spec
+        for other in others:
+            if not self._same_structure(other):
+                return None
+            leaves = [_leaf_supertype(a, b) for a, b in zip(nest.flatten(spec),
+                                                            nest.flatten(other.element_spec))]
+            if any(leaf is None for leaf in leaves):
+                return None
+            spec = nest.pack_sequence_as(spec, leaves)
+        return type(self)(spec)
+
+    def placeholder_value(self, placeholder_context=None):
+        raise TypeError(f'{self!r} is traced from placeholders of its components')
+
+    def _key(self):
+        return (tuple(nest.flatten(self.element_spec)), repr(self.element_spec))
+
+    def __eq__(self, other):
+        return type(other) is type(self) and self._key() == other._key()
+
+    def __hash__(self):
+        return hash(self._key())
+
+
+class DatasetSpec(ElementTraceType):
+    """The type of a dataset-valued element, and the trace type of a Dataset argument of a
+    compiled function: one variant tensor (see defun.trace_key's CustomLeaf)."""
+
+    __slots__ = ('dataset_shape',)
 
     def __init__(self, element_spec, dataset_shape=()):
         self.element_spec = element_spec
@@ -232,24 +291,16 @@ class DatasetSpec:
         return dtypes.variant
 
     def component_specs(self):
-        """The trace-key protocol (defun.trace_key): one variant tensor."""
         return [TensorSpec([], dtypes.variant)]
 
     def from_components(self, components):
         return VariantDataset(components[0], self.element_spec)
 
-    def _key(self):
-        return (tuple(nest.flatten(self.element_spec)), repr(self.element_spec), self.dataset_shape)
-
-    def __eq__(self, other):
-        return type(other) is DatasetSpec and self._key() == other._key()
-
-    def __hash__(self):
-        return hash(self._key())
+    def to_tensors(self, value):
+        return [_kind('_variant_of')(value)]
 
     def __repr__(self):
         return f'DatasetSpec({self.element_spec!r}, {self.dataset_shape!r})'
-
 
 
 class VariantDataset(Dataset):

@@ -27,13 +27,14 @@ from defun import dtypes, nest
 from defun.dispatch import apply_op
 from defun.errors import InvalidArgumentError, OutOfRangeError
 from defun.registry import define_op
-from defun.shapes import TensorShape
+from defun.shapes import TensorShape, TensorSpec
 from defun.tensor import EagerTensor
 
-from defun.data.base import Dataset, DatasetSpec, VariantDataset, register
+from defun.data.base import Dataset, DatasetSpec, ElementTraceType, VariantDataset, register
 from defun.data.optional import Optional
 
-__all__ = ['DatasetVariant', 'VariantDataset', 'variant_of', 'GraphIterator']
+__all__ = ['DatasetVariant', 'variant_of', 'GraphIterator', 'IteratorState', 'IteratorResource',
+           'IteratorSpec']
 
 
 class DatasetVariant(EagerTensor):
@@ -81,10 +82,10 @@ def variant_of(dataset):
     return apply_op(MAKE_DATASET, symbolic, attrs)
 
 
-class _IteratorState:
+class IteratorState:
     """The run-time value of an iterator resource: a Python iterator over flat elements."""
 
-    __slots__ = ('iterator',)
+    __slots__ = ('iterator', '__weakref__')
 
     def __init__(self, dataset):
         if not isinstance(dataset, Dataset):
@@ -92,8 +93,52 @@ class _IteratorState:
         self.iterator = dataset.flat_iterator()
 
 
+class IteratorResource(EagerTensor):
+    """The eager resource tensor of an iterator (its `array` is the IteratorState), so that an
+    eager iterator passed to a compiled function is advanced by the graph's ops."""
+
+    __slots__ = ()
+
+    @property
+    def dtype(self):
+        return dtypes.resource
+
+    @property
+    def shape(self):
+        return TensorShape([])
+
+    def numpy(self):
+        raise TypeError('An iterator resource has no numpy value; call next() on the iterator.')
+
+    def __repr__(self):
+        return '<IteratorResource>'
+
+    __str__ = __repr__
+
+
+class IteratorSpec(ElementTraceType):
+    """The trace type of an iterator argument: its element_spec and one resource tensor."""
+
+    __slots__ = ()
+
+    def __init__(self, element_spec):
+        self.element_spec = element_spec
+
+    def component_specs(self):
+        return [TensorSpec([], dtypes.resource)]
+
+    def from_components(self, components):
+        return GraphIterator(None, self.element_spec, resource=components[0])
+
+    def to_tensors(self, value):
+        return [value.resource]
+
+    def __repr__(self):
+        return f'IteratorSpec({self.element_spec!r})'
+
+
 def _create_kernel(variant):
-    return _IteratorState(variant)
+    return IteratorState(variant)
 
 
 def _create_infer(variant):
@@ -141,13 +186,21 @@ ITERATOR_GET_NEXT_AS_OPTIONAL = define_op('IteratorGetNextAsOptional', _next_opt
 class GraphIterator:
     """An iterator over a dataset inside a graph (what `iter(ds)` gives while tracing)."""
 
-    def __init__(self, dataset):
-        self.element_spec = dataset.element_spec
+    def __init__(self, dataset, element_spec=None, resource=None):
+        self.element_spec = dataset.element_spec if dataset is not None else element_spec
         self._specs = tuple(nest.flatten(self.element_spec))
         if any(isinstance(s, DatasetSpec) for s in self._specs):
             raise NotImplementedError('iterating a dataset of datasets (window) inside a compiled '
                                       'function is not supported; flat_map the windows first')
-        self._resource = apply_op(ITERATOR_CREATE, [variant_of(dataset)])
+        self._resource = resource if resource is not None else apply_op(
+            ITERATOR_CREATE, [variant_of(dataset)])
+
+    @property
+    def resource(self):
+        return self._resource
+
+    def __tf_tracing_type__(self, context):
+        return IteratorSpec(self.element_spec)
 
     def graph_iterator(self):
         return self

@@ -12,7 +12,7 @@ from defun.errors import OutOfRangeError
 from defun.tensor import convert_to_tensor
 
 from defun.data.base import Dataset, register
-from defun.data.graph_ops import GraphIterator
+from defun.data.graph_ops import GraphIterator, IteratorResource, IteratorSpec, IteratorState
 from defun.data.optional import Optional
 from defun.data.structure import Packer
 
@@ -25,7 +25,17 @@ class OwnedIterator:
     def __init__(self, dataset):
         self._element_spec = dataset.element_spec
         self._pack = Packer(dataset.element_spec)
-        self._flat = dataset.flat_iterator()
+        state = IteratorState(dataset)
+        self._resource = IteratorResource(state)
+        self._flat = state.iterator
+
+    @property
+    def resource(self):
+        return self._resource
+
+    def __tf_tracing_type__(self, context):
+        """An iterator argument traces by its element_spec; the graph advances this iterator."""
+        return IteratorSpec(self._element_spec)
 
     @property
     def element_spec(self):

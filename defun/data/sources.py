@@ -8,14 +8,14 @@ values are checked against the declared signature, as TF's from_generator does.
 import numpy as np
 
 from defun import dtypes, nest
-from defun.errors import InvalidArgumentError
+from defun.errors import InvalidArgumentError, NotFoundError
 from defun.shapes import TensorShape, TensorSpec
 from defun.tensor import Tensor, convert_to_tensor
 
 from defun.data import structure
 from defun.data.base import INFINITE, UNKNOWN, Dataset, register
 
-__all__ = []
+__all__ = ['TextLineDataset']
 
 
 def _array(value):
@@ -200,3 +200,36 @@ class _GeneratorDataset(Dataset):
                     f'element of shape {spec.shape.as_tuple()} was expected.')
             flat.append(array)
         return tuple(flat)
+
+
+def _filenames(filenames):
+    if isinstance(filenames, Tensor):
+        filenames = filenames.numpy()
+    names = np.atleast_1d(np.asarray(filenames, dtype=object)).ravel()
+    return [n.decode() if isinstance(n, bytes) else str(n) for n in names]
+
+
+class TextLineDataset(Dataset):
+    """`tf.data.TextLineDataset`: the lines of text files (without their line endings), as
+    tf.string scalars, file after file."""
+
+    def __init__(self, filenames, compression_type=None, buffer_size=None,
+                 num_parallel_reads=None, name=None):
+        if compression_type:
+            raise NotImplementedError('TextLineDataset: compressed files are not supported')
+        self._files = _filenames(filenames)
+        self.element_spec = TensorSpec([], dtypes.string)
+        self._cardinality = UNKNOWN
+
+    def __repr__(self):
+        return f'<TextLineDatasetV2 element_spec={self.element_spec!r}>'
+
+    def flat_iterator(self):
+        for filename in self._files:
+            try:
+                handle = open(filename, 'rb')
+            except OSError as exc:
+                raise NotFoundError(f'{filename}; {exc.strerror}') from None
+            with handle:
+                for line in handle:
+                    yield (np.array(line.rstrip(b'\n').rstrip(b'\r'), dtype=object),)

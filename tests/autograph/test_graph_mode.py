@@ -100,14 +100,27 @@ def test_python_while_with_tensor_break_is_not_implemented():
         f(defun.constant(3))
 
 
-def test_list_append_in_tensor_loop_becomes_tensor_array():
-    @defun.function
+def test_list_append_in_tensor_loop_becomes_tensor_array_with_the_lists_feature():
+    @defun.function(experimental_autograph_options=autograph.experimental.Feature.LISTS)
     def f(n):
         out = []
         for i in defun.range(n):
             out.append(i * i)
         return defun.stack(out)
     assert _value(f(defun.constant(4))) == [0, 1, 4, 9]
+
+
+def test_list_append_in_tensor_loop_leaks_the_body_tensor_by_default():
+    # TF 2.21's default (no LISTS feature): the append runs once, while the body is traced, and
+    # the body's tensor cannot be used after the loop (InaccessibleTensorError).
+    @defun.function
+    def f(n):
+        out = []
+        for i in defun.range(n):
+            out.append(i * i)
+        return defun.stack(out)
+    with pytest.raises(defun.errors.InaccessibleTensorError):
+        f(defun.constant(4))
 
 
 def test_set_loop_options_maximum_iterations():
@@ -251,10 +264,12 @@ def test_enumerate_and_zip_over_a_graph_tensor_raise_as_in_tf():
     assert _value(python_lists([defun.constant(3.0), defun.constant(4.0)])) == 12.0
 
 
-def test_print_of_graph_tensors_prints_numpy_values_at_run_time(capsys):
-    # TF overloads print with a py_func calling Python's print on the tensors' numpy values
-    # (autograph_ops._tf_py_func_print): numpy formatting, in program order with tf.print.
-    @defun.function
+def test_print_of_graph_tensors_prints_numpy_values_at_run_time_with_builtin_functions(capsys):
+    # With Feature.BUILTIN_FUNCTIONS TF overloads print with a py_func calling Python's print on
+    # the tensors' numpy values (autograph_ops._tf_py_func_print): numpy formatting, in program
+    # order with tf.print.
+    @defun.function(
+        experimental_autograph_options=autograph.experimental.Feature.BUILTIN_FUNCTIONS)
     def f(x):
         for i in defun.range(2):
             print('py', i, x / 3.0, sep=',')
@@ -265,3 +280,31 @@ def test_print_of_graph_tensors_prints_numpy_values_at_run_time(capsys):
     f(defun.constant([1.0, 2.0]))
     assert capsys.readouterr().out == ('py,0,[0.33333334 0.6666667 ]\ntf 0\n'
                                        'py,1,[0.33333334 0.6666667 ]\ntf 1\n[False  True]!\n')
+
+
+def test_print_runs_at_trace_time_and_shows_symbolic_tensors(capsys):
+    # TF 2.21's default: Python's print is left alone, so it runs while tracing (once per trace)
+    # and shows the graph tensors; tf.print runs at every call. Expected text recorded from TF.
+    @defun.function
+    def f(a, b):
+        print(a, b)
+        print('py', 2.0)
+        defun.print('tf', a, output_stream=sys.stdout)
+        return a
+    capsys.readouterr()
+    f(defun.constant(1), defun.constant([[1.5, 2.0]]))
+    f(defun.constant(2), defun.constant([[1.5, 2.0]]))
+    assert capsys.readouterr().out == (
+        'Tensor("a:0", shape=(), dtype=int32) Tensor("b:0", shape=(1, 2), dtype=float32)\n'
+        'py 2.0\ntf 1\ntf 2\n')
+
+
+def test_print_of_python_values_inside_a_compiled_function_prints_them(capsys):
+    @defun.function
+    def f(x):
+        print('x is', x, {'foo': 'bar'})
+        return 1
+    capsys.readouterr()
+    f(3)
+    f(3)
+    assert capsys.readouterr().out == "x is 3 {'foo': 'bar'}\n"

@@ -146,3 +146,15 @@ def test_explicit_iterator_in_function():
         return next(it)
     with pytest.raises(tf.errors.OutOfRangeError):
         g()
+
+
+def test_eager_iterator_argument_is_advanced_by_the_graph():
+    # TF's function guide: an iterator passed to a tf.function is consumed by next() inside it
+    @tf.function
+    def consume(iterator):
+        return next(iterator)
+    it = iter(D.from_tensor_slices([1, 2, 3]))
+    assert [int(consume(it)) for _ in range(3)] == [1, 2, 3]
+    assert consume.experimental_get_tracing_count() == 1
+    with pytest.raises(StopIteration):
+        next(it)

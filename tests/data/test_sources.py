@@ -119,3 +119,15 @@ def test_generator_bad_elements():
     # TF converts with the declared dtype (recorded: 1.5 -> 1 for int32)
     assert list(D.from_generator(floats, output_signature=spec([], tf.int32))
                 .as_numpy_iterator()) == [1]
+
+
+def test_text_line_dataset(tmp_path):
+    # the customization/basics tutorial's file; output recorded from TF 2.21
+    path = tmp_path / 'lines.txt'
+    path.write_text('Line 1\nLine 2\nLine 3\n  ')
+    ds = tf.data.TextLineDataset(str(path))
+    assert ds.element_spec == spec([], tf.string)
+    batches = [b.numpy().tolist() for b in ds.batch(2)]
+    assert batches == [[b'Line 1', b'Line 2'], [b'Line 3', b'  ']]
+    with pytest.raises(tf.errors.NotFoundError):
+        list(tf.data.TextLineDataset(str(tmp_path / 'missing.txt')))
