@@ -71,7 +71,8 @@ class GraphTensor(Tensor):
             f'tf.py_function / tf.numpy_function to run numpy code on its value.')
 
     def __bool__(self):
-        raise errors.OperatorNotAllowedInGraphError(_not_allowed('Using a symbolic `tf.Tensor` as a Python `bool`'))
+        raise errors.OperatorNotAllowedInGraphError(
+            _not_allowed('Using a symbolic `tf.Tensor` as a Python `bool`'))
 
     def __iter__(self):
         # As TF, whatever the static shape: a Python loop over a graph tensor would unroll it

@@ -13,12 +13,13 @@ import re
 
 from defun import nest
 from defun.scopes import name_scope as _name_scope_type
+from defun.trackable import PENDING_ATTRIBUTE, AutoTrackable
 from defun.variables import Variable
 
 __all__ = ['Module', 'walk', 'IGNORED_ATTRIBUTES']
 
 # Bookkeeping attributes that are never part of the object graph.
-IGNORED_ATTRIBUTES = frozenset(('_self_unconditional_checkpoint_dependencies',
+IGNORED_ATTRIBUTES = frozenset((PENDING_ATTRIBUTE, '_self_unconditional_checkpoint_dependencies',
                                 '_self_unconditional_dependency_names'))
 
 _IDENTIFIER = re.compile(r'^[A-Za-z_][A-Za-z0-9_]*$')
@@ -55,7 +56,7 @@ def _is_module(obj):
     return isinstance(obj, Module)
 
 
-class Module:
+class Module(AutoTrackable):
     """Base class for a model's building blocks, as `tf.Module`."""
 
     def __init__(self, name=None):

@@ -105,10 +105,10 @@ class VariablePolicy:
     def __call__(self, variable):
         if not self.allowed:
             raise ValueError(
-                f'tf.function only supports singleton tf.Variables created on the first call. Make '
-                f'sure the tf.Variable is only created once or created outside tf.function. See '
-                f'https://www.tensorflow.org/guide/function#creating_tfvariables for more '
-                f'information.')
+                'tf.function only supports singleton tf.Variables created on the first call. Make '
+                'sure the tf.Variable is only created once or created outside tf.function. See '
+                'https://www.tensorflow.org/guide/function#creating_tfvariables for more '
+                'information.')
         self.created.append(variable)
 
 

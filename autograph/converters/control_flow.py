@@ -10,9 +10,9 @@ the construct's *state*: two generated functions read and write it (`get_state` 
     loop variables.
 
 Every name a block writes that is not a parameter starts the function as `ag__.Undefined(name)`,
-so the nested functions can declare it nonlocal even when nothing else in the function binds it. Reads of such names that the
-reaching-definitions analysis cannot prove defined go through `ag__.ld(name)`, which raises
-UnboundLocalError for an undefined value, as Python would.
+so the nested functions can declare it nonlocal even when nothing else in the function binds it.
+Reads of such names that the reaching-definitions analysis cannot prove defined go through
+`ag__.ld(name)`, which raises UnboundLocalError for an undefined value, as Python would.
 
 Expects break, continue and return to be converted already (a for loop may carry an extra test).
 """
@@ -203,7 +203,8 @@ def transform(node, ctx):
     reaching.resolve(node)
     converter = _ControlFlow(ctx)
     node = converter.visit_scope_body(node)
-    undefined = sorted((converter.state_names | converter.bound_names) - ctx.parameters - ctx.nonlocals - ctx.globals)
+    written = converter.state_names | converter.bound_names
+    undefined = sorted(written - ctx.parameters - ctx.nonlocals - ctx.globals)
     if undefined:
         wrapper = _LoadWrapper(set(undefined))
         node.body = [wrapper.visit(s) for s in node.body]

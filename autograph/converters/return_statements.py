@@ -21,7 +21,6 @@ import gast
 
 from autograph.pyct import origin
 from autograph.pyct import templates
-from autograph.pyct import transformer
 
 _LOOPS = (gast.While, gast.For)
 _SCOPES = (gast.FunctionDef, gast.AsyncFunctionDef, gast.Lambda, gast.ClassDef)

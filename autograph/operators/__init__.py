@@ -25,5 +25,5 @@ from autograph.operators.special_values import retval
 from autograph.operators.statements import assert_stmt
 
 __all__ = ['for_stmt', 'if_stmt', 'while_stmt', 'list_append', 'stack', 'and_', 'if_exp', 'not_',
-           'or_', 'IndexedIterable', 'OVERLOADS', 'print_', 'range_', 'Undefined', 'UndefinedReturnValue', 'ld', 'retval',
-           'assert_stmt']
+           'or_', 'IndexedIterable', 'OVERLOADS', 'print_', 'range_', 'Undefined',
+           'UndefinedReturnValue', 'ld', 'retval', 'assert_stmt']

@@ -60,8 +60,8 @@ def _return_stand_ins(body, orelse, get_state, set_state, initial, nouts):
     """Zeros standing in for a return value in the branch that does not return.
 
     Needed only when the return value is still undefined on entry; the branches are then staged
-    once in a throwaway graph (defun.control_flow.trial_tracing.trial_trace) to learn the type of the value the
-    other one returns.
+    once in a throwaway graph (defun.control_flow.trial_tracing) to learn the type of the value
+    the other one returns.
     """
     undefined = [i for i, v in enumerate(initial[:nouts]) if special_values.is_undefined_return(v)]
     if not undefined:

@@ -114,8 +114,8 @@ class LoopState:
     def _probe(self, first_iteration):
         """Runs one iteration in a throwaway graph; returns the state it leaves behind.
 
-        The throwaway graph (defun.control_flow.trial_tracing.trial_trace) is nested in the graph being built, so the
-        body can read every tensor it would read in the loop, and its ops never run. Python numbers
+        The throwaway graph (defun.control_flow.trial_tracing) is nested in the graph being built,
+        so the body can read every tensor it would read in the loop, and its ops never run. Python numbers
         enter it as placeholders, as they enter the loop as tensors: a `return` or an assignment
         under an `if` on them must be staged as it will be in the loop (TF does the same).
         """

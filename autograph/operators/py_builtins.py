@@ -2,8 +2,8 @@
 
 `converted_call` routes calls of these builtins here. Each behaves exactly like the builtin unless a
 graph tensor is involved; then `range(n)` becomes `defun.range(n)`, `len(t)` the size of the first
-dimension, `print` a py_function printing numpy values. `enumerate`/`zip` over a graph tensor raise, as in TF (Python's
-builtins iterate the tensor).
+dimension, `print` a py_function printing numpy values. `enumerate`/`zip` over a graph tensor
+raise, as in TF (Python's builtins iterate the tensor).
 """
 import builtins
 import sys

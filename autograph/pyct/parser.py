@@ -101,7 +101,8 @@ def _parse_lambda(fn):
     if len(candidates) > 1 and position is not None:
         inside = [n for n in candidates if _contains(n.body, position)]
         # Nested lambdas all contain the position; the innermost (shortest) one is the function.
-        candidates = sorted(inside, key=lambda n: (n.end_lineno - n.lineno, n.end_col_offset - n.col_offset))[:1]
+        candidates = sorted(inside, key=lambda n: (n.end_lineno - n.lineno,
+                                                   n.end_col_offset - n.col_offset))[:1]
     if len(candidates) != 1:
         raise SourceUnavailableError(
             'cannot tell which lambda on line %d of %s is %r' % (line, filename, fn))

@@ -1,10 +1,11 @@
 """cond, case and switch_case, and the functional ops If and Case they build in a graph.
 
 Eagerly the chosen branch is simply called. In a graph (where, as in TF, a Python bool predicate
-is refused and a constant one still builds the op) every branch is traced once into its own FuncGraph (capturing what it
-reads from outside) and one op selects at run time: `If` (bool predicate; attrs then_branch and
-else_branch) or `Case` (int32 index, out of range meaning the last branch; attr branches). Ops whose
-branches touch state are `If`/`Case`, the others `StatelessIf`/`StatelessCase`, as in TF.
+is refused and a constant one still builds the op) every branch is traced once into its own
+FuncGraph (capturing what it reads from outside) and one op selects at run time: `If` (bool
+predicate; attrs then_branch and else_branch) or `Case` (int32 index, out of range meaning the last
+branch; attr branches). Ops whose branches touch state are `If`/`Case`, the others
+`StatelessIf`/`StatelessCase`, as in TF.
 
 Gradient (TF's cond_v2): a Case/If over the gradients of the branches. Each branch's gradient graph
 reads tensors of its forward branch; those become extra outputs of the forward op (zeros from the
@@ -23,7 +24,7 @@ from defun.control_flow import subgraph as cf
 from defun.ops import base_ops
 from defun.registry import define_op
 from defun.shapes import TensorShape
-from defun.tensor import Tensor, convert_to_tensor
+from defun.tensor import Tensor
 
 __all__ = ['cond', 'case', 'switch_case']
 

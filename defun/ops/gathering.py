@@ -7,13 +7,15 @@ import numpy as np
 from defun import errors
 from defun.dispatch import apply_op
 from defun.ops.op_helpers import dims, to_tensor
-from defun.ops.base_ops import shape
+from defun.ops.base_ops import cast, shape
+from defun.ops.logic import equal
 from defun.ops.indexing import known_shape as _known_shape
 from defun.registry import define_op
 from defun.tensor import Tensor
 
 __all__ = ['gather', 'gather_nd', 'scatter_nd', 'tensor_scatter_nd_add', 'tensor_scatter_nd_sub',
-           'tensor_scatter_nd_update', 'boolean_mask']
+           'tensor_scatter_nd_update', 'tensor_scatter_nd_min', 'tensor_scatter_nd_max',
+           'boolean_mask']
 
 
 # ---------------------------------------------------------------- gather
@@ -250,6 +252,44 @@ def tensor_scatter_nd_update(tensor, indices, updates, name=None):
     """A copy of `tensor` with the slices at `indices` replaced by `updates`."""
     return _tensor_scatter(TENSOR_SCATTER_UPDATE, tensor, indices, updates, name,
                            'tensor_scatter_nd_update')
+
+def _tensor_scatter_extremum_kernel(ufunc, op_type):
+    def kernel(tensor, indices, updates):
+        result = np.array(tensor, copy=True)
+        ufunc.at(result, _nd_index(result.shape, indices, 0, op_type), updates)
+        return result
+    return kernel
+
+
+def _scatter_extremum_grad(op, g):
+    # TF's rule: the gradient goes to every input equal to the result, split evenly among ties.
+    x, indices, updates = op.inputs
+    out = op.outputs[0]
+    x_hits = cast(equal(x, out), g.dtype)
+    update_hits = cast(equal(updates, _gather_updates(op, out)), g.dtype)
+    hits = x_hits + scatter_nd(indices, update_hits, shape(x, out_type=indices.dtype))
+    return g * x_hits / hits, None, _gather_updates(op, g / hits) * update_hits
+
+
+TENSOR_SCATTER_MIN = define_op(
+    'TensorScatterMin', _tensor_scatter_extremum_kernel(np.minimum, 'TensorScatterMin'),
+    lambda t, i, u: (t.dtype, t.shape), _scatter_extremum_grad)
+TENSOR_SCATTER_MAX = define_op(
+    'TensorScatterMax', _tensor_scatter_extremum_kernel(np.maximum, 'TensorScatterMax'),
+    lambda t, i, u: (t.dtype, t.shape), _scatter_extremum_grad)
+
+
+def tensor_scatter_nd_min(tensor, indices, updates, name=None):
+    """A copy of `tensor` where each indexed element is the minimum of itself and its updates."""
+    return _tensor_scatter(TENSOR_SCATTER_MIN, tensor, indices, updates, name,
+                           'tensor_scatter_nd_min')
+
+
+def tensor_scatter_nd_max(tensor, indices, updates, name=None):
+    """A copy of `tensor` where each indexed element is the maximum of itself and its updates."""
+    return _tensor_scatter(TENSOR_SCATTER_MAX, tensor, indices, updates, name,
+                           'tensor_scatter_nd_max')
+
 
 # ---------------------------------------------------------------- boolean_mask
 

@@ -140,7 +140,7 @@ CONV2D_BACKPROP_FILTER = define_op(
                       apply_op(CONV2D, (op.inputs[0], grad), _conv_attrs(op))))
 
 
-def _hw(value, name, op):
+def hw_arg(value, name, op):
     """strides/ksize/dilations as TF accepts them (int, [h, w] or [1, h, w, 1]) -> (h, w)."""
     if value is None:
         return (1, 1)
@@ -157,7 +157,7 @@ def _hw(value, name, op):
     raise errors.InvalidArgumentError(f'{op}: {name} must have 1, 2 or 4 elements, got {values}')
 
 
-def _padding(padding, op):
+def padding_arg(padding, op):
     text = padding.upper() if isinstance(padding, str) else padding
     if text not in ('SAME', 'VALID'):
         raise errors.InvalidArgumentError(f"{op}: padding must be 'SAME' or 'VALID', got "
@@ -183,9 +183,9 @@ def conv2d(input, filters, strides, padding, data_format='NHWC', dilations=None,
         raise ValueError(f'conv2d: filters must be 4-D [height, width, in, out], got '
                          f'{errors.describe(w)}')
     _conv2d_infer(x, w, (1, 1), 'VALID', (1, 1))  # checks the depths when both are known
-    attrs = {'strides': _hw(strides, 'strides', 'conv2d'),
-             'padding': _padding(padding, 'conv2d'),
-             'dilations': _hw(dilations, 'dilations', 'conv2d')}
+    attrs = {'strides': hw_arg(strides, 'strides', 'conv2d'),
+             'padding': padding_arg(padding, 'conv2d'),
+             'dilations': hw_arg(dilations, 'dilations', 'conv2d')}
     if attrs['strides'] != (1, 1) and attrs['dilations'] != (1, 1):
         raise errors.InvalidArgumentError('conv2d: strides > 1 with dilations > 1 is not '
                                           'supported (as in TF)')
@@ -301,8 +301,8 @@ def _pool(kind, opdef, input, ksize, strides, padding, data_format, name):
     x = _nhwc(to_tensor(input, op=kind), data_format, kind)
     if kind == 'avg_pool2d':
         op_helpers.float_only(x, kind)
-    attrs = {'ksize': _hw(ksize, 'ksize', kind), 'strides': _hw(strides, 'strides', kind),
-             'padding': _padding(padding, kind)}
+    attrs = {'ksize': hw_arg(ksize, 'ksize', kind), 'strides': hw_arg(strides, 'strides', kind),
+             'padding': padding_arg(padding, kind)}
     return apply_op(opdef, (x,), attrs, name)
 
 

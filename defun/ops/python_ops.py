@@ -32,7 +32,7 @@ def _custom_infer(*inputs, n_out, grad_fn, n_args):
 
 
 def _custom_grad(op, *grads):
-    n_out, n_args = op.get_attr('n_out'), op.get_attr('n_args')
+    n_out = op.get_attr('n_out')
     arg_grads, var_grads = op.get_attr('grad_fn')(*grads)
     return [None] * n_out + list(arg_grads) + list(var_grads)
 

@@ -4,7 +4,7 @@ import numpy as np
 
 import defun as tf
 from defun.dispatch import apply_op
-from defun.ops import array, creation, gathering, indexing, transform
+from defun.ops import creation, gathering, indexing, transform
 from tests.ops.spec import Spec, ints, rand
 
 

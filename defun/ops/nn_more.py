@@ -1,0 +1,225 @@
+"""More of tf.nn: softsign, selu, l2_normalize, embedding_lookup, dropout, and the convolutions TF
+writes in terms of conv2d (conv1d, conv2d_transpose, depthwise_conv2d).
+
+softsign and selu are ops of their own (kernel, inference, gradient in our ops); the rest are
+compositions, as in TF, so their gradients come from the ops they use. depthwise_conv2d is one
+conv2d with a block-diagonal filter (in_channels x multiplier outputs, each reading one input
+channel), built by an einsum with the identity so that it stays differentiable in the filter.
+"""
+import numpy as np
+
+from defun import dtypes, errors
+from defun.dispatch import apply_op
+from defun.ops import op_helpers
+from defun.ops.array import concat, stack
+from defun.ops.op_helpers import dims, same_as_first, to_tensor
+from defun.ops.base_ops import cast, ones_like, reshape, shape
+from defun.ops.dtype_checks import FLOAT, checked_kernel, check_inputs
+from defun.ops.elementary import abs, exp, rsqrt, square
+from defun.ops.arithmetic import maximum
+from defun.ops.gathering import gather
+from defun.ops.linalg import einsum
+from defun.ops.linalg_diag import diag
+from defun.ops.logic import greater_equal, where
+from defun.ops.nn_conv import CONV2D_BACKPROP_INPUT, conv2d, hw_arg, padding_arg
+from defun.ops.random import uniform
+from defun.ops.reductions import reduce_sum
+from defun.ops.transform import expand_dims, squeeze
+from defun.registry import define_op
+
+__all__ = ['softsign', 'selu', 'l2_normalize', 'embedding_lookup', 'dropout', 'conv1d',
+           'conv2d_transpose', 'depthwise_conv2d']
+
+
+def _features(x, op):
+    t = to_tensor(x, name='features', op=op)
+    check_inputs(op, FLOAT, t)
+    return t
+
+
+# ---------------------------------------------------------------- softsign, selu
+
+SOFTSIGN = define_op(
+    'Softsign', checked_kernel(lambda x: x / (1 + np.abs(x)), FLOAT, 'softsign'), same_as_first,
+    lambda op, g: g / square(1 + abs(op.inputs[0])))
+
+
+def softsign(features, name=None):
+    """x / (|x| + 1)."""
+    return apply_op(SOFTSIGN, (_features(features, 'softsign'),), None, name)
+
+
+_SELU_ALPHA = 1.6732632423543772848170429916717
+_SELU_SCALE = 1.0507009873554804934193349852946
+
+
+def _selu_kernel(x):
+    negative = _SELU_ALPHA * np.expm1(np.minimum(x, 0))
+    return (_SELU_SCALE * np.where(x > 0, x, negative)).astype(x.dtype, copy=False)
+
+
+def _selu_grad(op, g):
+    x = op.inputs[0]
+    slope = where(x > 0, _SELU_SCALE * ones_like(x), _SELU_SCALE * _SELU_ALPHA * exp(x))
+    return g * slope
+
+
+SELU = define_op('Selu', checked_kernel(_selu_kernel, FLOAT, 'selu'), same_as_first, _selu_grad)
+
+
+def selu(features, name=None):
+    """scale * (x if x > 0 else alpha * (exp(x) - 1)), with the self-normalising constants."""
+    return apply_op(SELU, (_features(features, 'selu'),), None, name)
+
+
+def l2_normalize(x, axis=None, epsilon=1e-12, name=None, dim=None):
+    """x / sqrt(max(sum(x**2, axis), epsilon))."""
+    t = to_tensor(x, name='x', op='l2_normalize')
+    axis = dim if axis is None else axis
+    squared = reduce_sum(square(t), axis, keepdims=True)
+    return t * rsqrt(maximum(squared, to_tensor(epsilon, dtype=squared.dtype)))
+
+
+# ---------------------------------------------------------------- embedding_lookup
+
+def _partitioned_ids(tables, ids):
+    """Rows of the concatenated tables for TF's 'mod' partitioning: id i lives in partition
+    i % n, at row i // n."""
+    n = len(tables)
+    sizes = [shape(t, out_type=ids.dtype)[0] for t in tables]
+    starts = [sizes[0] * 0]
+    for size in sizes[:-1]:
+        starts.append(starts[-1] + size)
+    return gather(stack(starts), ids % n) + ids // n
+
+
+def embedding_lookup(params, ids, max_norm=None, name=None):
+    """The rows of `params` named by `ids` (params may be a list of 'mod'-partitioned tables);
+    rows longer than max_norm are scaled down to it."""
+    if isinstance(params, (list, tuple)):
+        if not params:
+            raise ValueError('embedding_lookup: params must not be empty')
+        tables = [to_tensor(p, name='params', op='embedding_lookup') for p in params]
+    else:
+        tables = [to_tensor(params, name='params', op='embedding_lookup')]
+    ids = to_tensor(ids, name='ids', op='embedding_lookup')
+    if len(tables) == 1:
+        result = gather(tables[0], ids)
+    else:
+        result = gather(concat(tables, axis=0), _partitioned_ids(tables, ids))
+    if max_norm is None:
+        return result
+    norm_axes = list(range(ids.shape.rank, result.shape.rank))
+    squared = reduce_sum(square(result), norm_axes, keepdims=True)
+    limit = to_tensor(max_norm, dtype=result.dtype, name='max_norm', op='embedding_lookup')
+    scale = where(squared > square(limit), limit * rsqrt(squared), ones_like(squared))
+    return result * scale
+
+
+# ---------------------------------------------------------------- dropout
+
+def _noise_shape(x, noise_shape):
+    if noise_shape is None:
+        return shape(x)
+    if isinstance(noise_shape, (list, tuple)):
+        d = dims(x)
+        filled = [d[i] if n is None and d is not None else n for i, n in enumerate(noise_shape)]
+        if None in filled:
+            return stack([shape(x)[i] if n is None else n for i, n in enumerate(noise_shape)])
+        return filled
+    return noise_shape
+
+
+def dropout(x, rate, noise_shape=None, seed=None, name=None):
+    """Zeros each element with probability `rate` and scales the rest by 1 / (1 - rate)."""
+    t = to_tensor(x, name='x', op='dropout')
+    if not t.dtype.is_floating:
+        raise ValueError(f'`x.dtype` must be a floating point tensor as `x` will be scaled. '
+                         f'Received: x_dtype={t.dtype!r}')
+    if isinstance(rate, (int, float)) and not isinstance(rate, bool):
+        if not 0 <= rate < 1:
+            raise ValueError(f'`rate` must be a scalar tensor or a float in the range [0, 1). '
+                             f'Received: rate={rate}')
+        if rate == 0:
+            return t
+    rate_t = to_tensor(rate, dtype=t.dtype, name='rate', op='dropout')
+    if rate_t.shape.rank not in (None, 0):
+        raise ValueError(f'`rate` must be a scalar tensor or a float in the range [0, 1). '
+                         f'Received: rate={errors.describe(rate_t)}')
+    noise = uniform(_noise_shape(t, noise_shape), seed=seed, dtype=t.dtype)
+    keep = cast(greater_equal(noise, rate_t), t.dtype)
+    return t * (1 / (1 - rate_t)) * keep
+
+
+# ---------------------------------------------------------------- convolutions
+
+def _one(value, name, op):
+    """conv1d's stride/dilation: an int, [w] or [1, w, 1] -> w."""
+    values = [int(v) for v in np.reshape(np.asarray(1 if value is None else value), [-1])]
+    if len(values) == 1:
+        return values[0]
+    if len(values) == 3 and values[0] == 1 and values[2] == 1:
+        return values[1]
+    raise errors.InvalidArgumentError(f'{op}: {name} must be an int, [w] or [1, w, 1], got '
+                                      f'{values}')
+
+
+def conv1d(input, filters, stride, padding, data_format='NWC', dilations=None, name=None):
+    """1-D convolution of NWC `input` with WIO `filters` (conv2d over a height of one)."""
+    if data_format not in (None, 'NWC'):
+        raise errors.UnimplementedError(f'conv1d: only data_format="NWC" is supported, got '
+                                        f'{data_format!r}')
+    x = to_tensor(input, name='input', op='conv1d')
+    w = to_tensor(filters, name='filters', op='conv1d')
+    if x.shape.rank not in (None, 3) or w.shape.rank not in (None, 3):
+        raise ValueError(f'conv1d: input must be 3-D [batch, width, channels] and filters 3-D '
+                         f'[width, in, out]; got {errors.describe(x)} and {errors.describe(w)}')
+    strides = (1, _one(stride, 'stride', 'conv1d'))
+    rates = (1, _one(dilations, 'dilations', 'conv1d'))
+    out = conv2d(expand_dims(x, 1), expand_dims(w, 0), strides, padding, dilations=rates)
+    return squeeze(out, [1])
+
+
+def conv2d_transpose(input, filters, output_shape, strides, padding='SAME', data_format='NHWC',
+                     dilations=None, name=None):
+    """The gradient of conv2d with respect to its input: NHWC `input` of the conv's output shape,
+    HWOI `filters` ([height, width, output_channels, in_channels])."""
+    x = to_tensor(input, name='input', op='conv2d_transpose')
+    w = to_tensor(filters, dtype=x.dtype, name='filters', op='conv2d_transpose')
+    op_helpers.float_only(x, 'conv2d_transpose')
+    sizes = to_tensor(output_shape, dtype=dtypes.int32, name='output_shape', op='conv2d_transpose')
+    if data_format not in (None, 'NHWC'):
+        raise errors.UnimplementedError(f'conv2d_transpose: only data_format="NHWC" is supported, '
+                                        f'got {data_format!r}')
+    wd, xd, sd = dims(w), dims(x), op_helpers.static_value(sizes)
+    if wd is not None and xd is not None and None not in (wd[3], xd[3]) and wd[3] != xd[3]:
+        raise ValueError(f'conv2d_transpose: input depth {xd[3]} must match the last dimension '
+                         f'of filters {list(wd)}')
+    if sd is not None and wd is not None and wd[2] is not None and int(sd[-1]) != wd[2]:
+        raise ValueError(f'conv2d_transpose: output_shape {list(sd)} must end with the filters\' '
+                         f'output channels {wd[2]}')
+    attrs = {'strides': hw_arg(strides, 'strides', 'conv2d_transpose'),
+             'padding': padding_arg(padding, 'conv2d_transpose'),
+             'dilations': hw_arg(dilations, 'dilations', 'conv2d_transpose')}
+    return apply_op(CONV2D_BACKPROP_INPUT, (sizes, w, x), attrs, name)
+
+
+def depthwise_conv2d(input, filter, strides, padding, data_format=None, dilations=None,
+                     name=None):
+    """Each input channel convolved with its own `channel_multiplier` filters: filter
+    [height, width, in_channels, multiplier], output channel c * multiplier + m."""
+    x = to_tensor(input, name='input', op='depthwise_conv2d')
+    w = to_tensor(filter, dtype=x.dtype, name='filter', op='depthwise_conv2d')
+    if w.shape.rank not in (None, 4):
+        raise ValueError(f'depthwise_conv2d: filter must be 4-D [height, width, in_channels, '
+                         f'multiplier], got {errors.describe(w)}')
+    values = [int(v) for v in np.reshape(np.asarray(strides), [-1])]
+    if len(values) == 4 and values[1] != values[2]:
+        raise errors.InvalidArgumentError(f'depthwise_conv2d: strides in the height and width '
+                                          f'dimensions must be equal, got {values}')
+    size = shape(w)
+    identity = diag(ones_like(w[0, 0, :, 0]))   # in_channels x in_channels, known or not
+    spread = einsum('hwcm,cd->hwcdm', w, identity)
+    full = reshape(spread, stack([size[0], size[1], size[2], size[2] * size[3]]))
+    return conv2d(x, full, strides, padding, data_format=data_format or 'NHWC',
+                  dilations=dilations)
