@@ -11,6 +11,8 @@ import threading
 
 import numpy as np
 
+from defun import names
+
 __all__ = ['executing_eagerly', 'current_graph', 'graph_mode', 'init_scope', 'tapes',
            'tape_stack', 'recording_paused']
 
@@ -153,6 +155,8 @@ def name_scope(name):
         new = name  # an absolute scope, as TF allows
     else:
         graph = frame.graph
+        if graph is not None:  # TF checks scope names while building a graph only
+            names.check_scope_name(name, nested=bool(saved))
         base = saved + name
         new = (graph.unique_name(base, mark_as_used=True) if graph is not None else base) + '/'
     frame.scope = new

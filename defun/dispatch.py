@@ -104,35 +104,31 @@ def _apply_recorded(st, opdef, inputs, attrs, name):
 
 
 def kernel_error(opdef, inputs, attrs, exc):
-    """Turns a failure inside a kernel into TF's error type with the op and its inputs named."""
+    """Turns a failure inside a kernel into TF's error type with the op and its inputs named (the
+    one place eager kernel failures are converted: ops need no try/except of their own)."""
     if opdef.explain_error is not None:
         return opdef.explain_error(exc, inputs, attrs)
-    # The op's own inference rule usually words a bad shape or dtype better than numpy does.
-    try:
-        opdef.infer(*inputs, **attrs) if attrs else opdef.infer(*inputs)
-    except (ValueError, TypeError) as inferred:
-        described = ', '.join(errors.describe(t) for t in inputs)
-        message = f'{opdef.type} failed on inputs ({described}): {inferred}'
-        if isinstance(inferred, TypeError):
-            return TypeError(message)
-        return errors.InvalidArgumentError(message)
-    except Exception:  # an inference rule that cannot judge eager inputs: fall through
-        pass
     if any(not isinstance(t, EagerTensor) for t in inputs):
         bad = next(t for t in inputs if not isinstance(t, EagerTensor))
         return errors.InaccessibleTensorError(
             f'{opdef.type}: input {bad!r} is a symbolic tensor from a graph that is no longer being '
             f'built; it cannot be used in eager code (return it from the function instead).')
     described = ', '.join(errors.describe(t) for t in inputs)
+    # The op's own inference rule usually words a bad shape or dtype better than numpy does.
+    try:
+        opdef.infer(*inputs, **attrs) if attrs else opdef.infer(*inputs)
+    except errors.OpError as inferred:
+        return type(inferred)(f'{opdef.type} failed on inputs ({described}): {inferred.message}')
+    except (ValueError, TypeError) as inferred:
+        return errors.InvalidArgumentError(f'{opdef.type} failed on inputs ({described}): '
+                                           f'{inferred}')
+    except Exception:  # an inference rule that cannot judge eager inputs: fall through
+        pass
     attr_text = ''
     if attrs:
         attr_text = ' with ' + ', '.join(f'{k}={_short(v)}' for k, v in attrs.items())
-    message = f'{opdef.type} failed on inputs ({described}){attr_text}: {exc}'
-    if isinstance(exc, IndexError):
-        return errors.InvalidArgumentError(message)
-    if isinstance(exc, TypeError):
-        return TypeError(message)
-    return errors.InvalidArgumentError(message)
+    return errors.kernel_failure(exc, f'{opdef.type} failed on inputs ({described}){attr_text}: '
+                                      f'{exc}')
 
 
 def _short(value):

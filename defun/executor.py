@@ -10,7 +10,6 @@ automatic control dependencies give.
 Ops that need more than one call (control flow) register an emitter that writes their lines.
 When a kernel fails at run time the error names the op and the user's line that created it.
 """
-import functools
 import keyword
 import operator
 import re
@@ -311,7 +310,6 @@ class _Builder:
                              compile_now=len(self.steps) <= COMPILE_EAGERLY_UP_TO)
 
 
-@functools.lru_cache(maxsize=4096)
 def _may_be_large(tensor):
     n = tensor.shape.num_elements()
     return n is None or n >= _FREE_ABOVE
@@ -333,7 +331,9 @@ def _identifier(hint):
     return name
 
 
-_NON_WORD = re.compile(r'\W')
+# ASCII only: Python folds identifiers with NFKC ('\ufb01' is 'fi'), so a non-ASCII letter kept
+# here could make two names that `fresh` sees as distinct one variable in the compiled code.
+_NON_WORD = re.compile(r'[^A-Za-z0-9_]')
 
 
 def _cse_key(op, names):

@@ -91,6 +91,10 @@ class Function:
         self._memo = {}             # (names, tree, leaves) -> ConcreteFunction: the hot path
         self._flat_tree = TraceKey.flat_tree(len(self._binder.names))
         self._holders = {}          # TraceKey -> weak refs of objects keyed by identity
+        self._dead = []             # keys whose objects died: dropped on the next miss
+        self._general = {}          # key.coarse() -> cached keys accepting more than themselves
+        self._last = {}             # parameter names -> the last key traced with them
+        self._last_key = None
         self._lock = threading.RLock()
         self._tracing_count = 0
         self._variables_created = False
@@ -238,25 +242,47 @@ class Function:
     def _concrete_for(self, key, values, feeds, holders):
         """lookup -> trace -> add, under the lock so each key traces once."""
         with self._lock:
+            self._drop_dead()
             concrete = self._cache.get(key)
             if concrete is not None and self._holders_alive(key):
                 return concrete
-            for cached_key, cached in self._cache.items():
+            # Only keys accepting more than themselves can take a call another key made; they
+            # are indexed by what they share with every key they accept, so this never scans
+            # every trace (retracing stays as cheap at the 1,000th trace as at the 10th).
+            for cached_key in self._general.get(key.coarse(), ()):
                 if cached_key.accepts(key) and self._holders_alive(cached_key):
-                    return cached
+                    return self._cache[cached_key]
             trace_key = self._relaxed(key)
             self._record_retrace(trace_key)
             concrete = self._trace(trace_key, values, feeds)
             if concrete.captures_enclosing_graph():
                 return concrete  # valid only inside the enclosing trace: never cached
-            self._cache[trace_key] = concrete
-            self._holders[trace_key] = _weak_refs(holders)
+            self._add(trace_key, concrete, holders)
             return concrete
 
+    def _add(self, key, concrete, holders):
+        self._cache[key] = concrete
+        self._holders[key] = _weak_refs(
+            holders, lambda _ref, key=key, dead=self._dead: dead.append(key))
+        if not key.exact():
+            self._general.setdefault(key.coarse(), []).append(key)
+        self._last[key.names] = self._last_key = key
+
+    def _drop_dead(self):
+        """Frees the traces made for objects that have died since (their weak references
+        queued the keys: a callback may run inside any allocation, so it only appends)."""
+        while self._dead:
+            key = self._dead.pop()
+            if not self._holders_alive(key) and self._cache.pop(key, None) is not None:
+                self._holders.pop(key, None)
+                general = self._general.get(key.coarse(), [])
+                if key in general:
+                    general.remove(key)
+
     def _relaxed(self, key):
-        if not self._reduce_retracing or not self._cache:
+        if not self._reduce_retracing or self._last_key is None:
             return key
-        relaxed = list(self._cache)[-1].relax(key)
+        relaxed = self._last_key.relax(key)
         return key if relaxed is None else relaxed
 
     def _trace(self, key, values, feeds):
@@ -281,10 +307,9 @@ class Function:
 
     # -- retrace explanations
     def _record_retrace(self, key):
-        if not self._cache:
+        if self._last_key is None:
             return
-        previous = [k for k in self._cache if k.names == key.names]
-        base = previous[-1] if previous else list(self._cache)[-1]
+        base = self._last.get(key.names, self._last_key)
         entry = {'trace': self._tracing_count + 1, 'changes': base.describe_changes(key),
                  'call_site': _call_site()}
         self._retraces.append(entry)
@@ -329,11 +354,11 @@ def _drop_first(signature):
     return signature.replace(parameters=params)
 
 
-def _weak_refs(holders):
+def _weak_refs(holders, on_death):
     refs = []
     for v in holders:
         try:
-            refs.append(weakref.ref(v))
+            refs.append(weakref.ref(v, on_death))
         except TypeError:
             pass  # not weakly referable: keyed by identity only
     return refs or None

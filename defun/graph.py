@@ -12,7 +12,7 @@ import linecache
 
 import numpy as np
 
-from defun import context, dtypes, errors, folding, graph_text
+from defun import context, dtypes, errors, folding, graph_text, names
 from defun.user_frame import user_origin
 from defun.registry import define_op
 from defun.shapes import TensorShape
@@ -197,9 +197,15 @@ class Graph:
             raise RuntimeError('Graph is finalized and cannot be modified.')
         inputs = [t if type(t) is GraphTensor and t.op.graph is self else self.internalize(t)
                   for t in inputs]
-        inferred = opdef.infer(*inputs, **attrs) if attrs else opdef.infer(*inputs)
+        try:
+            inferred = opdef.infer(*inputs, **attrs) if attrs else opdef.infer(*inputs)
+        except errors.InvalidArgumentError as exc:
+            # TF's rule: a shape function's InvalidArgument status is a ValueError while building.
+            raise ValueError(exc.message) from None
         frame = context.current_frame()
         control = _control_ops(frame.control_inputs) if frame.control_inputs else ()
+        if name is not None:
+            names.check_op_name(name)
         op = Operation(self, opdef, self.unique_name(frame.scope + (name or opdef.type)),
                        inputs, attrs, control, user_origin())
         if self._overrides:

@@ -94,7 +94,9 @@ class GraphCallable:
     def runtime_error(self, exc):
         """Wraps a kernel failure with the failing op and where the user created it."""
         op = self.failing_op(exc.__traceback__)
-        return exc if op is None else self.error_for(op, exc)
+        if op is None:
+            return errors.kernel_failure(exc, f'{self._fn_name} failed: {exc}')
+        return self.error_for(op, exc)
 
     @staticmethod
     def error_for(op, exc):
@@ -105,9 +107,7 @@ class GraphCallable:
             where = f'\n  created at {filename}:{lineno} in {func}: {line}'
         message = (f"{op.type} op '{op.name}' failed on inputs ("
                    f"{', '.join(errors.describe(t) for t in op.inputs)}): {exc}{where}")
-        if isinstance(exc, TypeError):
-            return TypeError(message)
-        return errors.InvalidArgumentError(message, op)
+        return errors.kernel_failure(exc, message, op)
 
     def failing_op(self, tb):
         op = None

@@ -98,14 +98,23 @@ def as_text(graph, indent=''):
 def as_dot(graph):
     lines = ['digraph G {', '  node [shape=box, fontname="monospace"];']
     for op in graph.get_operations():
-        label = f'{op.name}\\n{op.type}'
+        label = [op.name, op.type]
         if op.outputs:
-            label += '\\n' + ', '.join(_spec(t) for t in op.outputs)
-        lines.append(f'  "{op.name}" [label="{label}"];')
+            label.append(', '.join(_spec(t) for t in op.outputs))
+        # Every id and label is a quoted DOT string with its own escapes: names are the user's.
+        lines.append(f'  {_dot_id(op.name)} [label={_dot_id(chr(10).join(label))}];')
         for t in op.inputs:
             if hasattr(t, 'op'):
-                lines.append(f'  "{t.op.name}" -> "{op.name}";')
+                lines.append(f'  {_dot_id(t.op.name)} -> {_dot_id(op.name)};')
         for c in op.control_inputs:
-            lines.append(f'  "{c.name}" -> "{op.name}" [style=dashed];')
+            lines.append(f'  {_dot_id(c.name)} -> {_dot_id(op.name)} [style=dashed];')
     lines.append('}')
     return '\n'.join(lines)
+
+
+def _dot_id(text):
+    """`text` as a DOT double-quoted string: backslashes and quotes escaped, line breaks as \\n
+    (so no name can end the string, add attributes or start a statement)."""
+    escaped = str(text).replace('\\', '\\\\').replace('"', '\\"')
+    escaped = escaped.replace('\r', '').replace('\n', '\\n')
+    return f'"{escaped}"'

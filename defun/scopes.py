@@ -11,9 +11,9 @@ class name_scope:  # noqa: N801 - TensorFlow's name
     """Prefixes the names of ops created in the block with `name/` (a graph concern only)."""
 
     def __init__(self, name):
-        if not isinstance(name, str) or not name.replace('/', '').replace('_', '').replace(
-                '-', '').replace('.', '').isalnum() and name:
-            raise ValueError(f"'{name}' is not a valid scope name")
+        # The name's characters are checked on entering, while a graph is built (as TF does).
+        if not isinstance(name, str):
+            raise ValueError('name for name_scope must be a string.')
         self._name = name
         self._managers = []  # one per active `with`, so the same object may be entered nested
 

@@ -14,7 +14,7 @@ from defun import context, dtypes
 from defun.shapes import TensorShape
 
 __all__ = ['Tensor', 'EagerTensor', 'convert_to_tensor', 'is_tensor', 'install_operator',
-           'register_tensor_conversion_function']
+           'register_tensor_conversion_function', 'conversion_error']
 
 
 class Tensor:
@@ -236,25 +236,20 @@ def constant_from_array(array, name=None):
 def to_array(value, dtype):
     """Converts a Python or numpy value to an ndarray of `dtype` (inferred by TF's rules when None).
 
-    Raises TypeError for values that do not convert (TF's message), and for a float or complex value
-    that a requested integer/bool dtype would truncate.
+    Failures raise TF's classes, which differ between eager conversion and conversion while a
+    graph is built (see `conversion_error`); a float or complex value that a requested integer or
+    bool dtype would truncate is a TypeError in both.
     """
     is_numpy = isinstance(value, (np.ndarray, np.generic))
+    if not is_numpy:
+        # Python ints beyond int64 convert only to a float or complex dtype (as TF's converter).
+        _check_python_value(value, dtype is None or not (dtype.is_floating or dtype.is_complex))
     try:
         array = np.asarray(value)
-    except (ValueError, TypeError) as exc:
-        raise ValueError(f'Can\'t convert non-rectangular Python sequence to Tensor: {exc}') from None
+    except (ValueError, TypeError):
+        raise conversion_error('ragged', value) from None
     if array.dtype.kind == 'O' or array.dtype.kind in 'US':
-        if _all_strings(array):
-            # Strings only become string tensors: a requested numeric dtype must not be ignored
-            # (it was, and `int_tensor * 'text'` then repeated the string).
-            if dtype is not None and dtype is not dtypes.string:
-                raise TypeError(f'Cannot convert {_short(value)} to EagerTensor of dtype '
-                                f'{dtype.name}')
-            return array.astype(object)
-        raise TypeError(
-            f'Failed to convert elements of {_short(value)} to Tensor. Consider casting elements '
-            f'to a supported type.')
+        return _object_array(value, array, dtype, is_numpy)
     if dtype is None:
         return _default_array(array, is_numpy)
     target = dtype.np_dtype
@@ -269,6 +264,70 @@ def to_array(value, dtype):
             raise TypeError(f'Cannot convert {_short(value)} to EagerTensor of dtype '
                             f'{dtype.name}: out of range')
     return array.astype(target)
+
+
+_PYTHON_LEAVES = (int, float, complex, str, bytes, np.generic, np.ndarray)
+
+
+def _check_python_value(value, int64_only):
+    """Raises TF's error for a value of a type no tensor holds (None, objects, dicts, sets...),
+    at the top level or inside a nested list, and (when `int64_only`) for ints beyond int64."""
+    if isinstance(value, _PYTHON_LEAVES):
+        if int64_only and type(value) is int and not -2 ** 63 <= value < 2 ** 63:
+            raise conversion_error('int_range', value)
+        return
+    if isinstance(value, (list, tuple)):
+        for v in value:
+            if isinstance(v, (list, tuple)) or not isinstance(v, _PYTHON_LEAVES):
+                _check_python_value(v, int64_only)
+            elif int64_only and type(v) is int and not -2 ** 63 <= v < 2 ** 63:
+                raise conversion_error('int_range', value)
+        return
+    if hasattr(value, '__array__') and not isinstance(value, type):
+        return
+    raise conversion_error('unsupported', value)
+
+
+def _object_array(value, array, dtype, is_numpy):
+    """An array numpy could only make of objects: strings become string tensors, the rest fail."""
+    if _all_strings(array) and (is_numpy or _all_strings(np.array(value, dtype=object))):
+        # Strings only become string tensors: a requested numeric dtype must not be ignored
+        # (it was, and `int_tensor * 'text'` then repeated the string).
+        if dtype is not None and dtype is not dtypes.string:
+            raise TypeError(f'Cannot convert {_short(value)} to EagerTensor of dtype {dtype.name}')
+        return array.astype(object)
+    return _raise(conversion_error('numpy_object' if is_numpy else 'mixed', value))
+
+
+def _raise(exc):
+    raise exc
+
+
+def conversion_error(kind, value):
+    """TF's error for a value that does not convert. Eagerly TF's C converter raises ValueError;
+    while a graph is built, make_tensor_proto raises TypeError (ValueError for None and ragged
+    lists). kind: 'unsupported' type, 'mixed' element types, 'ragged' list, 'int_range' Python
+    int, 'numpy_object' array."""
+    eager = context.current_graph() is None
+    if kind == 'ragged':
+        return ValueError(f"Can't convert non-rectangular Python sequence to Tensor: "
+                          f'{_short(value)}')
+    if not eager:
+        if value is None:
+            return ValueError('None values not supported.')
+        return TypeError(f'Failed to convert elements of {_short(value)} to Tensor. Consider '
+                         f'casting elements to a supported type.')
+    if kind == 'unsupported':
+        return ValueError(f'Attempt to convert a value ({_short(value)}) with an unsupported type '
+                          f'({type(value)}) to a Tensor.')
+    if kind == 'int_range':
+        return ValueError(f"Can't convert Python sequence with out-of-range integer to Tensor: "
+                          f'{_short(value)}')
+    if kind == 'numpy_object':
+        return ValueError(f'Failed to convert a NumPy array to a Tensor (Unsupported object type): '
+                          f'{_short(value)}')
+    return ValueError(f"Can't convert Python sequence with mixed types to Tensor: "
+                      f'{_short(value)}')
 
 
 def _default_array(array, is_numpy):

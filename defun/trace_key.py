@@ -29,7 +29,7 @@ from defun.shapes import TensorShape, TensorSpec
 from defun.tensor import EagerTensor, Tensor
 from defun.variables import ArgumentVariable, Variable
 
-__all__ = ['TraceKey', 'TENSOR', 'is_numpy_value', 'TraceType', 'VariableSpec']
+__all__ = ['TraceKey', 'TENSOR', 'is_numpy_value', 'TraceType', 'VariableSpec', 'UnknownArgument']
 
 TENSOR, PYTHON, OBJECT, VARIABLE, CUSTOM = 'T', 'P', 'O', 'V', 'C'
 
@@ -83,6 +83,10 @@ class VariableSpec:
                 f'trainable={self.trainable}, alias_id={self.alias_id})')
 
 
+class UnknownArgument:
+    """Stands in a trace's input signature for an object keyed by identity (as TF's)."""
+
+
 class _TracingContext:
     """What `__tf_tracing_type__` receives (TF passes its tracing context)."""
 
@@ -111,6 +115,14 @@ class _Leaf(tuple):
         """The leaf as TF's function_type prints it."""
         return self.render()
 
+    def coarse(self):
+        """What every leaf this one accepts shares with it (the cache's index for `accepts`)."""
+        return self
+
+    def exact(self):
+        """True when this leaf accepts only leaves equal to it."""
+        return True
+
 
 class TensorLeaf(_Leaf):
     """(TENSOR, numpy dtype, shape tuple)."""
@@ -126,6 +138,12 @@ class TensorLeaf(_Leaf):
     def accepts(self, other):
         return self == other or (other[0] == TENSOR and other[1] == self[1] and
                                  TensorShape(other[2]).is_subtype_of(TensorShape(self[2])))
+
+    def coarse(self):
+        return (TENSOR, self[1])
+
+    def exact(self):
+        return self[2] is not None and None not in self[2]
 
     def relax(self, other):
         if other[0] != TENSOR or other[1] != self[1]:
@@ -176,6 +194,9 @@ class ObjectLeaf(_Leaf):
 
     def render(self):
         return f'<object id {self[1]:#x}>'
+
+    def signature(self, value, path):
+        return UnknownArgument()  # as TF: a signature never holds the object
 
     def matches(self, value):
         return id(value) == self[1]
@@ -230,6 +251,12 @@ class CustomLeaf(_Leaf):
 
     def accepts(self, other):
         return self == other or (other[0] == CUSTOM and other[1].is_subtype_of(self[1]))
+
+    def coarse(self):
+        return (CUSTOM,)
+
+    def exact(self):
+        return False
 
     def relax(self, other):
         if other[0] != CUSTOM:
@@ -330,6 +357,15 @@ class TraceKey:
         return self == other or (
             self.names == other.names and self.tree == other.tree and
             all(g.accepts(s) for g, s in zip(self.leaves, other.leaves)))
+
+    def coarse(self):
+        """What every key this one accepts shares with it: a key found by it need only be
+        checked with `accepts` (so a lookup never scans every trace)."""
+        return (self.names, self.tree, tuple([leaf.coarse() for leaf in self.leaves]))
+
+    def exact(self):
+        """True when this key accepts only keys equal to it (a dict lookup finds those)."""
+        return all(leaf.exact() for leaf in self.leaves)
 
     def relax(self, other):
         """The most specific key accepting both (None dims where tensor shapes differ), or None

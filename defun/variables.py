@@ -10,7 +10,7 @@ import weakref
 
 import numpy as np
 
-from defun import context, dtypes
+from defun import context, dtypes, names
 from defun.ops import state
 from defun.shapes import TensorShape
 from defun.tape import variable_accessed
@@ -71,6 +71,8 @@ class Variable:
                  dtype=None, shape=None, **unused_tf_options):
         if initial_value is None:
             raise ValueError('The initial_value must be specified.')
+        if name is not None and not context.executing_eagerly():
+            names.check_op_name(name)  # TF names the variable's op in the graph being built
         with context.init_scope():
             if callable(initial_value):
                 initial_value = initial_value()

@@ -17,16 +17,16 @@ def _in_graph(fn, *specs):
 def test_broadcast_mismatch_names_op_and_shapes():
     with pytest.raises(errors.InvalidArgumentError, match=r'Maximum.*float32\[2\].*float32\[3\]'):
         tf.maximum(tf.ones([2]), tf.ones([3]))
-    with pytest.raises(errors.InvalidArgumentError, match=r'maximum.*\[2\] vs. \[3\]'):
+    with pytest.raises(ValueError, match=r'maximum.*\[2\] vs. \[3\]'):
         _in_graph(tf.maximum, (tf.float32, [2]), (tf.float32, [3]))
 
 
 def test_wrong_axis():
-    with pytest.raises(errors.InvalidArgumentError, match=r'reduce_mean.*axis 2.*rank 2'):
+    with pytest.raises(errors.InvalidArgumentError, match=r'reduce_mean.*axis.* 2 .*rank 2'):
         tf.reduce_mean(tf.ones([2, 3]), axis=2)
-    with pytest.raises(errors.InvalidArgumentError, match=r'argmax.*axis -3'):
+    with pytest.raises(errors.InvalidArgumentError, match=r'argmax.*axis.* -3'):
         tf.argmax(tf.ones([2, 3]), axis=-3)
-    with pytest.raises(errors.InvalidArgumentError, match=r'cumsum.*axis 1'):
+    with pytest.raises(errors.InvalidArgumentError, match=r'cumsum.*axis.* 1'):
         tf.cumsum(tf.ones([3]), axis=1)
     with pytest.raises(ValueError, match='single dimension'):
         tf.cumsum(tf.ones([2, 2]), axis=[0, 1])
@@ -38,15 +38,15 @@ def test_symbolic_axis_must_be_known():
 
 
 def test_matmul_and_einsum_dimension_mismatch():
-    with pytest.raises(errors.InvalidArgumentError, match=r'Matrix size-incompatible.*\[2, 3\]'):
+    with pytest.raises(ValueError, match=r'Matrix size-incompatible.*\[2, 3\]'):
         _in_graph(tf.matmul, (tf.float32, [2, 3]), (tf.float32, [2, 3]))
     with pytest.raises(errors.InvalidArgumentError,
                        match=r'Einsum.*float32\[2,3\].*float32\[4,5\]'):
         tf.einsum('ij,jk->ik', tf.ones([2, 3]), tf.ones([4, 5]))
-    with pytest.raises(errors.InvalidArgumentError, match=r"einsum.*'j'.*size 3 .* 4 in another"):
+    with pytest.raises(ValueError, match=r"einsum.*'j'.*size 3 .* 4 in another"):
         _in_graph(lambda a, b: tf.einsum('ij,jk->ik', a, b), (tf.float32, [2, 3]),
                   (tf.float32, [4, 5]))
-    with pytest.raises(errors.InvalidArgumentError, match=r"einsum.*rank 2.*'ijk'"):
+    with pytest.raises(ValueError, match=r"einsum.*rank 2.*'ijk'"):
         _in_graph(lambda x: tf.einsum('ijk->i', x), (tf.float32, [2, 3]))
     with pytest.raises(ValueError, match='names 2 operands but 1'):
         tf.einsum('ij,jk->ik', tf.ones([2, 3]))
@@ -57,15 +57,15 @@ def test_matmul_and_einsum_dimension_mismatch():
 def test_square_matrix_ops():
     with pytest.raises(errors.InvalidArgumentError, match=r'MatrixInverse.*float32\[2,3\].*square'):
         tf.linalg.inv(tf.ones([2, 3]))
-    with pytest.raises(errors.InvalidArgumentError, match=r'inv.*square.*float32\[2,3\]'):
+    with pytest.raises(ValueError, match=r'inv.*square.*float32\[2,3\]'):
         _in_graph(tf.linalg.inv, (tf.float32, [2, 3]))
-    with pytest.raises(errors.InvalidArgumentError, match=r'det.*square'):
+    with pytest.raises(ValueError, match=r'det.*square'):
         _in_graph(tf.linalg.det, (tf.float32, [None, 2, 3]))
     with pytest.raises(errors.InvalidArgumentError, match=r'MatrixInverse.*[Ss]ingular'):
         tf.linalg.inv(tf.constant([[1.0, 2.0], [2.0, 4.0]]))
     with pytest.raises(errors.InvalidArgumentError, match=r'MatrixSolve.*float32\[3,1\]'):
         tf.linalg.solve(tf.eye(2), tf.ones([3, 1]))
-    with pytest.raises(errors.InvalidArgumentError, match=r'solve: rhs must be'):
+    with pytest.raises(ValueError, match=r'solve: rhs must be'):
         _in_graph(tf.linalg.solve, (tf.float32, [2, 2]), (tf.float32, [3, 1]))
 
 

@@ -248,13 +248,28 @@ def test_getitem_out_of_range_names_the_shape():
 
 # ------------------------------------------------------------------ bad conversions
 
-def test_unconvertible_python_object_raises_type_error():
-    with pytest.raises(TypeError, match='Failed to convert'):
-        tf.constant(object())
-    with pytest.raises(TypeError):
+def test_unconvertible_python_object_raises_tf_classes():
+    # TF 2.21: eager conversion raises ValueError; building a graph, TypeError (None: ValueError).
+    with pytest.raises(ValueError, match=r'Attempt to convert a value \(None\) with an '
+                                         r'unsupported type'):
+        tf.constant(None)
+    with pytest.raises(ValueError, match='unsupported type'):
         tf.constant([1.0, object()])
-    with pytest.raises(TypeError):
+    with pytest.raises(ValueError, match="<class 'dict'>"):
         tf.convert_to_tensor({'a': 1})
+    with pytest.raises(ValueError, match='Failed to convert a NumPy array'):
+        tf.constant(np.array([object()]))
+    with pytest.raises(ValueError, match='mixed types'):
+        tf.constant([1, 'a'])
+    with pytest.raises(ValueError, match='out-of-range integer'):
+        tf.add(2 ** 70, 1.0)
+    assert tf.add(1.0, 2 ** 70).dtype == tf.float32  # converts to the float operand's dtype
+    with pytest.raises(TypeError, match='Failed to convert elements'):
+        tf.function(lambda: tf.constant(object()))()
+    with pytest.raises(ValueError, match='None values not supported'):
+        tf.function(lambda: tf.abs(None))()
+    with pytest.raises(TypeError, match='Failed to convert elements'):
+        tf.function(lambda: tf.add(2 ** 70, 1.0))()
 
 
 def test_ragged_list_raises_value_error():
@@ -263,10 +278,14 @@ def test_ragged_list_raises_value_error():
 
 
 def test_binary_op_with_unconvertible_operand_names_the_op():
-    with pytest.raises(TypeError, match='add'):
+    # As TF 2.21: an object converts to nothing (ValueError); a string converts to a string
+    # tensor that the op refuses (InvalidArgumentError eagerly, TypeError in a graph).
+    with pytest.raises(ValueError, match='add'):
         tf.constant([1.0]) + object()
-    with pytest.raises(TypeError, match='multiply'):
+    with pytest.raises(tf.errors.InvalidArgumentError, match='multiply'):
         tf.multiply(tf.constant([1, 2]), 'text')
+    with pytest.raises(TypeError, match='multiply'):
+        tf.function(lambda: tf.multiply(tf.constant([1, 2]), 'text'))()
 
 
 def test_shape_mismatch_names_op_and_shapes():

@@ -15,6 +15,7 @@ from defun.ops import tensor_array_ops as ta_ops
 from defun.control_flow.subgraph import CompositeValue
 from defun.shapes import TensorShape
 from defun.tensor import EagerTensor, Tensor, convert_to_tensor
+from defun.ops import validation
 
 __all__ = ['TensorArray']
 
@@ -112,7 +113,7 @@ class TensorArray(CompositeValue):
         if self._eager():
             i = int(index)
             if not 0 <= i < len(self._elements):
-                raise errors.InvalidArgumentError(
+                raise validation.invalid_argument(
                     f'TensorArray: tried to read from index {i} but array size is: '
                     f'{len(self._elements)}')
             return self._element_or_zeros(i)
@@ -124,7 +125,7 @@ class TensorArray(CompositeValue):
         if value is not None:
             return value
         if not self._element_shape.is_fully_defined():
-            raise errors.InvalidArgumentError(
+            raise validation.invalid_argument(
                 f'TensorArray: could not read from index {i}: it was never written, and the '
                 f'element shape ({self._element_shape}) is not fully defined, so no zeros can '
                 f'stand in for it. Write it first, or give the TensorArray an element_shape.')
@@ -179,7 +180,7 @@ class TensorArray(CompositeValue):
         else:
             tensor = convert_to_tensor(value, dtype_hint=self._dtype)
         if tensor.dtype is not self._dtype:
-            raise errors.InvalidArgumentError(
+            raise validation.invalid_argument(
                 f'TensorArray dtype is {self._dtype.name} but Op is trying to {what} dtype '
                 f'{tensor.dtype.name}')
         return tensor
@@ -208,10 +209,10 @@ class TensorArray(CompositeValue):
 
     def _grow(self, length):
         if length <= 0:
-            raise errors.InvalidArgumentError(f'TensorArray: cannot write to index {length - 1}')
+            raise validation.invalid_argument(f'TensorArray: cannot write to index {length - 1}')
         if length > len(self._elements):
             if not self._dynamic_size:
-                raise errors.InvalidArgumentError(
+                raise validation.invalid_argument(
                     f'TensorArray: tried to write to index {length - 1} but array is not '
                     f'resizeable and size is: {len(self._elements)}')
             self._elements.extend([None] * (length - len(self._elements)))
@@ -223,7 +224,7 @@ class TensorArray(CompositeValue):
         if self._eager():
             n = int(value.shape[0]) if value.shape.rank else 0
             if n > len(self._elements) and not self._dynamic_size and self._elements:
-                raise errors.InvalidArgumentError(
+                raise validation.invalid_argument(
                     f'TensorArray: cannot unstack {n} elements into an array of size '
                     f'{len(self._elements)}')
             self._elements = list(array_ops.unstack(value)) if n else []

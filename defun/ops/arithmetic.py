@@ -11,15 +11,16 @@ import operator
 
 import numpy as np
 
-from defun import dtypes, errors
+from defun import dtypes
 from defun.dispatch import apply_op
 from defun.ops import op_helpers
-from defun.ops.op_helpers import binary_args, dims, same_as_first, to_tensor
+from defun.ops.op_helpers import binary_args, dims, operator_method, same_as_first, to_tensor
 from defun.ops.base_ops import cast, sum_to, zeros_like
 from defun.ops.dtype_checks import INEXACT, REAL, check_inputs, checked_kernel
 from defun.ops.logic import greater_equal, less_equal, where
 from defun.registry import define_op
 from defun.tensor import EagerTensor, install_operator, is_tensor
+from defun.ops import validation
 
 __all__ = ['add', 'subtract', 'multiply', 'divide', 'truediv', 'floordiv', 'floormod', 'mod',
            'maximum', 'minimum', 'divide_no_nan', 'negative', 'square', 'add_n', 'clip_by_value',
@@ -117,7 +118,7 @@ divide = truediv
 
 def _check_int_divisor(x, y, op):
     if x.dtype.kind in 'iu' and not np.all(y):
-        raise errors.InvalidArgumentError(f'{op}: Integer division by zero')
+        raise validation.invalid_argument(f'{op}: Integer division by zero')
 
 
 def _floordiv_kernel(x, y):
@@ -253,7 +254,7 @@ def clip_by_value(t, clip_value_min, clip_value_max, name=None):
     values = to_tensor(t, op='clip_by_value')
     clipped = maximum(minimum(values, clip_value_max), clip_value_min)
     if not values.shape.is_compatible_with(clipped.shape):
-        raise errors.InvalidArgumentError(
+        raise validation.invalid_argument(
             f'clip_by_value: the clip bounds would broadcast t from shape {values.shape} to '
             f'{clipped.shape}; they must be scalars or have t\'s shape')
     return clipped
@@ -269,13 +270,9 @@ def scalar_mul(scalar, x, name=None):
 
 # ---------------------------------------------------------------- Python operators
 
-def _reflected(fn):
-    return lambda self, other: fn(other, self)
-
-
 for _name, _fn in [('__add__', add), ('__sub__', subtract), ('__mul__', multiply),
                    ('__truediv__', truediv), ('__floordiv__', floordiv), ('__mod__', floormod)]:
-    install_operator(_name, _fn)
-    install_operator('__r' + _name[2:], _reflected(_fn))
+    install_operator(_name, operator_method(_fn))
+    install_operator('__r' + _name[2:], operator_method(_fn, reflected=True))
 install_operator('__neg__', negative)
 install_operator('__pos__', lambda self: self)

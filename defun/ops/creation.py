@@ -12,6 +12,7 @@ from defun.ops.op_helpers import dims, to_tensor
 from defun.ops.base_ops import broadcast_to, cast, fill, reduced_shape, reshape, shape
 from defun.registry import define_op
 from defun.tensor import EagerTensor, Tensor, constant_from_array, to_array
+from defun.ops import validation
 
 __all__ = ['constant', 'zeros', 'ones', 'eye', 'range', 'linspace', 'rank', 'newaxis']
 
@@ -77,7 +78,7 @@ def eye(num_rows, num_columns=None, batch_shape=None, dtype=dtypes.float32, name
     rows = _static_int(num_rows, 'eye', 'num_rows')
     cols = rows if num_columns is None else _static_int(num_columns, 'eye', 'num_columns')
     if rows < 0 or cols < 0:
-        raise errors.InvalidArgumentError(f'eye: num_rows and num_columns must be non-negative, '
+        raise validation.invalid_argument(f'eye: num_rows and num_columns must be non-negative, '
                                           f'got {rows} and {cols}')
     matrix = np.eye(rows, cols, dtype=dtype.np_dtype)
     if batch_shape is not None:
@@ -106,10 +107,10 @@ _RANGE_DTYPES = (dtypes.int32, dtypes.int64, dtypes.float32, dtypes.float64)
 
 def _range_kernel(start, limit, delta):
     if delta == 0:
-        raise errors.InvalidArgumentError(f'Requires delta != 0: {delta} [Op:Range]')
+        raise validation.invalid_argument(f'Requires delta != 0: {delta} [Op:Range]')
     if (delta > 0 and start > limit) or (delta < 0 and start < limit):
         relation = '<=' if delta > 0 else '>='
-        raise errors.InvalidArgumentError(
+        raise validation.invalid_argument(
             f'Requires start {relation} limit when delta {">" if delta > 0 else "<"} 0: '
             f'{start}/{limit} [Op:Range]')
     return np.arange(start, limit, delta, dtype=np.asarray(start).dtype)
@@ -139,7 +140,7 @@ def range(start, limit=None, delta=1, dtype=None, name='range'):  # noqa: A001 -
             raise TypeError(f'range: arguments must be int32, int64, float32 or float64, got '
                             f'{errors.describe(t)}')
         if t.shape.rank not in (0, None):
-            raise errors.InvalidArgumentError(f'range: arguments must be scalars, got '
+            raise validation.invalid_argument(f'range: arguments must be scalars, got '
                                               f'{errors.describe(t)}')
     if dtype is None:
         dtype = max((t.dtype for t in args), key=_RANGE_DTYPES.index)
@@ -187,11 +188,11 @@ def linspace(start, stop, num, name=None, axis=0):
     stop = stop if isinstance(stop, Tensor) else to_tensor(stop, dtype=start.dtype, op='linspace')
     op_helpers.binary_args(start, stop, 'linspace')
     if start.shape.rank not in (0, None) or stop.shape.rank not in (0, None):
-        raise errors.InvalidArgumentError(f'linspace: start and stop must be scalars here, got '
+        raise validation.invalid_argument(f'linspace: start and stop must be scalars here, got '
                                           f'{errors.describe(start)} and {errors.describe(stop)}')
     n = _static_int(num, 'linspace', 'num')
     if n < 0:
-        raise errors.InvalidArgumentError(f'linspace: Requires num > 0: {n}')
+        raise validation.invalid_argument(f'linspace: Requires num > 0: {n}')
     return apply_op(LINSPACE, (start, stop), {'num': n}, name)
 
 

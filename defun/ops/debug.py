@@ -17,6 +17,7 @@ from defun.ops import op_helpers, logic
 from defun.ops.op_helpers import same_as_first, to_tensor
 from defun.registry import define_op
 from defun.tensor import EagerTensor, Tensor, is_tensor
+from defun.ops import validation
 
 __all__ = ['check_numerics', 'Assert', 'assert_equal', 'assert_greater', 'print',
            'format_tensor']
@@ -28,7 +29,7 @@ def _check_numerics_kernel(x, message):
     nan, inf = bool(np.isnan(x).any()), bool(np.isinf(x).any())
     if nan or inf:
         kind = 'Inf and NaN' if nan and inf else ('NaN' if nan else 'Inf')
-        raise errors.InvalidArgumentError(f'{message} : Tensor had {kind} values')
+        raise validation.invalid_argument(f'{message} : Tensor had {kind} values')
     return x
 
 
@@ -50,7 +51,7 @@ def check_numerics(tensor, message, name=None):
 def _assert_kernel(condition, *data, summarize):
     if not np.all(condition):
         shown = ' '.join(f'[{format_tensor(d, summarize)}]' for d in data)
-        raise errors.InvalidArgumentError(f'assertion failed: {shown}')
+        raise validation.invalid_argument(f'assertion failed: {shown}')
     return ()
 
 
@@ -93,6 +94,7 @@ def _assert_compare(kind, x, y, message, summarize, name):
     xv, yv = op_helpers.static_value(x), op_helpers.static_value(y)
     if xv is not None and yv is not None:
         if not np.all(_COMPARISONS[kind][1](xv, yv)):
+            # TF's static check raises the run-time class even while a graph is built.
             raise errors.InvalidArgumentError(
                 _comparison_message(kind, x, y, xv, yv, message, summarize))
         return None

@@ -383,6 +383,6 @@ def imag(input, name=None):
     return zeros_like(x)
 
 
-install_operator('__pow__', pow)
-install_operator('__rpow__', lambda self, other: pow(other, self))
+install_operator('__pow__', op_helpers.operator_method(pow))
+install_operator('__rpow__', op_helpers.operator_method(pow, reflected=True))
 install_operator('__abs__', abs)

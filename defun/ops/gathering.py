@@ -12,6 +12,7 @@ from defun.ops.logic import equal
 from defun.ops.indexing import known_shape as _known_shape
 from defun.registry import define_op
 from defun.tensor import Tensor
+from defun.ops import validation
 
 __all__ = ['gather', 'gather_nd', 'scatter_nd', 'tensor_scatter_nd_add', 'tensor_scatter_nd_sub',
            'tensor_scatter_nd_update', 'tensor_scatter_nd_min', 'tensor_scatter_nd_max',
@@ -25,7 +26,7 @@ def _check_range(indices, n, op):
     bad = (idx < 0) | (idx >= n)
     if bad.any():
         where = tuple(int(i) for i in np.argwhere(bad)[0])
-        raise errors.InvalidArgumentError(
+        raise validation.invalid_argument(
             f'{op}: indices[{",".join(map(str, where))}] = {idx[where]} is not in [0, {n})')
     return idx
 
@@ -115,12 +116,12 @@ def gather(params, indices, validate_indices=None, axis=None, batch_dims=0, name
             raise ValueError('gather: a negative axis needs params of known rank')
     else:
         if not -pr <= axis < pr:
-            raise errors.InvalidArgumentError(
+            raise validation.invalid_argument(
                 f'gather: Expected axis in the range [{-pr}, {pr}), but got {axis} for params '
                 f'{errors.describe(x)}')
         axis %= pr
     if axis < batch_dims or (ir is not None and batch_dims > ir):
-        raise errors.InvalidArgumentError(
+        raise validation.invalid_argument(
             f'gather: batch_dims ({batch_dims}) must be less than or equal to axis ({axis}) and '
             f'to the rank of indices ({ir})')
     return apply_op(GATHER, (x, idx), {'axis': axis, 'batch_dims': batch_dims}, name)
@@ -141,7 +142,7 @@ def _nd_index(params_shape, indices, batch_dims, op):
         bad = (comp < 0) | (comp >= n)
         if bad.any():
             where = tuple(int(i) for i in np.argwhere(bad)[0])
-            raise errors.InvalidArgumentError(
+            raise validation.invalid_argument(
                 f'{op}: indices{list(where)} = {list(idx[where])} does not index into param '
                 f'shape {list(params_shape)}')
         coords.append(comp)
@@ -157,7 +158,7 @@ def _gather_nd_infer(params, indices, batch_dims):
     if p is None or i is None or i[-1] is None:
         return params.dtype, None
     if i[-1] > len(p) - batch_dims:
-        raise errors.InvalidArgumentError(
+        raise validation.invalid_argument(
             f'gather_nd: index innermost dimension length must be <= params rank; saw: {i[-1]} '
             f'vs. {len(p) - batch_dims}')
     return params.dtype, i[:-1] + p[batch_dims + i[-1]:]
@@ -176,7 +177,7 @@ def gather_nd(params, indices, batch_dims=0, name=None):
     if not idx.dtype.is_integer:
         raise TypeError(f'gather_nd: indices must be int32 or int64, got {errors.describe(idx)}')
     if idx.shape.rank == 0:
-        raise errors.InvalidArgumentError('gather_nd: indices must be at least a vector')
+        raise validation.invalid_argument('gather_nd: indices must be at least a vector')
     return apply_op(GATHER_ND, (x, idx), {'batch_dims': int(batch_dims)}, name)
 
 
@@ -299,7 +300,7 @@ def _mask_index(mask, axis):
 
 def _boolean_mask_kernel(x, mask, axis):
     if np.shape(x)[axis:axis + np.ndim(mask)] != np.shape(mask):
-        raise errors.InvalidArgumentError(
+        raise validation.invalid_argument(
             f'boolean_mask: mask shape {list(np.shape(mask))} does not match the dims of the '
             f'tensor shape {list(np.shape(x))} starting at axis {axis}')
     return x[_mask_index(mask, axis)]
@@ -350,7 +351,12 @@ def boolean_mask(tensor, mask, axis=None, name='boolean_mask'):
     r = x.shape.rank
     if r is not None:
         if not -r <= axis < r:
-            raise errors.InvalidArgumentError(f'boolean_mask: axis {axis} is out of range for '
+            raise validation.invalid_argument(f'boolean_mask: axis {axis} is out of range for '
                                               f'{errors.describe(x)}')
         axis %= r
+        # TF's wrapper checks the static shapes (a ValueError in both modes).
+        if not x.shape[axis:axis + m.shape.rank].is_compatible_with(m.shape):
+            raise ValueError(f'boolean_mask: Shapes {x.shape[axis:axis + m.shape.rank]} and '
+                             f'{m.shape} are incompatible (tensor {errors.describe(x)}, mask '
+                             f'{errors.describe(m)}, axis {axis})')
     return apply_op(BOOLEAN_MASK, (x, m), {'axis': axis}, None if name == 'boolean_mask' else name)

@@ -18,6 +18,7 @@ from defun.ops.op_helpers import dims, static_value
 from defun.ops.base_ops import shape
 from defun.registry import define_op
 from defun.tensor import EagerTensor, Tensor, install_operator
+from defun.ops import validation
 
 __all__ = ['strided_slice_spec']
 
@@ -79,7 +80,7 @@ def _resolve(spec, rank, dynamic):
     dynamic = iter(dynamic)
     used = sum(1 for item in spec if item[0] in ('int', 'slice'))
     if rank is not None and used > rank:
-        raise errors.InvalidArgumentError(
+        raise validation.invalid_argument(
             f'Index out of range using input dim {rank}; input has only {rank} dims')
     out, dim = [], 0
     if ('ellipsis',) not in spec:
@@ -109,7 +110,7 @@ def _numpy_index(resolved, shape_):
         else:
             i, n = int(item[1]), shape_[dim]
             if not -n <= i < n:
-                raise errors.InvalidArgumentError(
+                raise validation.invalid_argument(
                     f'slice index {i} of dimension {dim} out of bounds. [Op:StridedSlice] for '
                     f'input shape {list(shape_)}')
             index.append(i)
@@ -141,7 +142,7 @@ def _strided_slice_dims(d, spec, dynamic):
         elif item[0] == 'int':
             n = d[dim]
             if item[1] is not DYNAMIC and n is not None and not -n <= item[1] < n:
-                raise errors.InvalidArgumentError(
+                raise validation.invalid_argument(
                     f'slice index {item[1]} of dimension {dim} out of bounds for input shape '
                     f'{list(d)}')
         else:

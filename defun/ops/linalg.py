@@ -18,6 +18,7 @@ from defun.ops.elementary import abs, pow, sqrt
 from defun.ops.reductions import reduce_max, reduce_sum
 from defun.registry import define_op
 from defun.tensor import install_operator, is_tensor
+from defun.ops import validation
 
 __all__ = ['matmul', 'tensordot', 'einsum', 'norm']
 LINALG_ONLY = ['inv', 'det', 'solve']   # exported under tf.linalg only, as in TF
@@ -27,7 +28,7 @@ LINALG_ONLY = ['inv', 'det', 'solve']   # exported under tf.linalg only, as in T
 
 def _matmul_kernel(a, b, transpose_a, transpose_b):
     if np.ndim(a) < 2 or np.ndim(b) < 2:  # numpy would take a vector; TF's MatMul does not
-        raise errors.InvalidArgumentError(
+        raise validation.invalid_argument(
             f'matmul: inputs must be at least rank 2, got shapes {list(np.shape(a))} and '
             f'{list(np.shape(b))}')
     if transpose_a:
@@ -42,12 +43,12 @@ def _matmul_infer(a, b, transpose_a, transpose_b):
     if sa is None or sb is None:
         return a.dtype, None
     if len(sa) < 2 or len(sb) < 2:
-        raise errors.InvalidArgumentError(
+        raise validation.invalid_argument(
             f'matmul: inputs must be at least rank 2, got shapes {list(sa)} and {list(sb)}')
     m, ka = (sa[-1], sa[-2]) if transpose_a else (sa[-2], sa[-1])
     kb, n = (sb[-1], sb[-2]) if transpose_b else (sb[-2], sb[-1])
     if ka is not None and kb is not None and ka != kb:
-        raise errors.InvalidArgumentError(
+        raise validation.invalid_argument(
             f'matmul: Matrix size-incompatible: In[0]: {list(sa)}, In[1]: {list(sb)}')
     batch = op_helpers.broadcast_dims(sa[:-2], sb[:-2], 'matmul')
     return a.dtype, tuple(batch) + (m, n)
@@ -141,7 +142,7 @@ def _einsum_infer(*operands, equation):
                 sizes.setdefault(t, None)
             continue
         if len(shape) < len(letters) or ('...' not in tokens and len(shape) != len(letters)):
-            raise errors.InvalidArgumentError(
+            raise validation.invalid_argument(
                 f'einsum: operand {errors.describe(x)} has rank {len(shape)} but its subscripts '
                 f'{"".join(tokens)!r} in {equation!r} need {len(letters)}')
         position = tokens.index('...') if '...' in tokens else len(tokens)
@@ -166,7 +167,7 @@ def _merge_size(a, b, letter, equation, operands):
         return a
     if a == 1:
         return b
-    raise errors.InvalidArgumentError(
+    raise validation.invalid_argument(
         f'einsum: subscript {letter!r} of {equation!r} has size {a} in one operand and {b} in '
         f'another (operands {", ".join(errors.describe(x) for x in operands)})')
 
@@ -241,7 +242,7 @@ def tensordot(a, b, axes, name=None):
     a_axes, b_axes = _tensordot_axes(axes, len(sa), len(sb))
     for i, j in zip(a_axes, b_axes):
         if sa[i] is not None and sb[j] is not None and sa[i] != sb[j]:
-            raise errors.InvalidArgumentError(
+            raise validation.invalid_argument(
                 f'tensordot: contracted dimensions differ: a{list(sa)} axis {i} has size {sa[i]}, '
                 f'b{list(sb)} axis {j} has size {sb[j]}')
     a_letters = list(_LETTERS[:len(sa)])
@@ -313,7 +314,7 @@ def _square_batch(x, op):
     if d is None:
         return None
     if len(d) < 2 or (d[-1] is not None and d[-2] is not None and d[-1] != d[-2]):
-        raise errors.InvalidArgumentError(
+        raise validation.invalid_argument(
             f'{op}: input must be a square matrix or a batch of them, got {errors.describe(x)}')
     return d
 
@@ -367,7 +368,7 @@ def _solve_infer(matrix, rhs, adjoint):
     if m is None or r is None:
         return rhs.dtype, r
     if len(r) != len(m) or (r[-2] is not None and m[-1] is not None and r[-2] != m[-1]):
-        raise errors.InvalidArgumentError(
+        raise validation.invalid_argument(
             f'solve: rhs must be [..., M, K] for a matrix [..., M, M]; got matrix '
             f'{errors.describe(matrix)} and rhs {errors.describe(rhs)}')
     return rhs.dtype, r

@@ -28,6 +28,7 @@ from defun.ops.logic import where
 from defun.ops.reductions import reduce_max
 from defun.ops.transform import expand_dims
 from defun.registry import define_op
+from defun.ops import validation
 
 __all__ = ['qr', 'eigh', 'eigvalsh', 'svd', 'pinv', 'lstsq']
 
@@ -38,7 +39,7 @@ def _matrix_dims(x, op):
     check_inputs(op, INEXACT, x)
     d = dims(x)
     if d is not None and len(d) < 2:
-        raise errors.InvalidArgumentError(f'{op}: input must have rank >= 2, got '
+        raise validation.invalid_argument(f'{op}: input must have rank >= 2, got '
                                           f'{errors.describe(x)}')
     return d
 
@@ -119,7 +120,7 @@ def qr(input, full_matrices=False, name=None):
 
 def _eigh_kernel(a):
     if a.ndim < 2 or a.shape[-1] != a.shape[-2]:
-        raise errors.InvalidArgumentError(f'eigh: Input matrix must be square, got shape '
+        raise validation.invalid_argument(f'eigh: Input matrix must be square, got shape '
                                           f'{list(a.shape)}')
     e, v = np.linalg.eigh(a)   # reads the lower triangle, as TF
     return e.astype(np.real(a).dtype, copy=False), v
@@ -272,7 +273,7 @@ def lstsq(matrix, rhs, l2_regularizer=0.0, fast=True, name=None):
     sa, sb = dims(a), dims(b)
     if sa is not None and sb is not None and (
             len(sb) < 2 or None not in (sb[-2], sa[-2]) and sb[-2] != sa[-2]):
-        raise errors.InvalidArgumentError(
+        raise validation.invalid_argument(
             f'lstsq: rhs must be [..., M, K] for a matrix [..., M, N]; got matrix '
             f'{errors.describe(a)} and rhs {errors.describe(b)}')
     l2 = to_tensor(l2_regularizer, dtype=a.dtype, name='l2_regularizer', op='lstsq')

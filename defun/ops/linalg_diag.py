@@ -17,6 +17,7 @@ from defun.ops.reductions import reduce_sum
 from defun.ops.transform import expand_dims, squeeze
 from defun.registry import define_op
 from defun.tensor import Tensor
+from defun.ops import validation
 
 __all__ = ['diag', 'diag_part', 'set_diag', 'tensor_diag', 'tensor_diag_part', 'band_part',
            'matrix_transpose', 'adjoint', 'trace', 'matvec']
@@ -61,7 +62,7 @@ def _diag_kernel(d, k, num_rows, num_cols, padding_value):
     n = d.shape[-1]
     rows, cols = _diag_size(n, k, num_rows, num_cols)
     if _diag_length(rows, cols, k) != n:
-        raise errors.InvalidArgumentError(
+        raise validation.invalid_argument(
             f'diag: The number of rows or columns ({rows}, {cols}) is not consistent with the '
             f'diagonal offset k={k} and a diagonal of length {n}')
     result = np.full(d.shape[:-1] + (rows, cols), padding_value, dtype=d.dtype)
@@ -75,7 +76,7 @@ def _diag_infer(d, k, num_rows, num_cols, padding_value):
     if s is None:
         return d.dtype, None
     if not s:
-        raise errors.InvalidArgumentError(f'diag: diagonal must be at least 1-D, got '
+        raise validation.invalid_argument(f'diag: diagonal must be at least 1-D, got '
                                           f'{errors.describe(d)}')
     if s[-1] is None:
         rows = None if num_rows == -1 else num_rows
@@ -83,7 +84,7 @@ def _diag_infer(d, k, num_rows, num_cols, padding_value):
         return d.dtype, s[:-1] + (rows, cols)
     rows, cols = _diag_size(s[-1], k, num_rows, num_cols)
     if _diag_length(rows, cols, k) != s[-1]:
-        raise errors.InvalidArgumentError(
+        raise validation.invalid_argument(
             f'diag: The number of rows or columns ({rows}, {cols}) is not consistent with the '
             f'diagonal offset k={k} and a diagonal of length {s[-1]}')
     return d.dtype, s[:-1] + (rows, cols)
@@ -105,14 +106,14 @@ def diag(diagonal, name='diag', k=0, num_rows=-1, num_cols=-1, padding_value=0,
 def _matrix_rank_check(x, op):
     s = dims(x)
     if s is not None and len(s) < 2:
-        raise errors.InvalidArgumentError(f'{op}: input must be at least 2-dim, received shape: '
+        raise validation.invalid_argument(f'{op}: input must be at least 2-dim, received shape: '
                                           f'{list(s)}')
     return s
 
 
 def _diag_part_kernel(x, k):
     if x.ndim < 2:
-        raise errors.InvalidArgumentError(f'diag_part: input must be at least 2-dim, received '
+        raise validation.invalid_argument(f'diag_part: input must be at least 2-dim, received '
                                           f'shape: {list(x.shape)}')
     return np.diagonal(x, offset=k, axis1=-2, axis2=-1).copy()
 
@@ -140,11 +141,11 @@ def diag_part(input, name='diag_part', k=0, padding_value=0, align='RIGHT_LEFT')
 
 def _set_diag_kernel(x, d, k):
     if x.ndim < 2:
-        raise errors.InvalidArgumentError(f'set_diag: input must be at least 2-dim, received '
+        raise validation.invalid_argument(f'set_diag: input must be at least 2-dim, received '
                                           f'shape: {list(x.shape)}')
     n = _diag_length(x.shape[-2], x.shape[-1], k)
     if d.shape != x.shape[:-2] + (n,):
-        raise errors.InvalidArgumentError(
+        raise validation.invalid_argument(
             f'set_diag: diagonal must have shape {list(x.shape[:-2] + (n,))} for input of shape '
             f'{list(x.shape)} and k={k}, got {list(d.shape)}')
     result = np.array(x, copy=True)
@@ -185,7 +186,7 @@ def _tensor_diag_kernel(x):
 def _tensor_diag_part_kernel(x):
     half = x.ndim // 2
     if x.ndim % 2 or x.shape[:half] != x.shape[half:]:
-        raise errors.InvalidArgumentError(
+        raise validation.invalid_argument(
             f'tensor_diag_part: input must have an even rank with matching halves '
             f'[D1..Dk, D1..Dk], '
             f'got shape {list(x.shape)}')
@@ -198,7 +199,7 @@ def _tensor_diag_part_infer(x):
     if s is None:
         return x.dtype, None
     if len(s) % 2:
-        raise errors.InvalidArgumentError(f'tensor_diag_part: input must have an even rank, got '
+        raise validation.invalid_argument(f'tensor_diag_part: input must have an even rank, got '
                                           f'{errors.describe(x)}')
     half = len(s) // 2
     return x.dtype, tuple(a if a is not None else b for a, b in zip(s[:half], s[half:]))
@@ -238,12 +239,12 @@ def _band_mask(rows, cols, lower, upper):
 
 def _band_part_kernel(x, num_lower, num_upper):
     if x.ndim < 2:
-        raise errors.InvalidArgumentError(f'band_part: input must be at least rank 2, got shape '
+        raise validation.invalid_argument(f'band_part: input must be at least rank 2, got shape '
                                           f'{list(x.shape)}')
     rows, cols = x.shape[-2:]
     lower, upper = int(num_lower), int(num_upper)
     if lower > rows or upper > cols:
-        raise errors.InvalidArgumentError(
+        raise validation.invalid_argument(
             f'band_part: num_lower must not exceed the rows ({rows}) and num_upper the columns '
             f'({cols}); got {lower} and {upper}')
     return np.where(_band_mask(rows, cols, lower, upper), x, np.zeros((), x.dtype))

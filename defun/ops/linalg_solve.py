@@ -21,6 +21,7 @@ from defun.ops.linalg_diag import adjoint, band_part, diag_part, set_diag
 from defun.ops.reductions import reduce_sum
 from defun.ops.transform import expand_dims
 from defun.registry import define_op
+from defun.ops import validation
 
 __all__ = ['cholesky', 'triangular_solve', 'cholesky_solve', 'logdet', 'slogdet']
 
@@ -36,17 +37,17 @@ def square_batch(x, op):
     if d is None:
         return None
     if len(d) < 2:
-        raise errors.InvalidArgumentError(f'{op}: input must have rank >= 2, got '
+        raise validation.invalid_argument(f'{op}: input must have rank >= 2, got '
                                           f'{errors.describe(x)}')
     if d[-1] is not None and d[-2] is not None and d[-1] != d[-2]:
-        raise errors.InvalidArgumentError(f'{op}: Input matrix must be square, got '
+        raise validation.invalid_argument(f'{op}: Input matrix must be square, got '
                                           f'{errors.describe(x)}')
     return d
 
 
 def _square_array(a, op):
     if a.ndim < 2 or a.shape[-1] != a.shape[-2]:
-        raise errors.InvalidArgumentError(f'{op}: Input matrix must be square, got shape '
+        raise validation.invalid_argument(f'{op}: Input matrix must be square, got shape '
                                           f'{list(a.shape)}')
 
 
@@ -123,7 +124,7 @@ def _triangular_solve_infer(a, b, lower, adjoint):
     if m is None or r is None:
         return b.dtype, r
     if len(r) < 2 or (r[-2] is not None and m[-1] is not None and r[-2] != m[-1]):
-        raise errors.InvalidArgumentError(
+        raise validation.invalid_argument(
             f'triangular_solve: rhs must be [..., M, K] for a matrix [..., M, M]; got matrix '
             f'{errors.describe(a)} and rhs {errors.describe(b)}')
     from_a, from_b = m[:-2], r[:-2]

@@ -11,7 +11,7 @@ import operator
 
 import numpy as np
 
-from defun import context, dtypes
+from defun import context, dtypes, errors
 from defun.dispatch import apply_op
 from defun.ops import op_helpers
 from defun.ops.op_helpers import binary_args, dims, to_tensor
@@ -77,7 +77,7 @@ def _equality_infer(op):
     def infer(x, y, incompatible_shape_error=True):
         try:
             return dtypes.bool, op_helpers.broadcast_dims(dims(x), dims(y), op)
-        except ValueError:
+        except (ValueError, errors.InvalidArgumentError):
             if incompatible_shape_error:
                 raise
             return dtypes.bool, ()
@@ -109,7 +109,7 @@ def _tensor_equality(opdef, unconvertible):
             return same if opdef is EQUAL else not same
         try:
             x, y = binary_args(self, other, opdef.type)
-        except (TypeError, ValueError):
+        except (TypeError, ValueError, errors.InvalidArgumentError):
             if is_tensor(other):
                 raise
             return unconvertible
@@ -198,7 +198,7 @@ for _name, _fn in [('__and__', _bitwise_operator(logical_and, BITWISE_AND, 'and'
     install_operator('__r' + _name[2:], _reflected(_fn))
 for _name, _fn in [('__lt__', less), ('__le__', less_equal), ('__gt__', greater),
                    ('__ge__', greater_equal)]:
-    install_operator(_name, _fn)
+    install_operator(_name, op_helpers.operator_method(_fn))
 install_operator('__invert__', _invert)
 
 

@@ -18,6 +18,7 @@ from defun.ops.python_ops import stop_gradient
 from defun.ops.gathering import gather
 from defun.ops.transform import expand_dims, squeeze
 from defun.registry import define_op
+from defun.ops import validation
 
 __all__ = ['relu', 'relu6', 'elu', 'leaky_relu', 'gelu', 'silu', 'swish', 'softmax',
            'log_softmax', 'l2_loss', 'bias_add', 'moments', 'sigmoid_cross_entropy_with_logits',
@@ -163,9 +164,9 @@ def _softmax_axis(x, axis, op):
     r = x.shape.rank
     if r is not None:
         if r == 0:
-            raise errors.InvalidArgumentError(f'{op}: logits must have rank >= 1, got a scalar')
+            raise validation.invalid_argument(f'{op}: logits must have rank >= 1, got a scalar')
         if not -r <= axis < r:
-            raise errors.InvalidArgumentError(
+            raise validation.invalid_argument(
                 f'{op}: axis {axis} is out of range for {errors.describe(x)}')
     return axis
 
@@ -195,7 +196,7 @@ def _bias_add_infer(x, b):
     d, bd = dims(x), dims(b)
     if d is not None and bd is not None and d and d[-1] is not None and bd[0] is not None \
             and d[-1] != bd[0]:
-        raise errors.InvalidArgumentError(
+        raise validation.invalid_argument(
             f'bias_add: Must provide as many biases as the last dimension of the input tensor: '
             f'{list(bd)} vs. {list(d)}')
     return x.dtype, d
@@ -299,7 +300,7 @@ def softmax_cross_entropy_with_logits(labels, logits, axis=-1, name=None):
     z = to_tensor(labels, dtype=x.dtype, name='labels', op='softmax_cross_entropy_with_logits')
     if dims(x) is not None and dims(z) is not None and \
             not x.shape.is_compatible_with(z.shape):
-        raise errors.InvalidArgumentError(
+        raise validation.invalid_argument(
             f'softmax_cross_entropy_with_logits: logits and labels must be broadcastable: '
             f'logits_size={list(dims(x))} labels_size={list(dims(z))}')
     axis = _softmax_axis(x, axis, 'softmax_cross_entropy_with_logits')

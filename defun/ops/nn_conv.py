@@ -13,6 +13,7 @@ from defun.ops import op_helpers
 from defun.ops.op_helpers import dims, to_tensor
 from defun.ops.base_ops import shape, zeros_like
 from defun.registry import define_op
+from defun.ops import validation
 
 __all__ = ['conv2d', 'max_pool2d', 'avg_pool2d', 'max_pool', 'avg_pool']
 
@@ -71,7 +72,7 @@ def _conv2d_infer(x, w, strides, padding, dilations):
     d, k = dims(x), dims(w)
     if d is not None and k is not None and d[3] is not None and k[2] is not None \
             and d[3] != k[2]:
-        raise errors.InvalidArgumentError(
+        raise validation.invalid_argument(
             f'conv2d: input depth must be evenly divisible by filter depth: {d[3]} vs {k[2]} '
             f'(input {list(d)}, filter {list(k)})')
     d = d or (None,) * 4
@@ -151,16 +152,16 @@ def hw_arg(value, name, op):
         return tuple(values)
     if len(values) == 4:
         if values[0] != 1 or values[3] != 1:
-            raise errors.InvalidArgumentError(
+            raise validation.invalid_argument(
                 f'{op}: {name} in the batch and depth dimensions must be 1, got {values}')
         return (values[1], values[2])
-    raise errors.InvalidArgumentError(f'{op}: {name} must have 1, 2 or 4 elements, got {values}')
+    raise validation.invalid_argument(f'{op}: {name} must have 1, 2 or 4 elements, got {values}')
 
 
 def padding_arg(padding, op):
     text = padding.upper() if isinstance(padding, str) else padding
     if text not in ('SAME', 'VALID'):
-        raise errors.InvalidArgumentError(f"{op}: padding must be 'SAME' or 'VALID', got "
+        raise validation.invalid_argument(f"{op}: padding must be 'SAME' or 'VALID', got "
                                           f'{padding!r}')
     return text
 
@@ -187,7 +188,7 @@ def conv2d(input, filters, strides, padding, data_format='NHWC', dilations=None,
              'padding': padding_arg(padding, 'conv2d'),
              'dilations': hw_arg(dilations, 'dilations', 'conv2d')}
     if attrs['strides'] != (1, 1) and attrs['dilations'] != (1, 1):
-        raise errors.InvalidArgumentError('conv2d: strides > 1 with dilations > 1 is not '
+        raise validation.invalid_argument('conv2d: strides > 1 with dilations > 1 is not '
                                           'supported (as in TF)')
     return apply_op(CONV2D, (x, w), attrs, name)
 

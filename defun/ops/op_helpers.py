@@ -7,6 +7,7 @@ import numpy as np
 
 from defun import context, errors
 from defun.tensor import EagerTensor, Tensor, constant_from_array, convert_to_tensor, is_tensor
+from defun.ops import validation
 
 __all__ = ['to_tensor', 'binary_args', 'same_dtype_args', 'dims', 'broadcast_dims',
            'reduce_dims', 'normalize_axis', 'out', 'same_as_first', 'float_only']
@@ -35,9 +36,7 @@ def binary_args(x, y, op):
                        f'converts implicitly: use tf.cast on one of them.')
             # TF's types: the kernel's InvalidArgumentError eagerly, the op builder's TypeError
             # while a graph is built.
-            if context.executing_eagerly():
-                raise errors.InvalidArgumentError(message)
-            raise TypeError(message)
+            raise validation.dtype_mismatch(message)
         return x, y
     if not x_t and is_tensor(x):
         x, x_t = convert_to_tensor(x), True
@@ -59,9 +58,21 @@ def _convert_operand(value, dtype, op):
         return constant_from_array(scalar)
     try:
         return convert_to_tensor(value, dtype=dtype)
-    except (TypeError, ValueError) as exc:
-        raise TypeError(f'{op}: could not convert {value!r} to a {dtype.name} tensor to match the '
-                        f'other operand ({exc})') from None
+    except TypeError:
+        pass
+    except ValueError as exc:
+        raise ValueError(f'{op}: an operand could not be converted to a tensor: {exc}') from None
+    # As TF: a value that is not of the other operand's dtype converts by its own rules (a value
+    # that converts to nothing raises that), then the op refuses the mix of dtypes.
+    own = to_tensor(value, name='y', op=op)
+    raise validation.dtype_mismatch(
+        f'{op}: cannot combine a {dtype.name} tensor with {_short_repr(value)}, which converts to '
+        f'{own.dtype.name}; TensorFlow never converts implicitly: use tf.cast.')
+
+
+def _short_repr(value):
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + '...'
 
 
 def _python_scalar(value, dtype):
@@ -88,7 +99,7 @@ def same_dtype_args(values, op, dtype=None):
         dtype = result[0].dtype
     for i, t in enumerate(result):
         if t.dtype is not dtype:
-            raise errors.InvalidArgumentError(
+            raise validation.invalid_argument(
                 f'{op}: all inputs must have the same dtype; input {i} is {t.dtype.name}, '
                 f'expected {dtype.name}')
     return result
@@ -119,7 +130,7 @@ def broadcast_dims(a, b, op='op'):
         elif y is None:
             result.append(x)
         else:
-            raise errors.InvalidArgumentError(
+            raise validation.invalid_argument(
                 f'{op}: Incompatible shapes: {list(a)} vs. {list(b)}')
     return tuple(result)
 
@@ -129,17 +140,7 @@ def normalize_axis(axis, rank, op='op'):
     unknown rank, negative axes cannot be resolved and are returned as given (numpy accepts them)."""
     if axis is None:
         return None if rank is None else tuple(range(rank))
-    axes = tuple(int(a) for a in np.atleast_1d(np.asarray(axis)).ravel())
-    if rank is None:
-        return tuple(sorted(set(axes)))
-    out_axes = []
-    for a in axes:
-        if not -rank <= a < max(rank, 1):
-            raise errors.InvalidArgumentError(
-                f'{op}: axis {a} is out of range for a tensor of rank {rank} '
-                f'(expected in [{-rank}, {rank}))')
-        out_axes.append(a % rank if rank else 0)
-    return tuple(sorted(set(out_axes)))
+    return tuple(sorted(validation.axes(axis, rank, op)))
 
 
 def reduce_dims(shape, axis, keepdims, op='op'):
@@ -182,4 +183,26 @@ def static_value(t):
 
 
 def shape_error(op, message):
-    return errors.InvalidArgumentError(f'{op}: {message}')
+    return validation.invalid_argument(f'{op}: {message}')
+
+
+def _refuse_operand(tensor, other):
+    """TF's operators convert a Python number to the tensor's dtype first, so a number that does
+    not fit it is a TypeError there (not the op's own dtype error, as `tf.add` gives)."""
+    if type(other) in (int, float, complex):
+        return TypeError(f'Cannot convert {other!r} to EagerTensor of dtype {tensor.dtype.name}')
+    return None
+
+
+def operator_method(fn, reflected=False):
+    """The Tensor method for a binary Python operator computed by `fn(x, y)`."""
+    def method(self, other):
+        try:
+            return fn(other, self) if reflected else fn(self, other)
+        except (errors.InvalidArgumentError, TypeError):
+            refused = _refuse_operand(self, other)
+            if refused is None:
+                raise
+            raise refused from None
+    method.__name__ = fn.__name__
+    return method

@@ -13,6 +13,7 @@ from defun.ops import op_helpers
 from defun.ops.op_helpers import dims, to_tensor
 from defun.registry import define_op
 from defun.tensor import Tensor
+from defun.ops import validation
 
 __all__ = ['normal', 'uniform', 'shuffle']
 
@@ -37,7 +38,7 @@ def _shape_infer(shape_t, dtype, **attrs):
 def _sizes(shape_array):
     sizes = tuple(int(n) for n in np.reshape(shape_array, [-1]))
     if any(n < 0 for n in sizes):
-        raise errors.InvalidArgumentError(f'Dimension -1 must be >= 0 in shape {list(sizes)}')
+        raise validation.invalid_argument(f'Dimension -1 must be >= 0 in shape {list(sizes)}')
     return sizes
 
 
@@ -53,7 +54,7 @@ RANDOM_UNIFORM = define_op(
 
 def _uniform_int_kernel(s, minval, maxval, seed):
     if not minval < maxval:
-        raise errors.InvalidArgumentError(f'Need minval < maxval: {minval} >= {maxval} '
+        raise validation.invalid_argument(f'Need minval < maxval: {minval} >= {maxval} '
                                           f'[Op:RandomUniformInt]')
     return context.random_generator().integers(minval, maxval, size=_sizes(s),
                                                dtype=np.asarray(minval).dtype)
@@ -109,7 +110,7 @@ def uniform(shape, minval=0, maxval=None, dtype=dtypes.float32, seed=None, name=
 
 def _shuffle_kernel(x, seed):
     if np.ndim(x) == 0:
-        raise errors.InvalidArgumentError('random.shuffle: value must be at least 1-D')
+        raise validation.invalid_argument('random.shuffle: value must be at least 1-D')
     return x[context.random_generator().permutation(np.shape(x)[0])]
 
 
@@ -121,7 +122,7 @@ def shuffle(value, seed=None, name=None):
     """`value` with its first dimension randomly permuted."""
     x = to_tensor(value, op='random.shuffle')
     if x.shape.rank == 0:
-        raise errors.InvalidArgumentError(f'random.shuffle: value must be at least 1-D, got '
+        raise validation.invalid_argument(f'random.shuffle: value must be at least 1-D, got '
                                           f'{errors.describe(x)}')
     return apply_op(RANDOM_SHUFFLE, (x,), {'seed': _seed(seed)}, name)
 

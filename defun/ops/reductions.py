@@ -21,6 +21,7 @@ from defun.ops.elementary import exp, log, real, sqrt
 from defun.ops.python_ops import stop_gradient
 from defun.ops.logic import equal, is_finite, where
 from defun.registry import define_op
+from defun.ops import validation
 from defun.tensor import Tensor
 
 __all__ = ['reduce_sum', 'reduce_mean', 'reduce_max', 'reduce_min', 'reduce_prod', 'reduce_any',
@@ -34,16 +35,13 @@ def reduction_axes(x, axis, op):
     """`axis` (int, list, or tensor with a known value) as the attribute the reduction ops take."""
     if axis is None:
         return None
-    if isinstance(axis, Tensor):
+    if isinstance(axis, Tensor) and axis.dtype.is_integer:
         value = op_helpers.static_value(axis)
         if value is None:
             raise ValueError(f'{op}: the reduction axis must be known when the graph is built; got '
                              f'the symbolic tensor {axis!r}')
         axis = value
-    rank = x.shape.rank
-    if rank is None:
-        return tuple(sorted(set(int(a) for a in np.ravel(axis))))
-    return op_helpers.normalize_axis(axis, rank, op)
+    return tuple(sorted(set(validation.axes(axis, x.shape.rank, op))))
 
 
 def _reduce_infer(op, kinds):

@@ -13,6 +13,7 @@ from defun.ops.base_ops import shape
 from defun.ops.gathering import GATHER_GRAD, gather
 from defun.ops.transform import transpose
 from defun.registry import define_op
+from defun.ops import validation
 
 __all__ = ['sort', 'argsort']  # top_k lives under tf.math and tf.nn only, as in TF
 
@@ -51,9 +52,9 @@ def _axis(x, axis, op):
             raise ValueError(f'{op}: the input needs a known rank to sort along axis {axis}')
         return -1
     if r == 0:
-        raise errors.InvalidArgumentError(f'{op}: input must have rank >= 1, got a scalar')
+        raise validation.invalid_argument(f'{op}: input must have rank >= 1, got a scalar')
     if not -r <= axis < r:
-        raise errors.InvalidArgumentError(f'{op}: axis {axis} is out of range for '
+        raise validation.invalid_argument(f'{op}: axis {axis} is out of range for '
                                           f'{errors.describe(x)}')
     return axis % r
 
@@ -87,7 +88,7 @@ def sort(values, axis=-1, direction='ASCENDING', name=None):
 
 def _top_k_kernel(x, k, sorted):
     if k > np.shape(x)[-1]:
-        raise errors.InvalidArgumentError(f'input must have at least k columns. Had '
+        raise validation.invalid_argument(f'input must have at least k columns. Had '
                                           f'{np.shape(x)[-1]}, needed {k} [Op:TopKV2]')
     order = _stable_argsort(x, -1, True)[..., :k].astype(np.int32)
     return np.take_along_axis(x, order, axis=-1), order
@@ -115,14 +116,14 @@ def top_k(input, k=1, sorted=True, index_type=dtypes.int32, name=None):
     """The k largest entries of the last axis and their indices (ties: the lower index first)."""
     x = to_tensor(input, op='top_k')
     if x.shape.rank == 0:
-        raise errors.InvalidArgumentError('top_k: input must be at least rank 1, got a scalar')
+        raise validation.invalid_argument('top_k: input must be at least rank 1, got a scalar')
     if x.shape.rank is None:
         raise ValueError('top_k: the input needs a known rank')
     k = int(k)
     if k < 0:
-        raise errors.InvalidArgumentError(f'top_k: Need k >= 0, got {k}')
+        raise validation.invalid_argument(f'top_k: Need k >= 0, got {k}')
     n = x.shape.as_tuple()[-1]
     if n is not None and k > n:
-        raise errors.InvalidArgumentError(f'input must have at least k columns. Had {n}, needed '
+        raise validation.invalid_argument(f'input must have at least k columns. Had {n}, needed '
                                           f'{k} (top_k of {errors.describe(x)})')
     return TopKResult(*apply_op(TOP_K, (x,), {'k': k, 'sorted': bool(sorted)}, name))

@@ -10,13 +10,14 @@ gradient give the buffer its former length without keeping the buffer itself.
 """
 import numpy as np
 
-from defun import dtypes, errors
+from defun import dtypes
 from defun.dispatch import apply_op
 from defun.ops import base_ops
 from defun.ops.op_helpers import dims
 from defun.registry import define_op
 from defun.shapes import TensorShape
 from defun.tensor import Tensor, convert_to_tensor
+from defun.ops import validation
 
 __all__ = []
 
@@ -43,7 +44,7 @@ def _dense(buf, element_shape):
 def _index(index, length, what):
     i = int(index)
     if i < 0 or i >= length:
-        raise errors.InvalidArgumentError(
+        raise validation.invalid_argument(
             f'TensorArray: tried to {what} index {i} but array size is: {length}')
     return i
 
@@ -83,11 +84,11 @@ def _write_kernel(buf, index, value, dynamic_size, element_shape):
     indices = np.asarray(index)
     top = int(indices.max()) + 1 if indices.size else 0
     if indices.size and int(indices.min()) < 0:
-        raise errors.InvalidArgumentError(f'TensorArray: cannot write to negative index '
+        raise validation.invalid_argument(f'TensorArray: cannot write to negative index '
                                           f'{int(indices.min())}')
     n = len(buf)
     if top > n and not dynamic_size:
-        raise errors.InvalidArgumentError(
+        raise validation.invalid_argument(
             f'TensorArray: tried to write to index {top - 1} but array is not resizeable and size '
             f'is: {n}')
     elem = value.shape if indices.ndim == 0 else value.shape[1:]
@@ -97,7 +98,7 @@ def _write_kernel(buf, index, value, dynamic_size, element_shape):
     elif buf.ndim == 1 and not buf.any():
         new = np.zeros((max(n, top),) + elem, dtype=buf.dtype)  # first write fixes the shape
     else:
-        raise errors.InvalidArgumentError(
+        raise validation.invalid_argument(
             f'TensorArray: could not write a value of shape {list(elem)} to an array whose '
             f'elements have shape {list(buf.shape[1:])}')
     new[indices] = value

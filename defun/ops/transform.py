@@ -17,6 +17,7 @@ from defun.ops.op_helpers import dims, same_as_first, to_tensor
 from defun.ops.base_ops import reshape, shape
 from defun.registry import define_op
 from defun.tensor import Tensor
+from defun.ops import validation
 
 builtin_slice = slice  # this module defines tf.slice
 
@@ -57,7 +58,7 @@ def expand_dims(input, axis, name=None):
     axis = int(axis)
     r = x.shape.rank
     if r is not None and not -r - 1 <= axis <= r:
-        raise errors.InvalidArgumentError(
+        raise validation.invalid_argument(
             f'expand_dims: axis {axis} is out of range for {errors.describe(x)} (expected in '
             f'[{-r - 1}, {r}])')
     if r is not None:
@@ -69,7 +70,7 @@ def _squeeze_axes(d, axis):
     if axis:
         for a in axis:
             if d[a] is not None and d[a] != 1:
-                raise errors.InvalidArgumentError(
+                raise validation.invalid_argument(
                     f'Can not squeeze dim[{a}], expected a dimension of 1, got {d[a]} for '
                     f'\'Squeeze\' with input shape {list(d)}')
         return axis
@@ -135,7 +136,7 @@ def transpose(a, perm=None, conjugate=False, name='transpose'):
             raise ValueError('transpose: `perm` must be known while the graph is built')
         r = x.shape.rank
         if r is not None and sorted(perm) != list(np.arange(r)):
-            raise errors.InvalidArgumentError(
+            raise validation.invalid_argument(
                 f'transpose expects a vector of size {r}. But input(1) is a vector of size '
                 f'{len(perm)}' if len(perm) != r else
                 f'transpose: perm {list(perm)} is not a permutation of 0..{r - 1} for '
@@ -154,7 +155,7 @@ def _tile_infer(x, multiples):
     if m is None:
         return x.dtype, (None,) * len(d)
     if len(m) != len(d):
-        raise errors.InvalidArgumentError(f'Expected multiples argument to be a vector of length '
+        raise validation.invalid_argument(f'Expected multiples argument to be a vector of length '
                                           f'{len(d)} but got length {len(m)}')
     return x.dtype, tuple(None if a is None else a * k for a, k in zip(d, m))
 
@@ -177,7 +178,7 @@ def tile(input, multiples, name=None):
     m = _int_vector(multiples, 'tile', 'multiples')
     known, r = _known_ints(m), x.shape.rank
     if known is not None and r is not None and len(known) != r:
-        raise errors.InvalidArgumentError(
+        raise validation.invalid_argument(
             f'Expected multiples argument to be a vector of length {r} but got length '
             f'{len(known)} (tile of {errors.describe(x)})')
     return apply_op(TILE, (x, m), None, name)
@@ -190,17 +191,17 @@ _MIRROR_OFFSET = {'REFLECT': 1, 'SYMMETRIC': 0}
 
 def _check_paddings(d, p, mode):
     if len(p) != 2 * len(d):
-        raise errors.InvalidArgumentError(
+        raise validation.invalid_argument(
             f'The first dimension of paddings must be the rank of inputs[{len(p) // 2},2], '
             f'input shape: {list(d)}')
     pairs = list(zip(p[::2], p[1::2]))
     for i, ((before, after), n) in enumerate(zip(pairs, d)):
         if before < 0 or after < 0:
-            raise errors.InvalidArgumentError(f'Paddings must be non-negative: {before} {after}')
+            raise validation.invalid_argument(f'Paddings must be non-negative: {before} {after}')
         if mode in _MIRROR_OFFSET and n is not None:
             limit = n - _MIRROR_OFFSET[mode]
             if before > limit or after > limit:
-                raise errors.InvalidArgumentError(
+                raise validation.invalid_argument(
                     f'paddings must be no greater than the dimension size ({n}) '
                     f'{"minus one " if mode == "REFLECT" else ""}in {mode} mode: {before}, '
                     f'{after} greater than {limit} in dimension {i}')
@@ -280,7 +281,7 @@ def pad(tensor, paddings, mode='CONSTANT', constant_values=0, name=None):
     p = _int_vector(paddings, 'pad', 'paddings')
     mode = str(mode).upper()
     if p.shape.rank not in (None, 2) or p.shape.as_tuple()[-1:] not in ((2,), (None,), ()):
-        raise errors.InvalidArgumentError(f'pad: paddings must be a matrix of shape [rank, 2], '
+        raise validation.invalid_argument(f'pad: paddings must be a matrix of shape [rank, 2], '
                                           f'got {errors.describe(p)}')
     known, d = _known_ints(p), dims(x)
     if known is not None and d is not None:
@@ -302,7 +303,7 @@ def _slice_bounds(d, begin, size):
     for i, (n, b, s) in enumerate(zip(d, begin, size)):
         end = (n if s == -1 else b + s) if n is not None or s != -1 else None
         if b < 0 or (n is not None and end is not None and (end > n or b > n)) or s < -1:
-            raise errors.InvalidArgumentError(
+            raise validation.invalid_argument(
                 f'Expected begin[{i}] in [0, {n}] and size[{i}] in [0, {n} - {b}], but got '
                 f'begin {list(begin)} and size {list(size)} for input shape {list(d)}')
         bounds.append((b, end))
@@ -322,7 +323,7 @@ def _slice_infer(x, begin, size):
     if b is None or s is None:
         return x.dtype, tuple(None if s is None or s[i] == -1 else s[i] for i in range(len(d)))
     if len(b) != len(d) or len(s) != len(d):
-        raise errors.InvalidArgumentError(f'Expected begin and size arguments to be 1-D tensors '
+        raise validation.invalid_argument(f'Expected begin and size arguments to be 1-D tensors '
                                           f'of size {len(d)}, but got {len(b)} and {len(s)}')
     return x.dtype, tuple(None if e is None else e - a for a, e in _slice_bounds(d, b, s))
 
@@ -358,9 +359,9 @@ def reverse(tensor, axis, name=None):
     if r is not None:
         for a in axes:
             if not -r <= a < r:
-                raise errors.InvalidArgumentError(
+                raise validation.invalid_argument(
                     f'reverse: axis {a} is out of range for {errors.describe(x)}')
         if len(set(a % r for a in axes)) != len(axes):
-            raise errors.InvalidArgumentError(f'reverse: axis {list(axes)} has duplicates')
+            raise validation.invalid_argument(f'reverse: axis {list(axes)} has duplicates')
         axes = tuple(a % r for a in axes)
     return apply_op(REVERSE, (x,), {'axis': tuple(axes)}, name)

@@ -1,0 +1,185 @@
+"""Argument validation for every op table, one function per kind of argument, raising TensorFlow's
+exception classes with messages that name the op and the argument.
+
+TensorFlow reports a bad argument in one of three ways, and these helpers follow it:
+- a check its kernel (or shape function) makes: `InvalidArgumentError` eagerly, `ValueError` while a
+  graph is built (`invalid_argument`);
+- a dtype its op signature refuses: `InvalidArgumentError` eagerly, `TypeError` while a graph is
+  built (`dtype_mismatch`);
+- a check its Python wrapper makes: the same class in both modes (plain `ValueError`/`TypeError`).
+
+Use them from an op's Python wrapper, inference rule or kernel alike: inside a kernel that runs in a
+compiled function no graph is being built, so the eager class results, as TF raises at run time.
+
+    axis = validation.axis(axis, rank, 'expand_dims', extra=1)
+    sizes = validation.split_sizes(sizes, dim, 'split')
+    ksize = validation.window(ksize, 2, 'max_pool2d', 'ksize')
+"""
+import numbers
+
+import numpy as np
+
+from defun import context, errors
+
+__all__ = ['invalid_argument', 'dtype_mismatch', 'python_int', 'axis', 'axes', 'count',
+           'split_sizes', 'window', 'same_shapes', 'padding']
+
+
+def invalid_argument(message):
+    """A kernel's or shape function's failure: InvalidArgumentError eagerly, ValueError in a graph."""
+    if context.executing_eagerly():
+        return errors.InvalidArgumentError(message)
+    return ValueError(message)
+
+
+def dtype_mismatch(message):
+    """An input dtype the op refuses: InvalidArgumentError eagerly, TypeError in a graph."""
+    if context.executing_eagerly():
+        return errors.InvalidArgumentError(message)
+    return TypeError(message)
+
+
+def _is_int(value):
+    return isinstance(value, (numbers.Integral, np.integer)) and not isinstance(value, (bool,
+                                                                                       np.bool_))
+
+
+def python_int(value, op, name):
+    """`value` as a Python int; TypeError naming the argument for floats, strings, None, lists.
+
+    Integer tensors whose value is known now are accepted (TF takes them for its int attributes)."""
+    if _is_int(value):
+        return int(value)
+    array = getattr(value, 'array', None)
+    if array is not None and np.ndim(array) == 0 and np.asarray(array).dtype.kind in 'iu':
+        return int(array)
+    raise TypeError(f'{op}: `{name}` must be an int, got {errors.describe(value)} '
+                    f'({type(value).__name__})')
+
+
+def _axis_values(value, op, name):
+    """The ints an axis argument holds (an int, a list/tuple of ints, or an int tensor's value)."""
+    if hasattr(value, 'dtype') and hasattr(value, 'shape') and not isinstance(value, np.ndarray):
+        if not value.dtype.is_integer:
+            raise dtype_mismatch(f'{op}: `{name}` must be an int32 or int64 tensor, got '
+                                 f'{errors.describe(value)}')
+        array = getattr(value, 'array', None)
+        if array is None:
+            raise ValueError(f'{op}: `{name}` must be known when the graph is built; got the '
+                             f'symbolic tensor {value!r}')
+        return [int(a) for a in np.ravel(array)]
+    if isinstance(value, (list, tuple, np.ndarray)):
+        return [python_int(a, op, name) for a in np.ravel(np.asarray(value, dtype=object))]
+    if isinstance(value, str):
+        raise dtype_mismatch(f'{op}: `{name}` must be an int, got the string {value!r}')
+    return [python_int(value, op, name)]
+
+
+def axes(value, rank, op, name='axis', distinct=True):
+    """An axis argument (int, list of ints or int tensor) as a tuple of non-negative ints in
+    [0, rank) in the order given; negative axes count from the end. With an unknown rank they are
+    returned as given. Out of range: invalid_argument; repeated (when `distinct`):
+    InvalidArgumentError, which TF's kernels raise at run time in both modes."""
+    values = _axis_values(value, op, name)
+    if rank is None:
+        return tuple(values)
+    out = []
+    for a in values:
+        if not -rank <= a < max(rank, 1):
+            raise invalid_argument(f'{op}: `{name}` {a} is out of range for a tensor of rank '
+                                   f'{rank} (expected in [{-rank}, {rank}))')
+        out.append(a % rank if rank else 0)
+    if distinct and len(set(out)) != len(out):
+        raise errors.InvalidArgumentError(f'{op}: `{name}` {values} holds a dimension twice')
+    return tuple(out)
+
+
+def axis(value, rank, op, name='axis', extra=0):
+    """One axis (an int or a scalar int tensor) in [-rank - extra, rank + extra) as a non-negative
+    int; `extra=1` for ops that add a dimension (expand_dims, stack, one_hot)."""
+    values = _axis_values(value, op, name)
+    if len(values) != 1 or (isinstance(value, (list, tuple)) and not extra):
+        raise TypeError(f'{op}: `{name}` must be a single int, got {value!r}')
+    a = values[0]
+    if rank is None:
+        return a
+    n = rank + extra
+    if not -n <= a < max(n, 1):
+        raise invalid_argument(f'{op}: `{name}` {a} is out of range for a tensor of rank {rank} '
+                               f'(expected in [{-n}, {n}))')
+    return a % n if n else 0
+
+
+def count(value, op, name, minimum=0):
+    """A count or size argument (depth, num, k, num_split): an int >= minimum."""
+    n = python_int(value, op, name)
+    if n < minimum:
+        raise invalid_argument(f'{op}: `{name}` must be at least {minimum}, got {n}')
+    return n
+
+
+def split_sizes(sizes, dim, op='split'):
+    """Split sizes (ints, at most one -1) resolved against the split dimension `dim` (None when
+    unknown): they must be non-negative and sum to it."""
+    sizes = [python_int(s, op, 'num_or_size_splits') for s in sizes]
+    unknown = [i for i, s in enumerate(sizes) if s == -1]
+    if len(unknown) > 1 or any(s < -1 for s in sizes):
+        raise invalid_argument(f'{op}: size_splits {sizes} may hold at most one -1 and no other '
+                               f'negative size')
+    if dim is None:
+        return sizes
+    known = sum(s for s in sizes if s != -1)
+    if unknown and known <= dim:
+        sizes[unknown[0]] = dim - known
+    elif known != dim or unknown:
+        raise invalid_argument(f'{op}: Determined shape must either match input shape along '
+                               f'split_dim exactly if fully specified, or be less than the size '
+                               f'of the input along split_dim if not fully specified. Got sizes '
+                               f'{sizes} for a dimension of {dim}')
+    return sizes
+
+
+def window(value, n, op, name, rank=None):
+    """Pool or conv `ksize`/`strides`/`dilations`: an int or a list of 1, n or n + 2 positive
+    ints, returned as the n spatial values (a list of n + 2 must have 1 for batch and channels)."""
+    values = [value] if _is_int(value) else value
+    if not isinstance(values, (list, tuple)):
+        raise TypeError(f'{op}: `{name}` must be an int or a list of ints, got {value!r}')
+    values = [python_int(v, op, name) for v in values]
+    if len(values) == 1:
+        values = values * n
+    elif len(values) == n + 2:
+        if values[0] != 1 or values[-1] != 1:
+            raise invalid_argument(f'{op}: `{name}` {values} must be 1 in the batch and channel '
+                                   f'dimensions')
+        values = values[1:-1]
+    elif len(values) != n:
+        raise ValueError(f'{op}: `{name}` should be of length 1, {n} or {n + 2}, got {values}')
+    if any(v <= 0 for v in values):
+        raise invalid_argument(f'{op}: `{name}` must be positive, got {value!r}')
+    return values
+
+
+def padding(value, op, allowed=('SAME', 'VALID')):
+    """A padding mode string, as TF spells it (case-insensitive where TF is)."""
+    if not isinstance(value, str) or value.upper() not in allowed:
+        raise ValueError(f'{op}: `padding` must be one of {", ".join(allowed)}, got {value!r}')
+    return value.upper()
+
+
+def same_shapes(tensors, op, name='inputs'):
+    """Static shapes that must be equal (add_n): unknown dims are compatible with anything."""
+    first = None
+    for i, t in enumerate(tensors):
+        d = t.shape.as_tuple()
+        if d is None:
+            continue
+        if first is None:
+            first = (i, d)
+            continue
+        j, e = first
+        if len(e) != len(d) or any(a is not None and b is not None and a != b
+                                   for a, b in zip(e, d)):
+            raise invalid_argument(f'{op}: all {name} must have the same shape; {name}[{j}] is '
+                                   f'{errors.describe(tensors[j])} but {name}[{i}] is '
+                                   f'{errors.describe(t)}')
