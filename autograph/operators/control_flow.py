@@ -10,6 +10,7 @@ errors name the variable (undefined in a branch, changing dtype or shape across 
 from defun import control_flow as cf
 from defun import nest
 from defun.control_flow import trial_tracing
+from defun.graph import placeholder
 from defun.ops import creation
 from defun.ops import logic
 
@@ -224,6 +225,7 @@ def _iterator_for(iterator, extra_test, body, get_state, set_state, symbol_names
     state = loop_state.LoopState(get_state, set_state, symbol_names, opts, 'for loop')
     has_value, element = iterator.next_or_default()
     state.prepare(lambda: body(element))
+    _relax_invariants(state, lambda: body(element))
 
     def cond_fn(has_value, element, *loop_vars):
         state.enter(loop_vars)
@@ -242,3 +244,35 @@ def _iterator_for(iterator, extra_test, body, get_state, set_state, symbol_names
     kwargs['shape_invariants'] = (None, iterator.element_shapes) + tuple(invariants)
     results = cf.while_loop(cond_fn, body_fn, (has_value, element) + state.initial, **kwargs)
     state.finish(results[2:])
+
+
+def _relax_invariants(state, iteration):
+    """TF runs a loop over a dataset as a reduce, which relaxes the shape of a loop variable that
+    changes across iterations (a scalar accumulating tensors of unknown shape); here staged trial
+    iterations (in throwaway graphs) find those shapes, which become the variables' invariants."""
+    n = len(state.names)
+    for _ in range(3):
+        entry = [_trial_input(v, i) for v, i in zip(state.initial[:n], state.invariants)]
+
+        def trial():
+            state.set_state(tuple(entry))
+            iteration()
+            return tuple(state.get_state())
+        try:
+            after = trial_tracing.trial_trace(trial, name='dataset_loop_probe')
+        finally:
+            state.set_state(state.user_initial)
+        changed = False
+        for i, (before, out) in enumerate(zip(entry, after)):
+            if tensors.is_tensor(before) and tensors.is_tensor(out) and \
+                    before.dtype == out.dtype and not out.shape.is_subtype_of(before.shape):
+                state.invariants[i] = before.shape.most_specific_compatible_shape(out.shape)
+                changed = True
+        if not changed:
+            return
+
+
+def _trial_input(value, invariant):
+    if not tensors.is_tensor(value) or tensors.is_tensor_array(value):
+        return value
+    return placeholder(value.dtype, invariant if invariant is not None else value.shape)

@@ -10,7 +10,7 @@ arrays of each element: no tensors are built between stages.
 Captured tensors are fed on every call: eager ones (constants, variable handles, by reference) as
 arrays; graph tensors of an enclosing trace make the dataset a template, rebound when the graph runs.
 """
-from autograph import impl as autograph_impl
+from defun.function import call_converted
 
 from defun import context, dtypes, nest
 from defun.concrete import ConcreteFunction
@@ -72,7 +72,7 @@ class StructuredFunction:
         inputs = []
         with context.graph_mode(graph, fresh_tapes=True):
             args = nest.map_structure(lambda s: _placeholder(graph, s, inputs), input_spec)
-            result = autograph_impl.converted_call(func, call_args(args, input_spec))
+            result = call_converted(func, call_args(args, input_spec))
             if isinstance(result, list):
                 result = tuple(result)
             if result is None or (nest.is_nested(result) and not nest.flatten(result)):

@@ -9,7 +9,7 @@ while_loop over a graph iterator (graph_ops), the same loop AutoGraph builds for
 from collections import deque
 from concurrent.futures import ThreadPoolExecutor
 
-from autograph import impl as autograph_impl
+from defun.function import call_converted
 
 from defun import context, dtypes, nest
 from defun.errors import InvalidArgumentError
@@ -234,7 +234,7 @@ def _graph_reduce(dataset, state, reduce_func):
         return has_value
 
     def body(has_value, element, state):
-        new = autograph_impl.converted_call(reduce_func, (state, element))
+        new = call_converted(reduce_func, (state, element))
         return iterator.next_or_default() + (new,)
 
     invariants = (None, iterator.element_shapes, nest.map_structure(lambda s: s.shape, relaxed))

@@ -158,3 +158,29 @@ def test_eager_iterator_argument_is_advanced_by_the_graph():
     assert consume.experimental_get_tracing_count() == 1
     with pytest.raises(StopIteration):
         next(it)
+
+
+def test_loop_variables_relax_like_tf_reduce():
+    # TF's function guide: a scalar accumulating elements of unknown shape (TF runs the loop as a
+    # reduce, which relaxes the state's shape; recorded: the output has unknown shape)
+    @tf.function
+    def train(dataset):
+        loss = tf.constant(0)
+        for x, y in dataset:
+            loss += tf.abs(y - x)
+        return loss
+    ds = D.from_generator(lambda: [(1, 2)] * 3, (tf.int32, tf.int32))
+    assert int(train(ds)) == 3
+    assert train.get_concrete_function(ds).structured_outputs.shape.rank is None
+
+
+def test_enumerate_and_zip_of_datasets_in_function():
+    @tf.function
+    def f(d):
+        s = tf.constant(0, tf.int64)
+        for i, x in enumerate(d):
+            s += i * x
+        for a, b in zip(d, d):
+            s += a * b
+        return s
+    assert int(f(D.range(4))) == sum(i * i for i in range(4)) * 2
