@@ -19,6 +19,7 @@ from autograph.converters import directives
 from autograph.converters import lists
 from autograph.converters import logical_expressions
 from autograph.converters import return_statements
+from autograph.converters import variables
 from autograph.pyct import loader
 from autograph.pyct import naming
 from autograph.pyct import origin
@@ -27,9 +28,11 @@ from autograph.pyct import transformer
 
 # Order matters: call_trees must see user calls before lambdas wrap them; return before break
 # (a return in a loop becomes a break); logical after break/continue/return (they emit `not`);
-# control_flow last, as it consumes the statements all others produce.
+# variables (`del`) just before control_flow, which carries what it writes; control_flow last, as
+# it consumes the statements all others produce.
 CONVERTERS = (directives, lists, call_trees, asserts, return_statements, break_statements,
-              continue_statements, logical_expressions, conditional_expressions, control_flow)
+              continue_statements, logical_expressions, conditional_expressions, variables,
+              control_flow)
 # Converters that run only when their optional feature is on (autograph.options), as in TF.
 OPTIONAL = {lists: 'LISTS', asserts: 'ASSERT_STATEMENTS'}
 

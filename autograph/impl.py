@@ -2,8 +2,10 @@
 
 `convert(fn)` returns a callable with `fn`'s signature that runs the converted code, or `fn` itself
 when it must not be converted: functions marked `do_not_convert`, functions of allow-listed modules
-(numpy, the standard library, `defun`, AutoGraph itself), generators, and
-functions whose source cannot be read (these get one warning). Conversions are cached weakly per
+(numpy, the standard library, `defun`, AutoGraph itself), and functions whose source cannot be read
+(these get one warning). Functions using what AutoGraph cannot convert (generators, a loop's else
+clause without the LOOP_ELSE feature) run unconverted with a warning, as in TF, or raise their
+NotImplementedError when AUTOGRAPH_STRICT_CONVERSION is set (TF's switch). Conversions are cached weakly per
 function object (and the compiled code per code object), so dropping a closure frees its converted
 twin. Bound methods convert their function and bind the result to the same object.
 
@@ -101,8 +103,25 @@ def _should_convert(fn):
         return False
     if _USER_FRAMES.is_converted(fn.__code__):
         return False  # already converted code (e.g. a nested function of a converted function)
-    return not (inspect.isgeneratorfunction(fn) or inspect.iscoroutinefunction(fn)
-                or inspect.isasyncgenfunction(fn))
+    return not (inspect.iscoroutinefunction(fn) or inspect.isasyncgenfunction(fn))
+
+
+def _strict_conversion():
+    # TF's switch (its reference tests set it): a function AutoGraph cannot convert is an error.
+    return os.environ.get('AUTOGRAPH_STRICT_CONVERSION', '') not in ('', '0')
+
+
+def _unsupported(fn, features, error):
+    """What TF does with a function using a construct AutoGraph cannot convert (`error`, a
+    NotImplementedError): raise it in strict mode, else warn and run `fn` unconverted."""
+    if _strict_conversion():
+        raise error
+    warnings.warn('AutoGraph could not transform %s and will run it as-is (Python control flow on'
+                  ' tensors inside it will fail while tracing). Cause: %s. To silence this warning,'
+                  ' decorate the function with autograph.experimental.do_not_convert'
+                  % (fn.__qualname__, error), errors.AutoGraphWarning, stacklevel=4)
+    _function_cache.setdefault(fn, {})[features] = fn  # warned once per set of features
+    return fn
 
 
 def convert(fn, features=options.NONE):
@@ -120,8 +139,13 @@ def convert(fn, features=options.NONE):
         return cached
     if fn in _unconverted:
         return fn
+    if inspect.isgeneratorfunction(fn):
+        return _unsupported(fn, features,
+                            NotImplementedError('generators are not supported by AutoGraph'))
     try:
         converted = _convert_function(fn, features)
+    except NotImplementedError as e:
+        return _unsupported(fn, features, e)
     except parser.SourceUnavailableError as e:
         _unconverted.add(fn)
         warnings.warn('AutoGraph cannot read the source of %s (%s), so it runs unconverted: Python'

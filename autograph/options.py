@@ -12,6 +12,11 @@ As in TensorFlow 2.21, `tf.function` converts with no optional feature unless
     runs once, at trace time, and shows the symbolic tensors, as in TF);
   * EQUALITY_OPERATORS, AUTO_CONTROL_DEPS, NAME_SCOPES: accepted; `==` on tensors and the order
     of stateful ops are already TF's without them, and op names carry no function scopes.
+
+defun's own, beyond TF (TF has no such member; `ALL` includes them):
+
+  * LOOP_ELSE: `for`/`while` with an `else` clause are converted (TF cannot convert them, and runs
+    such a function unconverted, with a warning; see autograph.impl).
 """
 import enum
 
@@ -26,6 +31,7 @@ class Feature(str, enum.Enum):
     EQUALITY_OPERATORS = 'EQUALITY_OPERATORS'
     LISTS = 'LISTS'
     NAME_SCOPES = 'NAME_SCOPES'
+    LOOP_ELSE = 'LOOP_ELSE'
 
     @classmethod
     def all(cls):

@@ -40,3 +40,7 @@ from defun.device import device, DeviceSpec  # noqa
 from defun.ops.clip_ops import clip_by_norm, clip_by_global_norm, sequence_mask, meshgrid  # noqa
 from defun import data  # noqa: E402  (tf.data)
 from defun import experimental  # noqa: E402  (tf.experimental.Optional)
+from defun import keras  # noqa: E402
+from defun import keras_optimizers as optimizers  # noqa: E402  (tf.optimizers)
+from defun import unsupported  # noqa: E402
+__getattr__ = unsupported.missing_names(__name__, 'tf', unsupported.TF_NAMESPACES)  # TF names not here

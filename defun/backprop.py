@@ -7,7 +7,7 @@ order. That order is a ready order: every consumer of an op's outputs ran after 
 an op is visited all gradients for its outputs are in. Gradients arriving at a tensor from several
 consumers are summed with `add_n` when the tensor's producer needs them, and dropped once used.
 Missing gradients of an op's other float outputs are fed as zeros (gradient functions marked
-`accepts_missing_grads` get None instead and skip that work). The gradient functions are the
+whose OpDef says `accepts_missing_grads` get None instead and skip that work). The gradient functions are the
 registry's, written with our own ops, so running them under an outer tape records them (higher order).
 """
 from defun import nest, registry
@@ -81,9 +81,12 @@ def backward(ops, target_grads, source_ids, grad_fn_of=registry.get_gradient_fun
         grad_fn = grad_fn_of(op)
         if grad_fn is None:
             continue
-        if not getattr(grad_fn, 'accepts_missing_grads', False):
+        # The flags are facts of the op's own gradient; an override (gradient_override_map) is a
+        # plain gradient function.
+        own = grad_fn is op.opdef.grad
+        if not (own and op.opdef.accepts_missing_grads):
             out_grads = _zeros_for_missing(op, out_grads)
-        if getattr(grad_fn, 'skips_unneeded_inputs', False):
+        if own and op.opdef.skips_unneeded_inputs:
             # Gradient functions of whole loops and branches can skip the work for inputs that
             # depend on no source (e.g. a loop's data when only its weights are differentiated).
             in_grads = grad_fn(op, *out_grads, needed=[

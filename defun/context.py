@@ -273,3 +273,15 @@ def check_random_seed(op_seed):
         raise RuntimeError('Random ops require a seed to be set when determinism is enabled. '
                            'Please set a seed before running the op, e.g. by calling '
                            'tf.random.set_seed(1).')
+
+
+# Automatic object names ('sgd', 'sgd_1', ...) count per prefix over the whole process, as Keras's.
+_object_names = {'counts': {}, 'lock': threading.Lock()}
+
+
+def unique_object_name(prefix):
+    """`prefix` the first time it is asked for, then `prefix_1`, `prefix_2`, ..."""
+    with _object_names['lock']:
+        count = _object_names['counts'].get(prefix, 0)
+        _object_names['counts'][prefix] = count + 1
+    return prefix if count == 0 else f'{prefix}_{count}'

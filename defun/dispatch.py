@@ -66,13 +66,11 @@ def apply_op(opdef, inputs, attrs=None, name=None):
     except Exception as exc:
         raise kernel_error(opdef, inputs, attrs, exc) from None
     if opdef.num_outputs == 1:
+        if out.__class__ is bytes:  # a string scalar out of an object array (see EagerTensor)
+            return EagerTensor(out)
         result = _new_tensor(EagerTensor)
         result.array = out
         return result
-    if len(out) == 1:
-        result = _new_tensor(EagerTensor)
-        result.array = out[0]
-        return (result,)
     return tuple([EagerTensor(o) for o in out])
 
 

@@ -7,9 +7,15 @@ the generated module. Ops are emitted in creation order, which is a topological 
 stateful ops (variable reads and writes, random, print, asserts) in program order, the guarantee TF's
 automatic control dependencies give.
 
-Ops that need more than one call (control flow) register an emitter that writes their lines.
+Ops that need more than one call (control flow) have an emitter in their OpDef (`emit`) that
+writes their lines: emit(op, input_names, output_names, ctx) -> source lines (no indentation; a
+line may be a (text, op) pair naming the op it runs, for error messages). `ctx.bind(value, hint)`
+returns a global name bound to `value`; `ctx.fresh(hint)` a new local name; `ctx.inline(graph,
+inputs, outputs, input_exprs)` writes a sub-graph's ops in place (see _Builder.inline). The op's
+kernel must also work on its own: the first call of a big graph runs kernels directly.
 When a kernel fails at run time the error names the op and the user's line that created it.
 """
+import builtins
 import keyword
 import operator
 import re
@@ -19,22 +25,7 @@ import numpy as np
 from defun import errors
 from defun.graph_callable import GraphCallable
 
-__all__ = ['compile_graph', 'GraphCallable', 'register_emitter', 'Optimizations', 'indent']
-
-_EMITTERS = {}
-
-
-def register_emitter(op_type, emitter):
-    """emitter(op, input_names, output_names, ctx) -> list of source lines (no indentation; a
-    line may be a (text, op) pair naming the op it runs, for error messages). `ctx.bind(value,
-    hint)` returns a global name bound to `value`; `ctx.fresh(hint)` a new local name;
-    `ctx.inline(graph, inputs, outputs, input_exprs)` writes a sub-graph's ops in place (see
-    _Builder.inline). The op's kernel must also work on its own: the first call of a big graph
-    runs kernels directly."""
-    if op_type in _EMITTERS:
-        raise ValueError(f'An emitter for {op_type} is already registered')
-    _EMITTERS[op_type] = emitter
-
+__all__ = ['compile_graph', 'GraphCallable', 'Optimizations', 'indent']
 
 def indent(lines, prefix='    '):
     """Indents emitter lines, plain or (text, op) pairs."""
@@ -86,7 +77,8 @@ class _Builder:
         self.namespace = {'np': np, '__name__': 'defun.generated'}
         # The generated function's own name is reserved: a value bound under it (an emitter binding
         # a sub-graph's callable of the same name) would be replaced by the function itself.
-        self.used = set(keyword.kwlist) | {'np', '__name__', self.fn_name}
+        # Builtins too: an op named 'range' or 'abs' must not shadow one the generated code calls.
+        self.used = set(keyword.kwlist) | set(dir(builtins)) | {'np', self.fn_name}
         self.cse = {}
         self.lines_with_ops = []  # (source line, the op it runs, for error messages)
         self.chunks = []          # per emitted op: (lines so far, op, input names, output names)
@@ -160,15 +152,17 @@ class _Builder:
         names = self.names
         if op.outputs and all(id(t) in names for t in op.outputs):
             return  # an input of the callable
-        if op.type == 'Placeholder':
+        opdef = op.opdef
+        if opdef.is_placeholder:
             raise errors.InvalidArgumentError(
                 f"The graph needs placeholder '{op.name}' ({errors.describe(op.outputs[0])}) "
                 f'to compute its outputs, but it is not one of the inputs.')
-        if op.type == 'Const':
-            self.consts[id(op.outputs[0])] = op.attrs['value']
-            self.names[id(op.outputs[0])] = self.bind(op.attrs['value'], op.name)
+        if not op.inputs and opdef.fold is not None:  # a constant
+            value = opdef.fold(op)
+            self.consts[id(op.outputs[0])] = value
+            self.names[id(op.outputs[0])] = self.bind(value, op.name)
             return
-        if self.opts.remove_identity and op.type == 'Identity' and not op.control_inputs:
+        if self.opts.remove_identity and opdef.is_identity and not op.control_inputs:
             self.alias(op.outputs[0], op.inputs[0])
             return
         if self.try_fold(op) or self.try_cse(op):
@@ -184,9 +178,8 @@ class _Builder:
         consts = self.consts
         if not op.inputs or not all(id(t) in consts for t in op.inputs):
             return False
-        if not self.opts.fold_constants or op.opdef.stateful or op.type in _EMITTERS or \
-                op.opdef.num_outputs == 0:
-            return False
+        if not self.opts.fold_constants or not op.opdef.foldable or op.opdef.emit is not None:
+            return False  # an op that runs sub-graphs stays an op
         arrays = [self.consts[id(t)] for t in op.inputs]
         if any(np.size(a) > _FOLD_LIMIT for a in arrays):
             return False
@@ -201,7 +194,7 @@ class _Builder:
         return True
 
     def try_cse(self, op):
-        if not self.opts.cse or op.opdef.stateful or op.type in _EMITTERS:
+        if not self.opts.cse or op.opdef.stateful or op.opdef.emit is not None:
             return False
         key = _cse_key(op, self.names)
         if key is None:
@@ -222,7 +215,7 @@ class _Builder:
             out_names = [self.fresh(op.name)]
         else:
             out_names = [self.fresh(f'{op.name}_{i}') for i in range(len(op.outputs))]
-        emitter = _EMITTERS.get(op.type)
+        emitter = op.opdef.emit
         if emitter is not None:
             body = emitter(op, in_names, out_names, self)
         else:

@@ -1,8 +1,10 @@
 """Constant folding at graph-build time: what `get_static_value` returns and what inference rules
 use to read shapes and small constants (`shape()` of a fully known shape, arithmetic on constants).
 
-Folding runs an op's kernel on its inputs' folded values; it stops at placeholders, stateful ops and
-large arrays (folding is for shapes and small constants, not for moving compute to build time).
+An op's OpDef says how: its `fold` rule reads the value from the op alone (a constant, the shape of
+a tensor of known shape); otherwise folding runs the kernel of a `foldable` op on its inputs' folded
+values. It stops at placeholders, stateful ops and large arrays (folding is for shapes and small
+constants, not for moving compute to build time).
 """
 import numpy as np
 
@@ -11,28 +13,16 @@ from defun.tensor import EagerTensor, Tensor
 __all__ = ['fold', 'get_static_value']
 
 
-_SHAPE_FOLDS = {
-    'Shape': lambda op: (np.asarray(op.inputs[0].shape.as_list(),
-                                    dtype=op.get_attr('out_type').np_dtype)
-                         if op.inputs[0].shape.is_fully_defined() else None),
-    'Size': lambda op: (np.asarray(op.inputs[0].shape.num_elements(),
-                                   dtype=op.get_attr('out_type').np_dtype)
-                        if op.inputs[0].shape.is_fully_defined() else None),
-    'Rank': lambda op: (np.int32(op.inputs[0].shape.rank)
-                        if op.inputs[0].shape.rank is not None else None),
-}
 _FOLD_LIMIT = 1 << 16  # elements: folding is for shapes and small constants, not for big compute
 
 
 def fold(tensor):
     """The value of graph tensor `tensor` computed at build time, or None."""
     op = tensor.op
-    if op.type == 'Const':
-        return op.attrs['value']
-    shape_rule = _SHAPE_FOLDS.get(op.type)
-    if shape_rule is not None:
-        return shape_rule(op)
-    if op.opdef.stateful or op.type == 'Placeholder' or op.opdef.num_outputs == 0:
+    opdef = op.opdef
+    if opdef.fold is not None:  # read from the op alone (a constant, a known shape)
+        return opdef.fold(op)
+    if not opdef.foldable:
         return None
     arrays = []
     for t in op.inputs:

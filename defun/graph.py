@@ -64,11 +64,14 @@ class GraphTensor(Tensor):
             place += f', at {filename}:{lineno}: {line}'
         return place
 
+    @property
     def numpy(self):
-        raise NotImplementedError(
-            f'numpy() is only available when eager execution is enabled; {self.name} is a '
-            f'symbolic tensor of a graph being built{self._where()}. Use tensor ops, or '
-            f'tf.py_function / tf.numpy_function to run numpy code on its value.')
+        # As TF's symbolic tensors: no `numpy` attribute at all (hasattr(t, 'numpy') is False).
+        raise AttributeError(
+            f"'SymbolicTensor' object has no attribute 'numpy': {self.name} is a symbolic "
+            f"tensor of a graph being built{self._where()}; numpy() is only available when eager "
+            f"execution is enabled. Use tensor ops, or tf.py_function / tf.numpy_function to run "
+            f"numpy code on its value.")
 
     def __bool__(self):
         raise errors.OperatorNotAllowedInGraphError(
@@ -102,8 +105,10 @@ class GraphTensor(Tensor):
         return f"<tf.Tensor '{self.name}' shape={self._shape} dtype={self.dtype.name}>"
 
     def __str__(self):
-        # What Python's print shows of a symbolic tensor (print runs at trace time), as TF.
-        return f'Tensor("{self.name}", shape={self._shape}, dtype={self.dtype.name})'
+        # What Python's print shows of a symbolic tensor (print runs at trace time), as TF (which
+        # leaves the shape out when even the rank is unknown).
+        shape = f', shape={self._shape}' if self._shape.rank is not None else ''
+        return f'Tensor("{self.name}"{shape}, dtype={self.dtype.name})'
 
 
 def _not_allowed(what):
@@ -156,7 +161,8 @@ def _const_infer(value, dtype):
     return dtype, np.shape(value)
 
 
-CONST = define_op('Const', lambda value, dtype: value, _const_infer, None)
+CONST = define_op('Const', lambda value, dtype: value, _const_infer, None,
+                  fold=lambda op: op.attrs['value'])
 
 
 def _placeholder_kernel(dtype, shape):
@@ -165,7 +171,7 @@ def _placeholder_kernel(dtype, shape):
 
 
 PLACEHOLDER = define_op('Placeholder', _placeholder_kernel,
-                        lambda dtype, shape: (dtype, shape.as_tuple()), None)
+                        lambda dtype, shape: (dtype, shape.as_tuple()), None, is_placeholder=True)
 
 
 class Graph:
@@ -254,14 +260,16 @@ class Graph:
         return out
 
     def unique_name(self, name, mark_as_used=True):
-        count = self._used_names.get(name, 0)
+        # As TF: names are unique ignoring case ('matmul' then 'MatMul' gives 'MatMul_1').
+        key = name.lower()
+        count = self._used_names.get(key, 0)
         unique = name if count == 0 else f'{name}_{count}'
-        while unique in self._used_names and unique != name:
+        while unique.lower() in self._used_names and unique.lower() != key:
             count += 1
             unique = f'{name}_{count}'
         if mark_as_used:
-            self._used_names[name] = count + 1
-            self._used_names.setdefault(unique, 1)
+            self._used_names[key] = count + 1
+            self._used_names.setdefault(unique.lower(), 1)
         return unique
 
     # -- queries

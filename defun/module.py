@@ -1,4 +1,5 @@
-"""`tf.Module`: a named container whose Variables and sub-Modules are found by walking its attributes.
+"""`tf.Module`: a named container whose Variables and sub-Modules are found by walking its
+attributes.
 
 A Module enters its name scope once, at construction, and keeps the resulting absolute scope, so
 `with module.name_scope:` later always means the same prefix. Its collections (`variables`,
@@ -115,8 +116,8 @@ class Module(AutoTrackable):
 
 def walk(module, recursive=True, predicate=None, attribute_traversal_key=None, with_path=False,
          ignored=IGNORED_ATTRIBUTES):
-    """Yields the objects (or (path, object) pairs) reachable from `module`'s attributes that satisfy
-    `predicate`: this module's own first, then each sub-module's, in the order they were found.
+    """Yields the objects (or (path, object) pairs) reachable from `module`'s attributes that
+    satisfy `predicate`: this module's own first, then each sub-module's, in the order they were found.
 
     Without paths each object is yielded once; with paths every path is yielded, repeats included,
     and a module reached again through its own descendants is not descended into twice."""

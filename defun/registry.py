@@ -12,12 +12,23 @@ eager tape keeps. It must use public ops only, so that it works on eager and gra
 """
 import sys
 
-__all__ = ['OpDef', 'define_op', 'get_op', 'RegisterGradient', 'no_gradient', 'NotDifferentiable',
+__all__ = ['OpDef', 'Kernels', 'define_op', 'get_op', 'RegisterGradient', 'no_gradient', 'NotDifferentiable',
            'get_gradient_function', 'registered_ops']
 
 
+class Kernels:
+    """A kernel given as a pair: `eager` (with eager-only input checks) for eager calls, `graph` (the
+    bare kernel) for compiled graphs, which made the same checks once, in inference."""
+
+    __slots__ = ('eager', 'graph')
+
+    def __init__(self, eager, graph):
+        self.eager = eager
+        self.graph = graph
+
+
 class OpDef:
-    """Everything about one op type.
+    """Everything about one op type, set once by `define_op`.
 
     kernel(*input_arrays, **attrs) -> array, or a tuple of arrays when num_outputs != 1.
     graph_kernel: what compiled graphs call (the kernel without eager-only checks).
@@ -28,24 +39,45 @@ class OpDef:
       executor keeps it in program order and never prunes or folds it.
     explain_error(exc, inputs, attrs) -> exception: for ops that run other code (function calls),
       turns a failure inside into an error naming what failed; default: the op and its inputs.
+    emit(op, input_names, output_names, ctx) -> source lines: how the executor writes an op that
+      needs more than one call (control flow); None: one kernel call (see executor.py).
+    fold(op) -> value or None: the op's value at graph-build time read from the op alone (a
+      constant's value, the shape of a tensor of known shape), without running the kernel.
+    foldable: whether build-time folding may run the kernel on constant inputs.
+    is_placeholder: the op stands for a value fed from outside (a graph's input).
+    is_identity: the op's only output is its first input, unchanged (the executor aliases it).
+    accepts_missing_grads: the gradient function takes None for outputs that got no gradient
+      (instead of zeros) and skips that work.
+    skips_unneeded_inputs: the gradient function takes `needed=` (one bool per input) and skips
+      the work for inputs that depend on no source.
     """
 
     __slots__ = ('type', 'kernel', 'graph_kernel', 'infer', 'num_outputs', 'stateful',
-                 'defined_at', 'doc', 'explain_error', '__weakref__')
+                 'defined_at', 'doc', 'explain_error', 'emit', 'fold', 'foldable',
+                 'is_placeholder', 'is_identity', 'accepts_missing_grads', 'skips_unneeded_inputs',
+                 '__weakref__')
 
     def __init__(self, type, kernel, infer, num_outputs=1, stateful=False, defined_at='', doc='',
-                 explain_error=None):
+                 explain_error=None, emit=None, fold=None, foldable=True, is_placeholder=False,
+                 is_identity=False, accepts_missing_grads=False, skips_unneeded_inputs=False):
         self.type = type
         self.explain_error = explain_error
-        # A kernel wrapped with eager-only input checks carries the bare kernel as `unchecked`:
-        # graphs made the same checks in inference, so compiled code calls the bare one.
-        self.graph_kernel = getattr(kernel, 'unchecked', kernel)
-        self.kernel = kernel
+        if isinstance(kernel, Kernels):
+            self.kernel, self.graph_kernel = kernel.eager, kernel.graph
+        else:
+            self.kernel = self.graph_kernel = kernel
         self.infer = infer
         self.num_outputs = num_outputs
         self.stateful = stateful
         self.defined_at = defined_at
         self.doc = doc
+        self.emit = emit
+        self.fold = fold
+        self.foldable = foldable and not stateful and not is_placeholder and num_outputs != 0
+        self.is_placeholder = is_placeholder
+        self.is_identity = is_identity
+        self.accepts_missing_grads = accepts_missing_grads
+        self.skips_unneeded_inputs = skips_unneeded_inputs
 
     @property
     def grad(self):
@@ -75,13 +107,16 @@ def _caller_site(depth=2):
 
 
 def define_op(type, kernel, infer, grad=MISSING, num_outputs=1, stateful=False, doc='',
-              explain_error=None):
-    """Defines op `type`; `grad` may be a gradient function, None (not differentiable) or omitted."""
+              explain_error=None, **facts):
+    """Defines op `type`; `grad` may be a gradient function, None (not differentiable) or omitted.
+
+    `kernel` is a function or a `Kernels` pair; `facts` are the other OpDef fields (emit, fold,
+    foldable, is_placeholder, is_identity, accepts_missing_grads, skips_unneeded_inputs)."""
     site = _caller_site()
     if type in _OPS:
         raise ValueError(f"Op type '{type}' is already defined at {_OPS[type].defined_at}; "
                          f'second definition at {site}')
-    opdef = OpDef(type, kernel, infer, num_outputs, stateful, site, doc, explain_error)
+    opdef = OpDef(type, kernel, infer, num_outputs, stateful, site, doc, explain_error, **facts)
     _OPS[type] = opdef
     if grad is not MISSING:
         _register_gradient(type, grad, site)

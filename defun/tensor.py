@@ -14,7 +14,8 @@ from defun import context, dtypes
 from defun.shapes import TensorShape
 
 __all__ = ['Tensor', 'EagerTensor', 'convert_to_tensor', 'is_tensor', 'install_operator',
-           'register_tensor_conversion_function', 'conversion_error']
+           'register_tensor_conversion_function', 'conversion_error', 'numpy_text',
+           'string_array', 'box_string']
 
 
 class Tensor:
@@ -95,7 +96,9 @@ class EagerTensor(Tensor):
     __slots__ = ('array',)
 
     def __init__(self, array):
-        self.array = array  # an ndarray or numpy scalar, never mutated once wrapped
+        # An ndarray or numpy scalar, never mutated once wrapped. Kernels on string tensors
+        # (object arrays) return a bare bytes object for a scalar: it is boxed back to rank 0.
+        self.array = array if array.__class__ is not bytes else box_string(array)
 
     @property
     def dtype(self):
@@ -161,26 +164,31 @@ class EagerTensor(Tensor):
 
     def __repr__(self):
         return (f'<tf.Tensor: shape={self.shape}, dtype={self.dtype.name}, '
-                f'numpy={_numpy_text(self.array, repr)}>')
+                f'numpy={numpy_text(self.array, repr)}>')
 
     def __str__(self):
-        return (f'tf.Tensor({_numpy_text(self.array, str)}, shape={self.shape}, '
+        return (f'tf.Tensor({numpy_text(self.array, str)}, shape={self.shape}, '
                 f'dtype={self.dtype.name})')
 
     def __reduce__(self):
         return convert_to_tensor, (self.numpy(),)
 
 
-def _numpy_text(value, fmt):
+def numpy_text(value, fmt):
+    """A value's text in a tensor's (fmt=repr) or a printout's (fmt=str) form, as TF writes it:
+    numpy's text, but the Python scalar's repr for a rank-0 repr (`numpy=21.0`, not numpy 2's
+    `np.float32(21.0)`), and string elements as bytes (`b'abc'`)."""
     if isinstance(value, np.ndarray) and value.ndim == 0:
         value = value[()]
     if isinstance(value, np.ndarray):
-        text = np.array2string(value) if fmt is str else repr(value)
+        text = str(value) if fmt is str else repr(value)
         # As TF does, a multi-line printout starts on its own line.
         return '\n' + text if '\n' in text else text
-    if isinstance(value, (bytes, np.bytes_)):
+    if isinstance(value, (bytes, str)):
         return repr(value)
-    return str(value.item() if hasattr(value, 'item') else value) if fmt is str else repr(value)
+    if fmt is str:
+        return str(value)
+    return repr(value.item() if isinstance(value, np.generic) else value)
 
 
 def is_tensor(x):
@@ -295,7 +303,8 @@ def _object_array(value, array, dtype, is_numpy):
         # (it was, and `int_tensor * 'text'` then repeated the string).
         if dtype is not None and dtype is not dtypes.string:
             raise TypeError(f'Cannot convert {_short(value)} to EagerTensor of dtype {dtype.name}')
-        return array.astype(object)
+        # numpy's own string arrays drop trailing NULs: a Python value is read as objects.
+        return string_array(array if is_numpy else np.array(value, dtype=object))
     return _raise(conversion_error('numpy_object' if is_numpy else 'mixed', value))
 
 
@@ -360,6 +369,21 @@ def _safe_kind_change(array, dtype, is_numpy):
     if dst == 'b':
         return False
     return False
+
+
+def box_string(value):
+    """A bytes object as the rank-0 payload of a string tensor."""
+    out = np.empty((), dtype=object)
+    out[()] = value
+    return out
+
+
+def string_array(array):
+    """The payload of a string tensor: an object array of bytes (str encoded as UTF-8), as TF."""
+    flat = [v.encode('utf-8') if isinstance(v, str) else bytes(v) for v in array.flat]
+    out = np.empty(len(flat), dtype=object)
+    out[:] = flat
+    return out.reshape(array.shape)
 
 
 def _all_strings(array):

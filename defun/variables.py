@@ -14,10 +14,10 @@ from defun import context, dtypes, names
 from defun.ops import state
 from defun.shapes import TensorShape
 from defun.tape import variable_accessed
-from defun.tensor import (EagerTensor, Reference, Tensor, convert_to_tensor,
+from defun.tensor import (EagerTensor, Reference, Tensor, convert_to_tensor, numpy_text,
                           register_tensor_conversion_function)
 
-__all__ = ['Variable', 'ResourceHandle', 'ArgumentVariable']
+__all__ = ['Variable', 'ResourceHandle', 'ArgumentVariable', 'UnreadVariable']
 
 _state = context.state()
 
@@ -89,6 +89,12 @@ class Variable:
         self.handle = ResourceHandle(self._storage, self)
         context.variable_created(self)
 
+    def __init_subclass__(cls, **kwargs):
+        # Conversion functions are looked up by exact type: subclasses convert as variables too
+        # (through a lambda, since subclasses in this module precede _convert_variable).
+        super().__init_subclass__(**kwargs)
+        register_tensor_conversion_function(cls, lambda v, dtype: _convert_variable(v, dtype))
+
     # -- properties
     dtype = property(lambda self: self._dtype)
     shape = property(lambda self: self._shape)
@@ -133,9 +139,12 @@ class Variable:
             raise ValueError(f'Cannot assign value of shape {value.shape} to variable '
                              f'{self._name} of shape {self._shape}')
         result = state.assign_variable(self.handle, value, mode)
+        if not read_value:
+            return None
         if context.current_graph() is not None:
-            return result if read_value else None
-        return self
+            return result
+        # TF hands back a view of the variable named 'UnreadVariable' (its value read on use).
+        return UnreadVariable(self)
 
     def assign(self, value, use_locking=None, name=None, read_value=True):
         return self._assign(value, 'set', read_value)
@@ -180,6 +189,16 @@ class Variable:
         return iter(self.value())
 
 
+class UnreadVariable(Variable):
+    """What an eager `assign` returns, as TF's _UnreadVariable: the same variable (one handle,
+    one storage, so it shows the current value and assigning through it assigns the variable),
+    named 'UnreadVariable'."""
+
+    def __init__(self, variable):  # pylint: disable=super-init-not-called (not a new variable)
+        self.__dict__.update(vars(variable))
+        self._name = 'UnreadVariable'
+
+
 class ArgumentVariable(Variable):
     """What a traced function sees for a Variable passed as an argument: a Variable of the same
     dtype, shape, name and trainability whose handle is the trace's handle placeholder, so the
@@ -204,11 +223,8 @@ class ArgumentVariable(Variable):
 
 def _numpy_repr(value):
     # TF prints numpy's repr of the value (`array([1., 2.], dtype=float32)`, the Python scalar for
-    # rank 0), on its own line when it spans several.
-    if np.ndim(value) == 0:
-        return repr(np.asarray(value)[()].item())  # a Python scalar: 0.10000000149011612
-    text = repr(value)
-    return '\n' + text if '\n' in text else text
+    # rank 0, bytes for strings), on its own line when it spans several.
+    return numpy_text(value, repr)
 
 
 def _initial_array(value, dtype):
@@ -254,4 +270,5 @@ def _convert_variable(variable, dtype):
 
 
 register_tensor_conversion_function(Variable, _convert_variable)
+register_tensor_conversion_function(UnreadVariable, _convert_variable)
 register_tensor_conversion_function(ArgumentVariable, _convert_variable)

@@ -39,7 +39,8 @@ def test_collections_follow_tf_order_without_duplicates():
 
 def test_flatten_with_path_reports_every_path():
     m = Tree()
-    paths = [p for p, _ in m._flatten(with_path=True, predicate=lambda x: isinstance(x, tf.Variable))]
+    paths = [p for p, _ in m._flatten(with_path=True,
+                                      predicate=lambda x: isinstance(x, tf.Variable))]
     # Recorded from TF 2.21 (with paths, a module reached twice is reported on both paths).
     assert paths == [('a', 1, 'k1'), ('t', 1), ('a', 0, 'b'), ('a', 0, 'w'), ('a', 1, 'k2', 'b'),
                      ('a', 1, 'k2', 'w'), ('t', 0, 'b'), ('t', 0, 'w'), ('z', 'b'), ('z', 'w')]

@@ -66,17 +66,22 @@ def test_reads_are_snapshots():
 
 
 def test_assign_methods_return_the_variable_and_match_numpy():
+    # As TF: eager assignments return a view of the variable named 'UnreadVariable' (TF's
+    # _UnreadVariable), which shows the current value and assigns the same variable.
     a = np.array([1.0, 2.0, 3.0], np.float32)
     d = np.array([0.5, -1.0, 2.0], np.float32)
     v = tf.Variable(a)
-    assert v.assign_add(d) is v
+    r = v.assign_add(d)
+    assert r is not v and r.name == 'UnreadVariable' and r.handle is v.handle
     np.testing.assert_allclose(v.numpy(), a + d)
-    assert v.assign_sub(d * 3) is v
+    v.assign_sub(d * 3)
     np.testing.assert_allclose(v.numpy(), a + d - 3 * d)
-    assert v.assign(a) is v
+    np.testing.assert_allclose(r.numpy(), a + d - 3 * d)  # reads the variable's current value
+    v.assign(a)
     np.testing.assert_array_equal(v.numpy(), a)
-    assert v.assign_add([1, 1, 1]).assign_sub(tf.constant([1.0, 1.0, 1.0])) is v
+    v.assign_add([1, 1, 1]).assign_sub(tf.constant([1.0, 1.0, 1.0]))
     np.testing.assert_allclose(v.numpy(), a)
+    assert v.assign(a, read_value=False) is None
     with pytest.raises(ValueError):  # as TF: no broadcasting in assign_add
         v.assign_add(1.0)
     assert v.numpy().dtype == np.float32

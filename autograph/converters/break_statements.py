@@ -63,6 +63,11 @@ def guard_block(statements, kind, flag):
 class _Breaks(transformer.Base):
 
     def _visit_loop(self, node):
+        if node.orelse and not self.ctx.uses('LOOP_ELSE'):
+            kind = 'while' if isinstance(node, gast.While) else 'for'
+            raise NotImplementedError(
+                '%s/else statement not supported: AutoGraph converts the else clause of a loop only'
+                ' with the LOOP_ELSE feature (experimental_autograph_options)' % kind)
         node = self.generic_visit(node)
         orelse, node.orelse = node.orelse, []
         if not contains(node, gast.Break):

@@ -178,10 +178,11 @@ def _options(node):
 
 
 class _LoadWrapper(gast.NodeTransformer):
-    """Routes reads of possibly-undefined state names through `ag__.ld`."""
+    """Routes reads of possibly-undefined state names (and of every deleted name) through `ag__.ld`."""
 
-    def __init__(self, names):
-        self.names = names
+    def __init__(self, names, deleted):
+        self.names = names | deleted
+        self.deleted = deleted
 
     def _scope(self, node):
         return self.generic_visit(node) if transformer.is_generated(node) else node
@@ -191,7 +192,8 @@ class _LoadWrapper(gast.NodeTransformer):
     def visit_Name(self, node):
         if (isinstance(node.ctx, gast.Load) and node.id in self.names
                 and not transformer.is_generated(node)
-                and not anno.getanno(node, anno.Key.DEFINED_HERE, False)):
+                and (node.id in self.deleted
+                     or not anno.getanno(node, anno.Key.DEFINED_HERE, False))):
             return gast.copy_location(templates.replace_as_expression('ag__.ld(name)', name=node), node)
         return node
 
@@ -205,9 +207,10 @@ def transform(node, ctx):
     node = converter.visit_scope_body(node)
     written = converter.state_names | converter.bound_names
     undefined = sorted(written - ctx.parameters - ctx.nonlocals - ctx.globals)
-    if undefined:
-        wrapper = _LoadWrapper(set(undefined))
+    if undefined or ctx.deleted:
+        wrapper = _LoadWrapper(set(undefined), ctx.deleted)
         node.body = [wrapper.visit(s) for s in node.body]
+    if undefined:
         inits = []
         for name in undefined:
             inits += templates.replace('name = ag__.Undefined(label)', name=name,

@@ -135,10 +135,10 @@ def while_stmt(test, body, get_state, set_state, symbol_names, opts):
     while True:
         if tensors.is_graph_tensor(condition):
             raise NotImplementedError(
-                'the condition of this while loop started as a Python value, then became a tensor;'
-                ' this happens when a break or return inside it depends on a tensor, or when a'
-                ' variable of the condition changes type. Make the loop a tensor loop from the start'
-                ' (e.g. a tensor condition) instead')
+                'the condition of while loop started as non-Tensor, then changed to Tensor (a'
+                ' Python value at first, a tensor later): a break or return inside it depends on a'
+                ' tensor, or a variable of the condition changes type. Make the loop a tensor loop'
+                ' from the start (e.g. a tensor condition) instead')
         if not condition:
             return
         body()
@@ -190,9 +190,9 @@ def _python_extra_test(extra_test):
     value = extra_test()
     if tensors.is_graph_tensor(value):
         raise NotImplementedError(
-            'a break or return inside a loop over a Python iterable depends on a tensor; a Python'
-            ' loop cannot stop on a tensor condition. Iterate over a tensor (e.g. defun.range)'
-            ' to make it a tensor loop')
+            'a break or return that depends on a tensor is not supported in Python for loops (a'
+            ' loop over a Python iterable cannot stop on a tensor condition). Iterate over a'
+            ' tensor (e.g. tf.range) to make it a tensor loop')
     return value
 
 

@@ -136,7 +136,8 @@ class LoopState:
 
     def _undefined_error(self, reason):
         names = [n for n, v in zip(self.names, self.user_initial) if _needs_probe(v)]
-        return ValueError("'%s' must be defined before the %s (%s)" % (names[0], self.construct, reason))
+        return ValueError("'%s' must be defined before the loop (this %s; %s)"
+                          % (names[0], self.construct, reason))
 
     def _placeholder(self, name, before, after):
         """Starting value (and shape invariant) for a variable with no usable value before the loop."""
@@ -147,11 +148,11 @@ class LoopState:
             return cf.TensorArray(element.dtype, size=0, dynamic_size=True,
                                      element_shape=element.shape), None
         if special_values.is_undefined(after) or after is None:
-            raise ValueError("'%s' must be defined before the %s: it is used in the loop or after it,"
-                             ' but has no value on entry' % (name, self.construct))
+            raise ValueError("'%s' must be defined before the loop: it is used in this %s or after"
+                             ' it, but has no value on entry' % (name, self.construct))
         placeholder = tensors.zeros_like_structure(after)
         if placeholder is None:
-            raise ValueError("'%s' must be defined before the %s (it becomes a %s inside it, which"
+            raise ValueError("'%s' must be defined before the loop (this %s: it becomes a %s inside it, which"
                              ' cannot be given a starting value of tensors)'
                              % (name, self.construct, type(after).__name__))
         return placeholder
@@ -169,14 +170,18 @@ class LoopState:
             if not (tensors.is_tensor(a) and tensors.is_tensor(b)):
                 continue
             if a.dtype != b.dtype:
-                raise TypeError("'%s' has dtype %s before the %s, but dtype %s after one iteration"
-                                % (name, a.dtype.name, self.construct, b.dtype.name))
+                raise TypeError("'%s' has dtype %s before the loop, but dtype %s after one iteration"
+                                " of this %s" % (name, a.dtype.name, b.dtype.name, self.construct))
             general = invariant if invariant is not None else a.shape
-            if not tensors.is_subshape(b.shape, general):
+            if tensors.is_subshape(b.shape, general):
+                continue
+            if invariant is None:
                 raise ValueError(
-                    "'%s' has shape %s before the %s, but shape %s after one iteration; use"
-                    ' autograph.experimental.set_loop_options(shape_invariants=[(%s, shape)]) to'
-                    ' allow it to change' % (name, general, self.construct, b.shape, name))
+                    "'%s' has shape %s before the loop, but shape %s after one iteration of this"
+                    ' %s; use autograph.experimental.set_loop_options(shape_invariants=[(%s,'
+                    ' shape)]) to allow it to change' % (name, a.shape, b.shape, self.construct, name))
+            raise ValueError("'%s' has shape %s after one iteration, which does not conform with its"
+                             ' shape invariant %s (set_loop_options)' % (name, b.shape, invariant))
 
 
 def _after_one_iteration(iterated, values, names):

@@ -2,13 +2,13 @@
 
 A name the converted code must bind before Python would (so nested block functions can declare it
 `nonlocal`) starts as `Undefined(name)`. Reading it where Python would find it unbound raises the
-same UnboundLocalError; using it in an operation raises it too, rather than a puzzling TypeError.
+UnboundLocalError Python would; using it in an operation raises it too, rather than a puzzling TypeError.
 """
 
 
 def _unbound(name):
-    return UnboundLocalError(
-        "cannot access local variable '%s' where it is not associated with a value" % name)
+    # TF's wording (its tests match "'x' is used before assignment").
+    return UnboundLocalError("local variable '%s' is used before assignment" % name)
 
 
 class Undefined:

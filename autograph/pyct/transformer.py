@@ -22,10 +22,12 @@ class Context:
       globals, nonlocals: names the function declares `global` / `nonlocal`.
       parameters: the function's parameter names.
       features: names of the optional conversions turned on (autograph.options.Feature values).
+      deleted: local names the function `del`etes (filled by the variables converter).
     """
 
     def __init__(self, node, namer, filename, function_name, features=frozenset()):
         self.features = frozenset(features)
+        self.deleted = set()
         self.namer = namer
         self.filename = filename
         self.function_name = function_name

@@ -1,2 +1,6 @@
 """The `tf.compat` namespace (only `v1.placeholder` and friends that graph code needs)."""
 from defun.compat import v1  # noqa: F401
+from defun import unsupported  # noqa: E402
+
+__getattr__ = unsupported.missing_names(__name__, 'tf.compat',
+                                        reason='Of tf.compat, only v1 (in part) is.')

@@ -2,6 +2,7 @@
 from defun.ops import creation
 from defun.graph import placeholder, get_default_graph, Graph  # noqa: F401
 from defun.gradients import gradients  # noqa: F401
+from defun import unsupported
 
 
 def constant(value, dtype=None, shape=None, name='Const', verify_shape=False):
@@ -13,3 +14,8 @@ def constant(value, dtype=None, shape=None, name='Const', verify_shape=False):
             raise TypeError('Expected Tensor with shape %s, but got shape %s.'
                             % (tuple(shape), value_shape))
     return creation.constant(value, dtype=dtype, shape=shape, name=name)
+
+
+__getattr__ = unsupported.missing_names(
+    __name__, 'tf.compat.v1', reason='Only the TF2 API and these graph-building pieces of '
+    'compat.v1 are: placeholder, get_default_graph, Graph, gradients, constant.')

@@ -17,7 +17,7 @@ import numpy as np
 
 from defun import backprop, context, dtypes, nest
 from defun.dispatch import apply_op
-from defun.executor import indent, register_emitter
+from defun.executor import indent
 from defun.funcgraph import FuncGraph
 from defun.graph import GraphTensor
 from defun.control_flow import subgraph as cf
@@ -62,36 +62,36 @@ def _grad(op, *grads, needed=None):
     return _cond_gradient(op, grads, needed)
 
 
-_grad.skips_unneeded_inputs = True  # see backprop.backward
+def _emitter(test_of):
+    """Python if/elif/else with each branch's graph written inline (only the outputs the op has);
+    test_of(selector_name, i) is the test choosing branch i (the last branch is the `else`)."""
+
+    def emit(op, in_names, out_names, ctx):
+        graphs = _branches(op.attrs)
+        n = len(op.outputs)
+        lines = []
+        for i, g in enumerate(graphs):
+            if i == len(graphs) - 1:
+                lines.append('else:' if i else 'if True:')
+            else:
+                lines.append(f'{"if" if i == 0 else "elif"} {test_of(in_names[0], i)}:')
+            branch, outs = ctx.inline(g, list(g.inputs), list(g.outputs[:n]), in_names[1:])
+            if out_names:
+                branch.append(f'{", ".join(out_names)}, = {", ".join(outs)},')
+            lines += indent(branch or ['pass'])
+        return lines
+    return emit
 
 
-IF = define_op('If', _if_kernel, _infer, _grad, num_outputs=None, stateful=True)
-STATELESS_IF = define_op('StatelessIf', _if_kernel, _infer, _grad, num_outputs=None)
-CASE = define_op('Case', _case_kernel, _infer, _grad, num_outputs=None, stateful=True)
-STATELESS_CASE = define_op('StatelessCase', _case_kernel, _infer, _grad, num_outputs=None)
+_emit_if = _emitter(lambda pred, i: pred)
+_emit_case = _emitter(lambda index, i: f'{index} == {i}')
+# The gradient skips branches' work for inputs no source depends on (see backprop.backward).
+_FACTS = dict(num_outputs=None, skips_unneeded_inputs=True)
 
-
-def _emit(op, in_names, out_names, ctx):
-    """Python if/elif/else with each branch's graph written inline (only the outputs the op has)."""
-    graphs = _branches(op.attrs)
-    n = len(op.outputs)
-    lines = []
-    for i, g in enumerate(graphs):
-        if i == len(graphs) - 1:
-            lines.append('else:' if i else 'if True:')
-        elif op.type.endswith('If'):
-            lines.append(f'if {in_names[0]}:')
-        else:
-            lines.append(f'{"if" if i == 0 else "elif"} {in_names[0]} == {i}:')
-        branch, outs = ctx.inline(g, list(g.inputs), list(g.outputs[:n]), in_names[1:])
-        if out_names:
-            branch.append(f'{", ".join(out_names)}, = {", ".join(outs)},')
-        lines += indent(branch or ['pass'])
-    return lines
-
-
-for _opdef in (IF, STATELESS_IF, CASE, STATELESS_CASE):
-    register_emitter(_opdef.type, _emit)
+IF = define_op('If', _if_kernel, _infer, _grad, stateful=True, emit=_emit_if, **_FACTS)
+STATELESS_IF = define_op('StatelessIf', _if_kernel, _infer, _grad, emit=_emit_if, **_FACTS)
+CASE = define_op('Case', _case_kernel, _infer, _grad, stateful=True, emit=_emit_case, **_FACTS)
+STATELESS_CASE = define_op('StatelessCase', _case_kernel, _infer, _grad, emit=_emit_case, **_FACTS)
 
 
 # ---------------------------------------------------------------- building

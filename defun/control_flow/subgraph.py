@@ -20,6 +20,7 @@ from defun.dispatch import apply_op
 from defun.executor import compile_graph
 from defun.funcgraph import FuncGraph
 from defun.graph import GraphTensor
+from defun.ops import base_ops
 from defun.shapes import TensorShape
 from defun.tape import variable_accessed
 from defun.tensor import EagerTensor, Tensor, convert_to_tensor
@@ -179,7 +180,7 @@ def import_graph(graph, feeds, outputs):
     values of one iteration."""
     mapping = dict(feeds)
     for op in graph.get_operations():
-        if op.type == 'Placeholder':
+        if op.opdef.is_placeholder:
             continue  # fed, or unused (an op reading an unfed one fails below, naming it)
         try:
             inputs = [mapping[id(t)] for t in op.inputs]
@@ -212,7 +213,8 @@ def forward_operation(op):
 def known_zeros(grads):
     """The gradients with those known to be zeros (the backward pass's stand-ins for missing
     gradients) replaced by None, so the gradient of a control-flow op skips their work."""
-    return [None if isinstance(g, GraphTensor) and g.op.type == 'ZerosLike' else g for g in grads]
+    return [None if isinstance(g, GraphTensor) and g.op.opdef is base_ops.ZEROS_LIKE else g
+            for g in grads]
 
 
 def zeros_for(tensor, graph=None):

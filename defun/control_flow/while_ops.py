@@ -19,7 +19,6 @@ import numpy as np
 
 from defun import backprop, context, dtypes, nest
 from defun.dispatch import apply_op
-from defun.executor import register_emitter
 from defun.funcgraph import FuncGraph
 from defun.graph import GraphTensor
 from defun.control_flow import subgraph as cf
@@ -37,13 +36,11 @@ def _grad(op, *grads, needed=None):
     return _while_gradient(op, grads, needed)
 
 
-_grad.skips_unneeded_inputs = True  # see backprop.backward
-
-
-WHILE = define_op('While', run.kernel, run.infer, _grad, num_outputs=None, stateful=True)
-STATELESS_WHILE = define_op('StatelessWhile', run.kernel, run.infer, _grad, num_outputs=None)
-register_emitter('While', run.emit)
-register_emitter('StatelessWhile', run.emit)
+# The gradient skips the loop's work for inputs no source depends on (see backprop.backward).
+WHILE = define_op('While', run.kernel, run.infer, _grad, num_outputs=None, stateful=True,
+                  emit=run.emit, skips_unneeded_inputs=True)
+STATELESS_WHILE = define_op('StatelessWhile', run.kernel, run.infer, _grad, num_outputs=None,
+                            emit=run.emit, skips_unneeded_inputs=True)
 
 
 # ---------------------------------------------------------------- building
@@ -244,7 +241,7 @@ def _source_kind(body, n, t):
     for j, x in enumerate(body.inputs[n:]):
         if x is t:
             return 'captured', j
-    value = t.op.graph.fold(t) if t.op.type != 'Placeholder' else None
+    value = t.op.graph.fold(t) if not t.op.opdef.is_placeholder else None
     if value is not None and np.size(value) <= 64:
         return 'constant', value
     return 'accumulated', t

@@ -7,6 +7,7 @@ into graphs whose generated code runs per element (functions.py). Inside compile
 dataset is a variant tensor and iteration is a while_loop over a stateful iterator (graph_ops.py).
 """
 from defun.data import sources, batching, ordering, mapping, iterators  # noqa: F401 (registers)
+from defun import unsupported
 from defun.data import experimental
 from defun.data.base import AUTOTUNE, INFINITE, UNKNOWN, Dataset
 from defun.data.iterators import OwnedIterator as Iterator, Options
@@ -18,3 +19,8 @@ UNKNOWN_CARDINALITY = UNKNOWN
 
 __all__ = ['Dataset', 'AUTOTUNE', 'INFINITE_CARDINALITY', 'UNKNOWN_CARDINALITY', 'Iterator',
            'Options', 'DatasetSpec', 'TextLineDataset', 'experimental']
+
+__getattr__ = unsupported.missing_names(__name__, 'tf.data', {
+    'TFRecordDataset': 'TFRecord files', 'FixedLengthRecordDataset': 'binary record files',
+    'ThreadingOptions': None, 'DistributeOptions': None, 'NumpyIterator': None,
+    'IteratorSpec': None})

@@ -63,6 +63,11 @@ def _output_spec(value, flat_out):
     return nest.pack_sequence_as(value, specs)
 
 
+_DATASET_OPS = {'map': 'MapDataset', 'filter': 'FilterDataset', 'flat_map': 'FlatMapDataset',
+                'interleave': 'InterleaveDataset', 'take_while': 'TakeWhileDataset',
+                'reduce': 'ReduceDataset'}
+
+
 class StructuredFunction:
     """`func` traced for elements of `input_spec`; call `flat(arrays)` -> flat output arrays."""
 
@@ -93,7 +98,17 @@ class StructuredFunction:
         try:
             return self._callable.fn(*arrays, *self._capture_arrays)
         except Exception as exc:
-            raise self.concrete.runtime_error(exc) from None
+            raise self._error(exc) from None
+
+    def _error(self, exc):
+        """The failure named as TF names it: the transformation, then the failing op and line."""
+        error = self.concrete.runtime_error(exc)
+        kind = _DATASET_OPS.get(self.what, self.what)
+        try:
+            return type(error)(f'Error in user-defined function passed to {kind} '
+                               f'transformation: {error}')
+        except TypeError:   # an exception type with another constructor: keep it as it is
+            return error
 
     def symbolic_inputs(self, out):
         for t in self._captures:

@@ -87,7 +87,7 @@ def _operands(x, y, op):
 
 def add(x, y, name=None):
     x, y = _operands(x, y, 'add')
-    return apply_op(ADD, (x, y), None, name)
+    return apply_op(ADD, (x, y), None, name or 'Add')
 
 
 def subtract(x, y, name=None):
@@ -110,7 +110,7 @@ def truediv(x, y, name=None):
     if x.dtype.is_integer:
         target = _int_div_dtype(x.dtype)
         x, y = cast(x, target), cast(y, target)
-    return apply_op(REAL_DIV, (x, y), None, name)
+    return apply_op(REAL_DIV, (x, y), None, name or 'truediv')
 
 
 divide = truediv
@@ -145,7 +145,7 @@ FLOOR_MOD = _define_binary('FloorMod', _floormod_kernel, _floormod_grad, 'floorm
 def floordiv(x, y, name=None):
     """Division rounding toward negative infinity (Python's //); not differentiable, as in TF."""
     x, y = binary_args(x, y, 'floordiv')
-    return apply_op(FLOOR_DIV, (x, y), None, name)
+    return apply_op(FLOOR_DIV, (x, y), None, name or 'floordiv')
 
 
 def floormod(x, y, name=None):
@@ -270,8 +270,28 @@ def scalar_mul(scalar, x, name=None):
 
 # ---------------------------------------------------------------- Python operators
 
-for _name, _fn in [('__add__', add), ('__sub__', subtract), ('__mul__', multiply),
-                   ('__truediv__', truediv), ('__floordiv__', floordiv), ('__mod__', floormod)]:
+# In a graph, TF names the ops of Python operators after the operator ('add', 'mul'), and those
+# of the functions after the op (tf.add -> 'Add'): the printout of a symbolic tensor shows it.
+
+def _operator(opdef, op):
+    def method(x, y):
+        x, y = _operands(x, y, op)
+        return apply_op(opdef, (x, y), None, op)
+    method.__name__ = op
+    return method
+
+
+def _named(fn, op):
+    def method(x, y):
+        return fn(x, y, op)
+    method.__name__ = op
+    return method
+
+
+for _name, _fn in [('__add__', _operator(ADD, 'add')), ('__sub__', _operator(SUB, 'sub')),
+                   ('__mul__', _operator(MUL, 'mul')), ('__truediv__', _named(truediv, 'truediv')),
+                   ('__floordiv__', _named(floordiv, 'floordiv')),
+                   ('__mod__', _named(floormod, 'mod'))]:
     install_operator(_name, operator_method(_fn))
     install_operator('__r' + _name[2:], operator_method(_fn, reflected=True))
 install_operator('__neg__', negative)

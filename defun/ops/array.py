@@ -52,7 +52,7 @@ def stack(values, axis=0, name='stack'):
     if rank is not None and not -(rank + 1) <= axis <= rank:
         raise op_helpers.shape_error('stack', f'axis {axis} out of range for stacking rank-{rank} '
                                  f'tensors (expected in [{-(rank + 1)}, {rank}])')
-    return apply_op(STACK, tuple(tensors), {'axis': int(axis)}, None)
+    return apply_op(STACK, tuple(tensors), {'axis': int(axis)}, name)
 
 
 def _unstack_kernel(x, num, axis):
@@ -138,7 +138,7 @@ def concat(values, axis, name='concat'):
         raise op_helpers.shape_error('concat', f'axis {axis} out of range for rank-{rank} inputs')
     if rank is not None:
         axis %= rank
-    return apply_op(CONCAT, tuple(tensors), {'axis': axis}, None)
+    return apply_op(CONCAT, tuple(tensors), {'axis': axis}, name)
 
 
 def _resolve_sizes(sizes, total):
@@ -232,8 +232,14 @@ def _scalar(value):
     return value.numpy() if hasattr(value, 'numpy') else value
 
 
+def _size_fold(op):
+    x = op.inputs[0]
+    return (np.asarray(x.shape.num_elements(), dtype=op.get_attr('out_type').np_dtype)
+            if x.shape.is_fully_defined() else None)
+
+
 SIZE = define_op('Size', lambda x, out_type: np.asarray(np.size(x), dtype=out_type.np_dtype),
-                 lambda x, out_type: (out_type, ()), None)
+                 lambda x, out_type: (out_type, ()), None, fold=_size_fold)
 
 
 def size(input, out_type=dtypes.int32, name=None):

@@ -6,7 +6,7 @@ each other. Ops whose output is a shape or an integer are not differentiable.
 """
 import numpy as np
 
-from defun import dtypes
+from defun import dtypes, errors
 from defun.dispatch import apply_op
 from defun.ops import op_helpers
 from defun.ops.op_helpers import dims, same_as_first, to_tensor
@@ -17,7 +17,7 @@ __all__ = ['identity', 'cast', 'shape', 'reshape', 'broadcast_to', 'zeros_like',
            'fill', 'sum_to', 'reduced_shape', 'static_or_tensor_shape']
 
 
-IDENTITY = define_op('Identity', lambda x: x, same_as_first, lambda op, g: g)
+IDENTITY = define_op('Identity', lambda x: x, same_as_first, lambda op, g: g, is_identity=True)
 
 
 def identity(input, name=None):
@@ -25,7 +25,21 @@ def identity(input, name=None):
 
 
 def _cast_kernel(x, dtype):
+    if dtype is dtypes.string or np.asarray(x).dtype.kind == 'O':
+        # TF's Cast has no string conversions (tf.strings.to_number / as_string do that).
+        source = 'string' if np.asarray(x).dtype.kind == 'O' else dtypes.from_numpy(x.dtype)
+        raise errors.UnimplementedError(f'Cast {_kernel_type_name(source)} to '
+                                        f'{_kernel_type_name(dtype)} is not supported [Op:Cast]')
     return np.asarray(x).astype(dtype.np_dtype) if np.ndim(x) else dtype.as_numpy_dtype(x)
+
+
+_KERNEL_TYPE_NAMES = {'float32': 'float', 'float64': 'double', 'float16': 'half'}
+
+
+def _kernel_type_name(dtype):
+    """A dtype as TF's kernels name it in messages ('float', 'double', 'int32', 'string')."""
+    name = getattr(dtype, 'name', dtype)
+    return _KERNEL_TYPE_NAMES.get(name, name)
 
 
 def _cast_infer(x, dtype):
@@ -60,7 +74,13 @@ def _shape_infer(x, out_type):
     return out_type, (None if d is None else (len(d),))
 
 
-SHAPE = define_op('Shape', _shape_kernel, _shape_infer, None)
+def _shape_fold(op):
+    x = op.inputs[0]
+    return (np.asarray(x.shape.as_list(), dtype=op.get_attr('out_type').np_dtype)
+            if x.shape.is_fully_defined() else None)
+
+
+SHAPE = define_op('Shape', _shape_kernel, _shape_infer, None, fold=_shape_fold)
 
 
 def shape(input, out_type=dtypes.int32, name=None):
@@ -178,7 +198,13 @@ def reduced_shape(x, axes):
     return apply_op(REDUCED_SHAPE, (shape(x),), {'axes': axes})
 
 
-ZEROS_LIKE = define_op('ZerosLike', np.zeros_like, same_as_first, None)
+def _zeros_like_kernel(x):
+    if np.asarray(x).dtype.kind == 'O':  # a string tensor: TF's zero string is b''
+        return np.full(np.shape(x), b'', dtype=object)
+    return np.zeros_like(x)
+
+
+ZEROS_LIKE = define_op('ZerosLike', _zeros_like_kernel, same_as_first, None)
 ONES_LIKE = define_op('OnesLike', np.ones_like, same_as_first, None)
 
 

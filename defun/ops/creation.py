@@ -27,12 +27,16 @@ def _shape_arg(shape_value, op):
 
 def zeros(shape, dtype=dtypes.float32, name=None):
     dtype = dtypes.as_dtype(dtype)
-    return fill(_shape_arg(shape, 'zeros'), to_tensor(dtype.as_numpy_dtype(0), op='zeros'), name)
+    zero = b'' if dtype is dtypes.string else dtype.as_numpy_dtype(0)  # TF's zero string
+    return fill(_shape_arg(shape, 'zeros'), to_tensor(zero, dtype=dtype, op='zeros'),
+                name or 'zeros')
 
 
 def ones(shape, dtype=dtypes.float32, name=None):
     dtype = dtypes.as_dtype(dtype)
-    return fill(_shape_arg(shape, 'ones'), to_tensor(dtype.as_numpy_dtype(1), op='ones'), name)
+    one = 1 if dtype is dtypes.string else dtype.as_numpy_dtype(1)  # refused for strings, as TF
+    return fill(_shape_arg(shape, 'ones'), to_tensor(one, dtype=dtype, op='ones'),
+                name or 'ones')
 
 
 # ---------------------------------------------------------------- constant / eye / range / linspace
@@ -145,7 +149,7 @@ def range(start, limit=None, delta=1, dtype=None, name='range'):  # noqa: A001 -
     if dtype is None:
         dtype = max((t.dtype for t in args), key=_RANGE_DTYPES.index)
     args = [cast(t, dtype) for t in args]
-    return apply_op(RANGE, tuple(args), None, None if name == 'range' else name)
+    return apply_op(RANGE, tuple(args), None, name)
 
 
 def _linspace_kernel(start, stop, num):
@@ -196,7 +200,9 @@ def linspace(start, stop, num, name=None, axis=0):
     return apply_op(LINSPACE, (start, stop), {'num': n}, name)
 
 
-RANK = define_op('Rank', lambda x: np.int32(np.ndim(x)), lambda x: (dtypes.int32, ()), None)
+RANK = define_op('Rank', lambda x: np.int32(np.ndim(x)), lambda x: (dtypes.int32, ()), None,
+                 fold=lambda op: (np.int32(op.inputs[0].shape.rank)
+                                  if op.inputs[0].shape.rank is not None else None))
 
 
 def rank(input, name=None):

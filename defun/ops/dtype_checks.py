@@ -13,6 +13,7 @@ costs nothing per call, unlike np.errstate).
 import warnings
 
 from defun import errors
+from defun.registry import Kernels
 
 warnings.filterwarnings('ignore', r'(divide by zero|invalid value|overflow|underflow) encountered',
                         RuntimeWarning, r'defun(\.|$)')
@@ -47,7 +48,8 @@ def _array_text(array):
 
 
 def checked_kernel(kernel, kinds, op):
-    """Wraps a kernel so that eager calls reject arrays of other kinds, with TF's eager error."""
+    """The kernel for define_op: eager calls reject arrays of other kinds, with TF's eager error;
+    compiled graphs call `kernel` itself."""
     def checked(x, *rest, **attrs):
         if x.dtype.kind not in kinds:
             raise dtype_error(op, _array_text(x), kinds, graph=False)
@@ -55,8 +57,7 @@ def checked_kernel(kernel, kinds, op):
 
     checked.__name__ = getattr(kernel, '__name__', op)
     # Graphs check dtypes once, in inference; the executor runs the unchecked kernel.
-    checked.unchecked = kernel
-    return checked
+    return Kernels(checked, kernel)
 
 
 def check_inputs(op, kinds, *tensors):

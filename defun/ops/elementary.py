@@ -383,6 +383,11 @@ def imag(input, name=None):
     return zeros_like(x)
 
 
-install_operator('__pow__', op_helpers.operator_method(pow))
-install_operator('__rpow__', op_helpers.operator_method(pow, reflected=True))
+# Named as TF names operator ops (see arithmetic.py).
+def _pow_operator(x, y):
+    return pow(x, y, 'pow')
+
+
+install_operator('__pow__', op_helpers.operator_method(_pow_operator))
+install_operator('__rpow__', op_helpers.operator_method(_pow_operator, reflected=True))
 install_operator('__abs__', abs)

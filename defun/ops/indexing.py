@@ -191,7 +191,7 @@ STRIDED_SLICE_GRAD = define_op(
 
 def _getitem(self, key):
     spec, dynamic = strided_slice_spec(key)
-    return apply_op(STRIDED_SLICE, (self, *dynamic), {'spec': spec})
+    return apply_op(STRIDED_SLICE, (self, *dynamic), {'spec': spec}, 'strided_slice')
 
 
 def _iter(self):

@@ -82,8 +82,9 @@ def matmul(a, b, transpose_a=False, transpose_b=False, adjoint_a=False, adjoint_
     return apply_op(MATMUL, (a, b), attrs, name)
 
 
-install_operator('__matmul__', matmul)
-install_operator('__rmatmul__', lambda self, other: matmul(other, self))
+# Named as TF names operator ops (see arithmetic.py).
+install_operator('__matmul__', lambda self, other: matmul(self, other, name='matmul'))
+install_operator('__rmatmul__', lambda self, other: matmul(other, self, name='matmul'))
 
 
 # ---------------------------------------------------------------- einsum

@@ -287,10 +287,9 @@ def _xent_grad(op, grad_loss, grad_backprop):
     return d_logits, d_labels
 
 
-_xent_grad.accepts_missing_grads = True  # a None for the backprop output skips second-order work
-
+# A None for the backprop output skips second-order work.
 SOFTMAX_XENT = define_op('SoftmaxCrossEntropyWithLogits', _xent_kernel, _xent_infer, _xent_grad,
-                         num_outputs=2)
+                         num_outputs=2, accepts_missing_grads=True)
 
 
 def softmax_cross_entropy_with_logits(labels, logits, axis=-1, name=None):

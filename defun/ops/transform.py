@@ -141,7 +141,7 @@ def transpose(a, perm=None, conjugate=False, name='transpose'):
                 f'{len(perm)}' if len(perm) != r else
                 f'transpose: perm {list(perm)} is not a permutation of 0..{r - 1} for '
                 f'{errors.describe(x)}')
-    result = apply_op(TRANSPOSE, (x,), {'perm': perm}, None if name == 'transpose' else name)
+    result = apply_op(TRANSPOSE, (x,), {'perm': perm}, name)
     return conj(result) if conjugate else result
 
 

@@ -131,9 +131,21 @@ def test_break_statements_become_guards():
             if i * i > total:
                 break
         return total, i
-    converted, source = convert_with(f, break_statements)
+    converted, source = convert_with(f, break_statements, features={'LOOP_ELSE'})
     assert 'break' not in source.replace('break_', '')
     _same(f, converted, ([1, 2, -1, 5],), ([1, 2],), ([],))
+
+
+def test_a_loop_else_clause_is_not_implemented_without_the_loop_else_feature():
+    # As TF: "for/else statement not yet supported" (the function then runs unconverted).
+    def f(values):
+        for v in values:
+            v += 1
+        else:
+            v = 0
+        return v
+    with pytest.raises(NotImplementedError, match='for/else'):
+        convert_with(f, break_statements)
 
 
 def test_continue_statements_become_guards():

@@ -135,7 +135,7 @@ def _structure_change(n):
 
 
 def test_staged_loop_checks_name_the_variable():
-    with pytest.raises(TypeError, match="'x' has dtype int32 before the for loop"):
+    with pytest.raises(TypeError, match="'x' has dtype int32 before the loop, but dtype float32 after one iteration of this for loop"):
         _run(_dtype_change, 3)
     with pytest.raises(ValueError, match="'x' has shape"):
         _run(_shape_change, 2)

@@ -9,13 +9,14 @@ from autograph.pyct import parser
 from autograph.pyct import transformer
 
 
-def convert_with(fn, *converters):
-    """Returns (converted function, its source) with only `converters` applied, in that order."""
+def convert_with(fn, *converters, features=frozenset()):
+    """Returns (converted function, its source) with only `converters` applied, in that order
+    (with the optional `features` turned on)."""
     node = parser.parse_entity(fn)
     origin.resolve(node, fn.__code__.co_filename, fn.__name__)
     node.decorator_list = []
     namer = naming.Namer(transformer.reserved_names(node, list(fn.__globals__) + ['ag__']))
-    ctx = transformer.Context(node, namer, fn.__code__.co_filename, fn.__name__)
+    ctx = transformer.Context(node, namer, fn.__code__.co_filename, fn.__name__, features)
     for converter in converters:
         node = converter.transform(node, ctx)
     source = parser.unparse(node)

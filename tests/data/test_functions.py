@@ -65,8 +65,17 @@ def test_map_errors():
         D.from_tensor_slices(([1], [2])).map(lambda x: x)   # two components, one parameter
     with pytest.raises(TypeError, match='must return a value'):
         D.range(3).map(lambda x: None)
-    with pytest.raises(tf.errors.InvalidArgumentError):
+    # TF names the transformation: 'Error in user-defined function passed to MapDataset...'
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match='user-defined function passed to MapDataset transformation'):
         list(D.range(3).map(lambda x: tf.gather(tf.constant([1, 2]), x)))
+
+    def two_structures(x):
+        if x > 1:
+            return x, x
+        return x
+    with pytest.raises(TypeError, match='same nested structure'):
+        D.range(3).map(two_structures)
 
 
 def test_filter_take_while():

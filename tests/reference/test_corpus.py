@@ -14,6 +14,7 @@ import pytest
 
 import autograph
 import defun
+from autograph.experimental import Feature
 from tests.reference import corpus_branches  # noqa: F401  (registers cases)
 from tests.reference import corpus_calls  # noqa: F401
 from tests.reference import corpus_loops  # noqa: F401
@@ -44,7 +45,8 @@ def test_converted_matches_native(fn, args, tensor):
     expected = run(fn, args)
     with warnings.catch_warnings():
         warnings.simplefilter('ignore', autograph.AutoGraphWarning)
-        converted = autograph.to_graph(fn)
+        # The corpus includes loops with an else clause: defun's LOOP_ELSE (TF cannot convert them).
+        converted = autograph.to_graph(fn, experimental_optional_features=Feature.LOOP_ELSE)
     assert converted is not fn
     assert run(converted, args) == expected
 
@@ -82,7 +84,7 @@ def test_compiled_with_tensors_matches_native(fn, args, tf_raises):
     if not all(hasattr(defun, name) for name in ('function', 'cond', 'while_loop')):
         pytest.skip('defun.function and its control-flow ops are not all available yet')
     expected, _, error = run(fn, args)
-    compiled = defun.function(fn)
+    compiled = defun.function(fn, experimental_autograph_options=Feature.LOOP_ELSE)
     result, _, compiled_error = run(compiled, [_as_tensor(a) for a in args])
     if tf_raises is not None and tf_raises.applies_to(args):
         # TensorFlow cannot agree with Python here (tf_raises.reason says why): it raises.

@@ -1,0 +1,165 @@
+"""`tf.keras.optimizers.schedules`: learning rates as functions of the optimizer's step, computed
+in the dtype of the initial learning rate as Keras 3 computes them (formulas in each class).
+"""
+import math
+
+from defun import unsupported
+from defun.ops.arithmetic import minimum
+from defun.ops.base_ops import cast
+from defun.ops.elementary import cos, floor, pow as power
+from defun.ops.logic import greater, less_equal, logical_and, where
+from defun.scopes import name_scope
+from defun.tensor import convert_to_tensor
+
+__all__ = ['LearningRateSchedule', 'ExponentialDecay', 'PiecewiseConstantDecay', 'CosineDecay',
+           'InverseTimeDecay']
+
+
+class LearningRateSchedule:
+    """Base class: a schedule is called with the step (a scalar integer tensor)."""
+
+    def __call__(self, step):
+        raise NotImplementedError(f"Learning rate schedule '{type(self).__name__}' must "
+                                  'override `__call__(self, step)`.')
+
+    def get_config(self):
+        raise NotImplementedError(f"Learning rate schedule '{type(self).__name__}' must "
+                                  'override `get_config()` in order to be serializable.')
+
+    @classmethod
+    def from_config(cls, config):
+        return cls(**config)
+
+
+def _positive_steps(decay_steps):
+    if decay_steps <= 0:
+        raise ValueError(f'Argument `decay_steps` must be > 0. Received: decay_steps={decay_steps}')
+    return decay_steps
+
+
+class ExponentialDecay(LearningRateSchedule):
+    """initial * decay_rate ** (step / decay_steps) (the exponent floored when staircase)."""
+
+    def __init__(self, initial_learning_rate, decay_steps, decay_rate, staircase=False,
+                 name='ExponentialDecay'):
+        self.initial_learning_rate = initial_learning_rate
+        self.decay_steps = _positive_steps(decay_steps)
+        self.decay_rate = decay_rate
+        self.staircase = staircase
+        self.name = name
+
+    def __call__(self, step):
+        with name_scope(self.name):
+            initial = convert_to_tensor(self.initial_learning_rate)
+            dtype = initial.dtype
+            p = cast(step, dtype) / cast(self.decay_steps, dtype)
+            if self.staircase:
+                p = floor(p)
+            return initial * power(cast(self.decay_rate, dtype), p)
+
+    def get_config(self):
+        return {'initial_learning_rate': self.initial_learning_rate,
+                'decay_steps': self.decay_steps, 'decay_rate': self.decay_rate,
+                'staircase': self.staircase, 'name': self.name}
+
+
+class InverseTimeDecay(LearningRateSchedule):
+    """initial / (1 + decay_rate * step / decay_steps) (the ratio floored when staircase)."""
+
+    def __init__(self, initial_learning_rate, decay_steps, decay_rate, staircase=False,
+                 name='InverseTimeDecay'):
+        self.initial_learning_rate = initial_learning_rate
+        self.decay_steps = decay_steps
+        self.decay_rate = decay_rate
+        self.staircase = staircase
+        self.name = name
+
+    def __call__(self, step):
+        with name_scope(self.name):
+            initial = convert_to_tensor(self.initial_learning_rate)
+            dtype = initial.dtype
+            p = cast(step, dtype) / cast(self.decay_steps, dtype)
+            if self.staircase:
+                p = floor(p)
+            return initial / (1 + cast(self.decay_rate, dtype) * p)
+
+    def get_config(self):
+        return {'initial_learning_rate': self.initial_learning_rate,
+                'decay_steps': self.decay_steps, 'decay_rate': self.decay_rate,
+                'staircase': self.staircase, 'name': self.name}
+
+
+class PiecewiseConstantDecay(LearningRateSchedule):
+    """values[0] while step <= boundaries[0], values[i] for boundaries[i-1] < step <=
+    boundaries[i], values[-1] after the last boundary."""
+
+    def __init__(self, boundaries, values, name='PiecewiseConstant'):
+        if len(boundaries) != len(values) - 1:
+            raise ValueError(
+                'The length of boundaries should be 1 less than the length of values. Received: '
+                f'boundaries={boundaries} of length {len(boundaries)}, and values={values} of '
+                f'length {len(values)}.')
+        self.boundaries = boundaries
+        self.values = values
+        self.name = name
+
+    def __call__(self, step):
+        with name_scope(self.name):
+            step = convert_to_tensor(step)
+            bounds = [cast(convert_to_tensor(b), step.dtype) for b in self.boundaries]
+            values = [convert_to_tensor(v) for v in self.values]
+            dtype = values[0].dtype
+            # A sum of indicator * value: exactly one indicator is 1 for any step.
+            result = cast(less_equal(step, bounds[0]), dtype) * values[0]
+            result += cast(greater(step, bounds[-1]), dtype) * values[-1]
+            for low, high, value in zip(bounds[:-1], bounds[1:], values[1:-1]):
+                inside = logical_and(greater(step, low), less_equal(step, high))
+                result += cast(inside, dtype) * value
+            return result
+
+    def get_config(self):
+        return {'boundaries': self.boundaries, 'values': self.values, 'name': self.name}
+
+
+class CosineDecay(LearningRateSchedule):
+    """Cosine decay from the initial rate (after an optional linear warmup to warmup_target) to
+    alpha times it over decay_steps: lr * ((1 - alpha) * 0.5 (1 + cos(pi * s / decay_steps)) +
+    alpha), with s clipped at decay_steps."""
+
+    def __init__(self, initial_learning_rate, decay_steps, alpha=0.0, name='CosineDecay',
+                 warmup_target=None, warmup_steps=0):
+        self.initial_learning_rate = initial_learning_rate
+        self.decay_steps = _positive_steps(decay_steps)
+        self.alpha = alpha
+        self.name = name
+        self.warmup_target = warmup_target
+        self.warmup_steps = warmup_steps
+
+    def _decay(self, step, decay_steps, start, dtype):
+        fraction = step / decay_steps
+        cosine = 0.5 * (1.0 + cos(cast(math.pi, dtype) * fraction))
+        return start * ((1 - self.alpha) * cosine + self.alpha)
+
+    def __call__(self, step):
+        with name_scope(self.name):
+            initial = convert_to_tensor(self.initial_learning_rate)
+            dtype = initial.dtype
+            decay_steps = cast(self.decay_steps, dtype)
+            step = cast(step, dtype)
+            if self.warmup_target is None:
+                return self._decay(minimum(step, decay_steps), decay_steps, initial, dtype)
+            target = cast(self.warmup_target, dtype)
+            warmup_steps = cast(self.warmup_steps, dtype)
+            step = minimum(step, decay_steps + warmup_steps)
+            warm = (target - initial) * (step / warmup_steps) + initial
+            decayed = self._decay(step - warmup_steps, decay_steps, target, dtype)
+            # Both branches are cheap scalars, so a select replaces Keras's cond.
+            return where(step < warmup_steps, warm, decayed)
+
+    def get_config(self):
+        return {'initial_learning_rate': self.initial_learning_rate,
+                'decay_steps': self.decay_steps, 'alpha': self.alpha, 'name': self.name,
+                'warmup_target': self.warmup_target, 'warmup_steps': self.warmup_steps}
+
+
+__getattr__ = unsupported.missing_names(__name__, 'tf.keras.optimizers.schedules')
