@@ -7,6 +7,7 @@ name scope and the control dependencies that new ops of its graph get, so enteri
 starts both afresh and leaving it brings the outer ones back.
 """
 import contextlib
+import random as _py_random
 import threading
 
 import numpy as np
@@ -211,14 +212,41 @@ def variable_created(variable):
 
 
 # Random state is process-wide, as TF's global seed is: tf.random.set_seed affects every thread.
-_random = {'seed': None, 'generator': None, 'lock': threading.Lock()}
+# 'op_seeds' draws the op seeds of unseeded ops (TF's internal_operation_seed); 'streams' holds the
+# generator of each eager op kernel the user seeded (TF caches such kernels, so calling the same
+# seeded op again continues its sequence); 'generator' is tf.random's global Generator.
+_random = {'seed': None, 'op_seeds': None, 'streams': {}, 'entropy': None, 'generator': None,
+           'lock': threading.RLock()}   # re-entrant: the global generator's factory draws entropy
+DEFAULT_GRAPH_SEED = 87654321
 
 
 def set_random_seed(seed):
-    """Resets the global random generator (tf.random.set_seed)."""
+    """tf.random.set_seed: sets the global seed and restarts every eager op-seed sequence."""
     with _random['lock']:
-        _random['seed'] = seed
-        _random['generator'] = np.random.default_rng(seed)
+        _random['seed'] = None if seed is None else int(seed)
+        _random['op_seeds'] = None if seed is None else _py_random.Random(int(seed))
+        _random['streams'] = {}
+
+
+def global_seed():
+    return _random['seed']
+
+
+def next_operation_seed():
+    """The op seed of the next unseeded eager op while a global seed is set (deterministic in it)."""
+    with _random['lock']:
+        return _random['op_seeds'].randint(0, 2 ** 31 - 1)
+
+
+def random_stream(key, seeds):
+    """The numpy Generator of the eager kernel `key` (op type, dtype and its two seeds), created
+    from `seeds` (None: from OS entropy) the first time; set_random_seed drops them all."""
+    streams = _random['streams']
+    stream = streams.get(key)
+    if stream is None:
+        with _random['lock']:
+            stream = streams.setdefault(key, np.random.default_rng(seeds))
+    return stream
 
 
 def global_random_seed():
@@ -227,14 +255,27 @@ def global_random_seed():
 
 
 def random_generator():
-    """The global numpy Generator that random kernels draw from (seeded by set_random_seed)."""
-    gen = _random['generator']
+    """A process-wide numpy Generator seeded from OS entropy (for draws that have no seed)."""
+    gen = _random['entropy']
     if gen is None:
         with _random['lock']:
-            if _random['generator'] is None:
-                _random['generator'] = np.random.default_rng()
-            gen = _random['generator']
+            if _random['entropy'] is None:
+                _random['entropy'] = np.random.default_rng()
+            gen = _random['entropy']
     return gen
+
+
+def global_random_generator(factory):
+    """tf.random.get_global_generator's object, made by factory() on first use."""
+    with _random['lock']:
+        if _random['generator'] is None:
+            _random['generator'] = factory()
+        return _random['generator']
+
+
+def set_global_random_generator(generator):
+    with _random['lock']:
+        _random['generator'] = generator
 
 
 def default_graph(factory):

@@ -301,9 +301,12 @@ class Function:
         return concrete
 
     def _traced_python_function(self):
+        fn = self._python_function
         if not self._autograph:
-            return self._python_function
-        return autograph_impl.convert(self._python_function, self._autograph_features)
+            return fn
+        if isinstance(fn, _WeakMethod):  # a method: convert the function, keep the weak binding
+            return fn.rebound(autograph_impl.convert(fn.function, self._autograph_features))
+        return autograph_impl.convert(fn, self._autograph_features)
 
     # -- retrace explanations
     def _record_retrace(self, key):
@@ -341,6 +344,17 @@ class _WeakMethod:
             self.__signature__ = _drop_first(inspect.signature(func))
         except (TypeError, ValueError):
             pass
+
+    @property
+    def function(self):
+        return self._func
+
+    def rebound(self, func):
+        """The same weak binding, calling `func` (e.g. the AutoGraph-converted function)."""
+        new = _WeakMethod.__new__(_WeakMethod)
+        new.__dict__.update(self.__dict__)
+        new._func = func
+        return new
 
     def __call__(self, *args, **kwargs):
         instance = self._ref()

@@ -1,3 +1,14 @@
-"""The `tf.random` namespace."""
+"""The `tf.random` namespace (and `tf.random.experimental`)."""
+import types
+
 from defun.context import set_random_seed as set_seed  # noqa: F401
 from defun.ops.random import *  # noqa: F401,F403
+from defun.ops.random_stateless import *  # noqa: F401,F403
+from defun.ops.random_stateless import stateless_fold_in, stateless_split
+from defun.random_generator import (Algorithm, Generator, create_rng_state,  # noqa: F401
+                                    get_global_generator, set_global_generator)
+
+experimental = types.SimpleNamespace(
+    Generator=Generator, Algorithm=Algorithm, create_rng_state=create_rng_state,
+    get_global_generator=get_global_generator, set_global_generator=set_global_generator,
+    stateless_split=stateless_split, stateless_fold_in=stateless_fold_in)

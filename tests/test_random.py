@@ -98,3 +98,75 @@ def test_graph_shape_inference():
         assert tf.random.normal(n).shape.as_list() == [None, None]
         assert tf.random.uniform([3, 2], dtype=tf.int64, maxval=5).shape.as_list() == [3, 2]
         assert tf.random.shuffle(tf.zeros([4, 2])).shape.as_list() == [4, 2]
+
+
+# ---------------------------------------------------------------- TF's seed semantics
+# The equality patterns below are those TF 2.21 gives for the same programs (bit values differ).
+
+def _value(t):
+    return float(np.ravel(t.numpy())[0])
+
+
+def test_global_seed_repeats_the_sequence_of_unseeded_and_seeded_ops():
+    tf.random.set_seed(1234)
+    first = [_value(tf.random.uniform([1])), _value(tf.random.uniform([1], seed=1)),
+             _value(tf.random.uniform([1], seed=1))]
+    tf.random.set_seed(1234)
+    again = [_value(tf.random.uniform([1])), _value(tf.random.uniform([1], seed=1)),
+             _value(tf.random.uniform([1], seed=1))]
+    assert first == again
+    assert first[1] != first[2]   # the same seeded op continues its stream
+
+
+def test_compiled_functions_each_restart_the_sequence_and_ops_draw_per_call():
+    tf.random.set_seed(1234)
+
+    @tf.function
+    def f():
+        return tf.random.uniform([1]), tf.random.uniform([1])
+
+    @tf.function
+    def g():
+        return tf.random.uniform([1]), tf.random.uniform([1])
+
+    a, b, c = [tuple(_value(t) for t in fn()) for fn in (f, g, f)]
+    assert a == b                 # two functions built after one set_seed draw alike
+    assert a[0] != a[1]           # each op has its own stream
+    assert c[0] not in a and c[1] not in a   # and it advances per call
+
+
+def test_op_seed_without_global_seed_is_deterministic_per_program():
+    tf.random.set_seed(None)
+    a = [_value(tf.random.normal([1], seed=3)), _value(tf.random.normal([1], seed=3))]
+    tf.random.set_seed(None)   # as a fresh program: TF's default global seed is used
+    b = [_value(tf.random.normal([1], seed=3)), _value(tf.random.normal([1], seed=3))]
+    assert a == b and a[0] != a[1]
+    tf.random.set_seed(None)
+    unseeded = [_value(tf.random.normal([1])) for _ in range(2)]
+    tf.random.set_seed(None)
+    assert [_value(tf.random.normal([1])) for _ in range(2)] != unseeded
+
+
+def test_new_random_ops():
+    tf.random.set_seed(0)
+    t = tf.random.truncated_normal([10000], mean=1.0, stddev=0.5).numpy()
+    assert t.min() >= 0.0 and t.max() <= 2.0 and abs(t.mean() - 1.0) < 0.02
+    c = tf.random.categorical(tf.math.log([[0.1, 0.9]]), 5000).numpy()
+    assert c.shape == (1, 5000) and c.dtype == np.int64 and abs(c.mean() - 0.9) < 0.02
+    assert tf.random.categorical([[0.0, 1.0]], 3, dtype=tf.int32).dtype == tf.int32
+    gam = tf.random.gamma([8000], alpha=[2.0, 4.0], beta=2.0).numpy()
+    assert gam.shape == (8000, 2)
+    np.testing.assert_allclose(gam.mean(axis=0), [1.0, 2.0], rtol=0.05)
+    poi = tf.random.poisson([8000], lam=[1.0, 6.0]).numpy()
+    assert poi.shape == (8000, 2) and poi.dtype == np.float32
+    np.testing.assert_allclose(poi.mean(axis=0), [1.0, 6.0], rtol=0.05)
+    assert tf.random.poisson([3], 2.0, dtype=tf.int64).dtype == tf.int64
+
+
+def test_gamma_gradient_in_alpha_says_it_is_missing():
+    alpha = tf.constant(2.0)
+    with tf.GradientTape() as tape:
+        tape.watch(alpha)
+        y = tf.random.gamma([3], alpha)
+    with pytest.raises(errors.UnimplementedError, match='alpha'):
+        tape.gradient(y, alpha)

@@ -41,8 +41,12 @@ def test_str_and_repr_of_matrix_start_the_value_on_a_new_line():
 def test_repr_uses_numpy_repr():
     a = np.array([1, 2], np.int64)
     assert repr(tf.constant(a)) == f'<tf.Tensor: shape=(2,), dtype=int64, numpy={a!r}>'
-    # A scalar shows as its Python value, as TF (not numpy 2's `np.float32(2.5)`).
+    # Scalars as TF 2.21 prints them (recorded): repr shows the Python value, str numpy's text.
     assert repr(tf.constant(np.float32(2.5))) == '<tf.Tensor: shape=(), dtype=float32, numpy=2.5>'
+    assert repr(tf.constant(0.1)) == ('<tf.Tensor: shape=(), dtype=float32, '
+                                      'numpy=0.10000000149011612>')
+    assert str(tf.constant(0.1)) == 'tf.Tensor(0.1, shape=(), dtype=float32)'
+    assert repr(tf.constant(True)) == '<tf.Tensor: shape=(), dtype=bool, numpy=True>'
 
 
 def test_format_of_scalar_uses_its_value():

@@ -20,6 +20,7 @@ import gast
 
 from autograph.pyct import anno
 from autograph.pyct import origin
+from autograph.pyct import qual_names
 from autograph.pyct import templates
 from autograph.pyct import transformer
 from autograph.pyct.analysis import liveness
@@ -95,34 +96,52 @@ class _ControlFlow(transformer.Base):
     def _writes_local(self, written):
         return written - self.ctx.globals - self.helper_names
 
-    def _state_functions(self, state):
+    def _state_functions(self, head, composites=(), tail=()):
+        """get_state / set_state of the names `head`, then `composites` (qual_names), then `tail`."""
         get_state, set_state = self._new('get_state'), self._new('set_state')
         values = self._new('vars_')
-        if state:
-            tuple_load = gast.Tuple(elts=[_name(n) for n in state], ctx=gast.Load())
-            statements = templates.replace(_STATE_TEMPLATE, get_state=get_state,
-                                           set_state=set_state, state=tuple_load, names=state,
-                                           state_target=tuple_load, values=values)
-        else:
-            statements = templates.replace(
-                'def get_state():\n    return ()\ndef set_state(values):\n    pass',
-                get_state=get_state, set_state=set_state, values=values)
+        slots = [self._new('slot_') for _ in composites]
+        state = list(head) + list(tail)
+        loads = [_name(n) for n in head] + [templates.replace_as_expression(
+            'ag__.ldu(lambda: target, label)', target=c.load(),
+            label=gast.Constant(value=c.name, kind=None)) for c in composites]
+        loads += [_name(n) for n in tail]
+        getter = templates.replace('def get_state():\n    return state', get_state=get_state,
+                                   state=gast.Tuple(elts=loads, ctx=gast.Load()))
+        body = templates.replace('nonlocal names', names=list(state)) if state else []
+        if loads:
+            targets = [_name(n) for n in list(head) + slots + list(tail)]
+            body += templates.replace('targets = values', values=values,
+                                      targets=gast.Tuple(elts=targets, ctx=gast.Store()))
+        for c, slot in zip(composites, slots):
+            body += templates.replace(
+                'ag__.store(parent, key, is_attribute, slot)', parent=c.parent(), key=c.key(),
+                is_attribute=gast.Constant(value=c.is_attribute, kind=None), slot=slot)
+        setter = templates.replace('def set_state(values):\n    body', set_state=set_state,
+                                   values=values, body=body or [gast.Pass()])
         self.state_names.update(state)
-        return statements, get_state, set_state
+        return getter + setter, get_state, set_state
+
+    def _composites(self, block, written):
+        return qual_names.composite_writes(block, rebound=written)
 
     def visit_If(self, node):
         written = scopes.activity(node.body + node.orelse).writes
+        composites = self._composites(node.body + node.orelse, written)
         local = sorted(self._writes_local(written))
         live_out = anno.getanno(node, anno.Key.LIVE_OUT, frozenset())
         outputs = [n for n in local if n in live_out]
-        state = outputs + [n for n in local if n not in live_out]
+        others = [n for n in local if n not in live_out]
         node = self.generic_visit(node)
-        state_defs, get_state, set_state = self._state_functions(state)
+        # Composites are outputs too: their objects outlive the if.
+        state_defs, get_state, set_state = self._state_functions(outputs, composites, others)
+        names = outputs + [c.name for c in composites] + others
         new = templates.replace(
             _IF_TEMPLATE, if_true=self._new('if_body'), if_false=self._new('else_body'),
             body=node.body, orelse=node.orelse or [gast.Pass()], test=node.test,
             get_and_set_state=state_defs, get_state=get_state, set_state=set_state,
-            symbol_names=templates.name_tuple(state), nouts=gast.Constant(value=len(outputs), kind=None),
+            symbol_names=templates.name_tuple(names),
+            nouts=gast.Constant(value=len(outputs) + len(composites), kind=None),
             **self._declarations(written))
         return origin.copy_location(new, node)
 
@@ -133,21 +152,24 @@ class _ControlFlow(transformer.Base):
 
     def visit_While(self, node):
         written = scopes.activity(node.body).writes
+        composites = self._composites(node.body, written)
         loop_vars = self._loop_variables(node, written)
         node = self.generic_visit(node)
-        state_defs, get_state, set_state = self._state_functions(loop_vars)
+        state_defs, get_state, set_state = self._state_functions(loop_vars, composites)
         new = templates.replace(
             _WHILE_TEMPLATE, loop_test=self._new('loop_test'), loop_body=self._new('loop_body'),
             test=node.test, body=node.body, get_and_set_state=state_defs, get_state=get_state,
-            set_state=set_state, symbol_names=templates.name_tuple(loop_vars),
+            set_state=set_state,
+            symbol_names=templates.name_tuple(loop_vars + [c.name for c in composites]),
             opts=_options(node), **self._declarations(written))
         return origin.copy_location(new, node)
 
     def visit_For(self, node):
         written = scopes.activity(node.body + [node.target]).writes
+        composites = self._composites(node.body, written)
         loop_vars = self._loop_variables(node, written)
         node = self.generic_visit(node)
-        state_defs, get_state, set_state = self._state_functions(loop_vars)
+        state_defs, get_state, set_state = self._state_functions(loop_vars, composites)
         extra = anno.getanno(node, anno.Key.EXTRA_TEST)
         if extra is not None:
             extra_test = self._new('extra_test')
@@ -160,8 +182,8 @@ class _ControlFlow(transformer.Base):
             _FOR_TEMPLATE, loop_body=self._new('loop_body'), iterate=self._new('itr'),
             target=node.target, body=node.body, extra_test_def=state_defs + extra_def,
             iter_=node.iter, extra_test=extra_ref, get_state=get_state, set_state=set_state,
-            symbol_names=templates.name_tuple(loop_vars), opts=_options(node),
-            **self._declarations(written))
+            symbol_names=templates.name_tuple(loop_vars + [c.name for c in composites]),
+            opts=_options(node), **self._declarations(written))
         return origin.copy_location(new, node)
 
 

@@ -5,6 +5,8 @@ expressions, assert, list append, the overloaded builtins) land here. Each keeps
 semantics unless a tensor of a graph under construction is involved, in which case it builds the
 `defun` graph op. `converted_call` is added to the `ag__` namespace by `autograph.impl`.
 """
+from autograph.operators.composites import ldu
+from autograph.operators.composites import store
 from autograph.operators.control_flow import for_stmt
 from autograph.operators.control_flow import if_stmt
 from autograph.operators.control_flow import while_stmt
@@ -24,6 +26,6 @@ from autograph.operators.special_values import ld
 from autograph.operators.special_values import retval
 from autograph.operators.statements import assert_stmt
 
-__all__ = ['for_stmt', 'if_stmt', 'while_stmt', 'list_append', 'stack', 'and_', 'if_exp', 'not_',
+__all__ = ['ldu', 'store', 'for_stmt', 'if_stmt', 'while_stmt', 'list_append', 'stack', 'and_', 'if_exp', 'not_',
            'or_', 'IndexedIterable', 'OVERLOADS', 'print_', 'range_', 'Undefined',
            'UndefinedReturnValue', 'ld', 'retval', 'assert_stmt']

@@ -21,6 +21,7 @@ from defun.ops.logic import less, where
 from defun.ops.nn import l2_loss
 from defun.ops.reductions import reduce_max, reduce_sum, reduction_axes
 from defun.ops.transform import expand_dims
+from defun.ops import validation
 from defun.registry import define_op
 from defun.tensor import Tensor
 
@@ -79,7 +80,7 @@ def clip_by_norm(t, clip_norm, axes=None, name=None):
     norm = where(positive, sqrt(safe), squared)
     clipped = values * limit / maximum(norm, limit)
     if not values.shape.is_compatible_with(clipped.shape):
-        raise errors.InvalidArgumentError(
+        raise validation.invalid_argument(
             f'clip_by_norm: clip_norm of shape {limit.shape} would broadcast t from shape '
             f'{values.shape} to {clipped.shape}')
     return clipped
@@ -106,7 +107,10 @@ def clip_by_global_norm(t_list, clip_norm, use_norm=None, name=None):
     """(the tensors scaled by clip_norm / max(global_norm, clip_norm), the global norm); None
     entries stay None. Returns NaNs if the global norm is infinite or NaN, as TF."""
     tensors = _tensor_list(t_list, 'clip_by_global_norm')
-    norm = global_norm(tensors) if use_norm is None else to_tensor(use_norm, op='clip_by_global_norm')
+    if use_norm is None:
+        norm = global_norm(tensors)
+    else:
+        norm = to_tensor(use_norm, op='clip_by_global_norm')
     limit = to_tensor(clip_norm, dtype=norm.dtype, name='clip_norm', op='clip_by_global_norm')
     # use_norm - use_norm turns an infinite norm into NaN, poisoning the scale as TF intends.
     scale = limit * minimum(1.0 / norm, 1.0 / limit) + (norm - norm)

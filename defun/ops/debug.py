@@ -50,9 +50,28 @@ def check_numerics(tensor, message, name=None):
 
 def _assert_kernel(condition, *data, summarize):
     if not np.all(condition):
-        shown = ' '.join(f'[{format_tensor(d, summarize)}]' for d in data)
+        shown = ' '.join(f'[{format_tensor(_c_escaped(d), summarize)}]' for d in data)
         raise validation.invalid_argument(f'assertion failed: {shown}')
     return ()
+
+
+_C_ESCAPES = {ord('\\'): '\\\\', ord("'"): "\\'", ord('"'): '\\"', ord('\n'): '\\n',
+              ord('\t'): '\\t', ord('\r'): '\\r'}
+
+
+def _c_escape(s):
+    text = s.decode('utf-8', 'backslashreplace') if isinstance(s, bytes) else str(s)
+    return text.translate(_C_ESCAPES)
+
+
+def _c_escaped(value):
+    """String data C-escaped, as TF's Assert kernel shows it (`it\\'s`, `a\\nb`)."""
+    a = np.asarray(value)
+    if a.dtype.kind not in 'OSU':
+        return value
+    if a.ndim == 0:
+        return np.asarray(_c_escape(a[()]), dtype=object)
+    return np.vectorize(_c_escape, otypes=[object])(a)
 
 
 ASSERT = define_op('Assert', _assert_kernel, lambda c, *data, summarize: [], None,

@@ -25,6 +25,7 @@ from defun.ops.nn_conv import CONV2D_BACKPROP_INPUT, conv2d, hw_arg, padding_arg
 from defun.ops.random import uniform
 from defun.ops.reductions import reduce_sum
 from defun.ops.transform import expand_dims, squeeze
+from defun.ops import validation
 from defun.registry import define_op
 
 __all__ = ['softsign', 'selu', 'l2_normalize', 'embedding_lookup', 'dropout', 'conv1d',
@@ -160,7 +161,7 @@ def _one(value, name, op):
         return values[0]
     if len(values) == 3 and values[0] == 1 and values[2] == 1:
         return values[1]
-    raise errors.InvalidArgumentError(f'{op}: {name} must be an int, [w] or [1, w, 1], got '
+    raise validation.invalid_argument(f'{op}: {name} must be an int, [w] or [1, w, 1], got '
                                       f'{values}')
 
 
@@ -215,7 +216,7 @@ def depthwise_conv2d(input, filter, strides, padding, data_format=None, dilation
                          f'multiplier], got {errors.describe(w)}')
     values = [int(v) for v in np.reshape(np.asarray(strides), [-1])]
     if len(values) == 4 and values[1] != values[2]:
-        raise errors.InvalidArgumentError(f'depthwise_conv2d: strides in the height and width '
+        raise validation.invalid_argument(f'depthwise_conv2d: strides in the height and width '
                                           f'dimensions must be equal, got {values}')
     size = shape(w)
     identity = diag(ones_like(w[0, 0, :, 0]))   # in_channels x in_channels, known or not

@@ -1,24 +1,65 @@
-"""Random ops: normal, uniform (float and int) and shuffle, drawing from the process-wide generator
-that tf.random.set_seed resets (context.random_generator()).
+"""Stateful random ops: normal, uniform (float and int), truncated_normal, shuffle, categorical,
+gamma and poisson, with TF's seed semantics.
 
-They are stateful: each run draws anew, and the executor keeps them in program order and never
-folds them at trace time. TF gives them no gradient. The `seed` argument is accepted; repeatability
-comes from the global seed (a seeded program draws the same sequence on every run).
+An op's two seeds are resolved when it is created, as TF's get_seed does: with a global seed
+(tf.random.set_seed) an unseeded op takes the next of a sequence the global seed determines
+(eagerly) or the graph's op count (in a graph); with only an op seed, the global seed is TF's
+default.
+Each op draws from a numpy Generator, its `stream` attr: eagerly, an op the user seeded continues
+the stream of earlier calls with the same seeds (TF caches such kernels), which set_seed restarts;
+in a graph, every op node owns its stream, so each compiled call draws anew and two functions built
+after the same set_seed draw the same numbers. Unseeded ops without a global seed draw from OS
+entropy. The ops are stateful (never folded or pruned); only gamma is differentiable in TF (in
+alpha), and that gradient is not there: it raises, naming itself.
 """
 import numpy as np
 
 from defun import context, dtypes, errors
 from defun.dispatch import apply_op
 from defun.ops import op_helpers
+from defun.ops.base_ops import ones_like
 from defun.ops.op_helpers import dims, to_tensor
+from defun.ops import validation
 from defun.registry import define_op
 from defun.tensor import Tensor
-from defun.ops import validation
 
-__all__ = ['normal', 'uniform', 'shuffle']
+__all__ = ['normal', 'uniform', 'truncated_normal', 'shuffle', 'categorical', 'gamma', 'poisson']
 
 
-def _shape_arg(shape, op):
+# ---------------------------------------------------------------- seeds and streams
+
+def op_seeds(seed):
+    """(seed, seed2) for a new op as TF's random_seed.get_seed: None when nothing is seeded."""
+    global_seed = context.global_seed()
+    graph = context.current_graph()
+    if global_seed is not None:
+        if seed is None:
+            seed = context.next_operation_seed() if graph is None else len(graph.operations)
+        seeds = (global_seed, int(seed))
+    elif seed is not None:
+        seeds = (context.DEFAULT_GRAPH_SEED, int(seed))
+    else:
+        return None
+    return (0, 2 ** 31 - 1) if seeds == (0, 0) else seeds
+
+
+def random_attrs(op_type, dtype, seed):
+    """The seed, seed2 and stream attrs of a new stateful random op."""
+    context.check_random_seed(seed)   # tf.config.experimental.enable_op_determinism's rule
+    seeds = op_seeds(seed)
+    if context.current_graph() is not None:
+        stream = np.random.default_rng(None if seeds is None else list(seeds))
+    elif seeds is None:
+        stream = context.random_generator()
+    elif seed is None:   # an op seed from the global sequence: used once, never cached
+        stream = np.random.default_rng(list(seeds))
+    else:
+        stream = context.random_stream((op_type, dtype.name, seeds), list(seeds))
+    seed, seed2 = seeds or (0, 0)
+    return {'seed': seed, 'seed2': seed2, 'stream': stream}
+
+
+def shape_arg(shape, op):
     if isinstance(shape, Tensor):
         if not shape.dtype.is_integer:
             raise TypeError(f'{op}: shape must be an int32 or int64 tensor, got '
@@ -27,7 +68,7 @@ def _shape_arg(shape, op):
     return to_tensor(shape, dtype=dtypes.int32, name='shape', op=op)
 
 
-def _shape_infer(shape_t, dtype, **attrs):
+def shape_infer(shape_t, *rest, dtype=None, **attrs):
     value = op_helpers.static_value(shape_t)
     if value is not None:
         return dtype, tuple(int(n) for n in np.reshape(value, [-1]))
@@ -35,87 +76,109 @@ def _shape_infer(shape_t, dtype, **attrs):
     return dtype, None if not n or n[0] is None else (None,) * n[0]
 
 
-def _sizes(shape_array):
-    sizes = tuple(int(n) for n in np.reshape(shape_array, [-1]))
-    if any(n < 0 for n in sizes):
-        raise validation.invalid_argument(f'Dimension -1 must be >= 0 in shape {list(sizes)}')
-    return sizes
+def sizes(shape_array):
+    result = tuple(int(n) for n in np.reshape(shape_array, [-1]))
+    if any(n < 0 for n in result):
+        raise validation.invalid_argument(f'Dimension -1 must be >= 0 in shape {list(result)}')
+    return result
 
 
-RANDOM_NORMAL = define_op(
-    'RandomStandardNormal',
-    lambda s, dtype, seed: context.random_generator().standard_normal(_sizes(s)).astype(
-        dtype.np_dtype), _shape_infer, None, stateful=True)
-RANDOM_UNIFORM = define_op(
-    'RandomUniform',
-    lambda s, dtype, seed: context.random_generator().random(_sizes(s)).astype(dtype.np_dtype),
-    _shape_infer, None, stateful=True)
-
-
-def _uniform_int_kernel(s, minval, maxval, seed):
-    if not minval < maxval:
-        raise validation.invalid_argument(f'Need minval < maxval: {minval} >= {maxval} '
-                                          f'[Op:RandomUniformInt]')
-    return context.random_generator().integers(minval, maxval, size=_sizes(s),
-                                               dtype=np.asarray(minval).dtype)
-
-
-RANDOM_UNIFORM_INT = define_op(
-    'RandomUniformInt', _uniform_int_kernel,
-    lambda s, lo, hi, seed: _shape_infer(s, lo.dtype), None, stateful=True)
-
-
-def _float_dtype(dtype, op):
+def float_dtype(dtype, op):
     dtype = dtypes.as_dtype(dtype)
     if not dtype.is_floating:
         raise TypeError(f'{op}: dtype must be a floating point type, got {dtype.name}')
     return dtype
 
 
-def _seed(seed):
-    context.check_random_seed(seed)  # tf.config.experimental.enable_op_determinism's rule
-    return None if seed is None else int(seed)
+def truncated_draw(stream, n_shape):
+    """Standard normal samples redrawn until within two standard deviations (TF's rule)."""
+    out = stream.standard_normal(n_shape)
+    bad = np.abs(out) > 2
+    while bad.any():
+        out[bad] = stream.standard_normal(int(bad.sum()))
+        bad = np.abs(out) > 2
+    return out
+
+
+def _define(op_type, draw, infer=shape_infer):
+    return define_op(op_type, draw, infer, None, stateful=True)
+
+
+RANDOM_NORMAL = _define('RandomStandardNormal', lambda s, dtype, seed, seed2, stream: stream.
+                        standard_normal(sizes(s)).astype(dtype.np_dtype))
+RANDOM_UNIFORM = _define('RandomUniform', lambda s, dtype, seed, seed2, stream: stream.random(
+    sizes(s)).astype(dtype.np_dtype))
+TRUNCATED_NORMAL = _define('TruncatedNormal', lambda s, dtype, seed, seed2, stream: truncated_draw(
+    stream, sizes(s)).astype(dtype.np_dtype))
+
+
+def _uniform_int_kernel(s, minval, maxval, seed, seed2, stream):
+    if not minval < maxval:
+        raise validation.invalid_argument(f'Need minval < maxval: {minval} >= {maxval} '
+                                          f'[Op:RandomUniformInt]')
+    return stream.integers(minval, maxval, size=sizes(s), dtype=np.asarray(minval).dtype)
+
+
+RANDOM_UNIFORM_INT = _define('RandomUniformInt', _uniform_int_kernel,
+                             lambda s, lo, hi, **attrs: shape_infer(s, dtype=lo.dtype))
+
+
+def _draw(opdef, shape, dtype, seed, name, op):
+    attrs = {'dtype': dtype, **random_attrs(opdef.type, dtype, seed)}
+    return apply_op(opdef, (shape_arg(shape, op),), attrs, name)
+
+
+def _scaled(z, mean, stddev, dtype, op):
+    stddev = to_tensor(stddev, dtype=dtype, name='stddev', op=op)
+    mean = to_tensor(mean, dtype=dtype, name='mean', op=op)
+    return z * stddev + mean
 
 
 def normal(shape, mean=0.0, stddev=1.0, dtype=dtypes.float32, seed=None, name=None):
     """Samples from N(mean, stddev**2)."""
-    dtype = _float_dtype(dtype, 'random.normal')
-    z = apply_op(RANDOM_NORMAL, (_shape_arg(shape, 'random.normal'),),
-                 {'dtype': dtype, 'seed': _seed(seed)}, name)
-    stddev = to_tensor(stddev, dtype=dtype, name='stddev', op='random.normal')
-    mean = to_tensor(mean, dtype=dtype, name='mean', op='random.normal')
-    return z * stddev + mean
+    dtype = float_dtype(dtype, 'random.normal')
+    z = _draw(RANDOM_NORMAL, shape, dtype, seed, name, 'random.normal')
+    return _scaled(z, mean, stddev, dtype, 'random.normal')
+
+
+def truncated_normal(shape, mean=0.0, stddev=1.0, dtype=dtypes.float32, seed=None, name=None):
+    """Samples from N(mean, stddev**2) truncated to two standard deviations of the mean."""
+    dtype = float_dtype(dtype, 'random.truncated_normal')
+    z = _draw(TRUNCATED_NORMAL, shape, dtype, seed, name, 'random.truncated_normal')
+    return _scaled(z, mean, stddev, dtype, 'random.truncated_normal')
 
 
 def uniform(shape, minval=0, maxval=None, dtype=dtypes.float32, seed=None, name=None):
     """Samples from [minval, maxval): floats, or integers when dtype is int32/int64."""
     dtype = dtypes.as_dtype(dtype)
-    s = _shape_arg(shape, 'random.uniform')
     if dtype.is_integer:
         if maxval is None:
-            raise ValueError(f'Must specify maxval for integer dtype {dtype.name}')
+            raise ValueError(f'Must specify maxval for integer dtype {dtype!r}')
         if dtype not in (dtypes.int32, dtypes.int64):
             raise TypeError(f'random.uniform: integer dtype must be int32 or int64, got '
                             f'{dtype.name}')
         lo = to_tensor(minval, dtype=dtype, name='minval', op='random.uniform')
         hi = to_tensor(maxval, dtype=dtype, name='maxval', op='random.uniform')
-        return apply_op(RANDOM_UNIFORM_INT, (s, lo, hi), {'seed': _seed(seed)}, name)
-    dtype = _float_dtype(dtype, 'random.uniform')
-    u = apply_op(RANDOM_UNIFORM, (s,), {'dtype': dtype, 'seed': _seed(seed)}, name)
+        attrs = random_attrs('RandomUniformInt', dtype, seed)
+        return apply_op(RANDOM_UNIFORM_INT, (shape_arg(shape, 'random.uniform'), lo, hi), attrs,
+                        name)
+    dtype = float_dtype(dtype, 'random.uniform')
+    u = _draw(RANDOM_UNIFORM, shape, dtype, seed, name, 'random.uniform')
     lo = to_tensor(minval, dtype=dtype, name='minval', op='random.uniform')
     hi = to_tensor(1 if maxval is None else maxval, dtype=dtype, name='maxval',
                    op='random.uniform')
     return u * (hi - lo) + lo
 
 
-def _shuffle_kernel(x, seed):
+# ---------------------------------------------------------------- shuffle, categorical
+
+def _shuffle_kernel(x, seed, seed2, stream):
     if np.ndim(x) == 0:
         raise validation.invalid_argument('random.shuffle: value must be at least 1-D')
-    return x[context.random_generator().permutation(np.shape(x)[0])]
+    return x[stream.permutation(np.shape(x)[0])]
 
 
-RANDOM_SHUFFLE = define_op('RandomShuffle', _shuffle_kernel,
-                           lambda x, seed: (x.dtype, dims(x)), None, stateful=True)
+RANDOM_SHUFFLE = _define('RandomShuffle', _shuffle_kernel, lambda x, **attrs: (x.dtype, dims(x)))
 
 
 def shuffle(value, seed=None, name=None):
@@ -124,5 +187,98 @@ def shuffle(value, seed=None, name=None):
     if x.shape.rank == 0:
         raise validation.invalid_argument(f'random.shuffle: value must be at least 1-D, got '
                                           f'{errors.describe(x)}')
-    return apply_op(RANDOM_SHUFFLE, (x,), {'seed': _seed(seed)}, name)
+    return apply_op(RANDOM_SHUFFLE, (x,), random_attrs('RandomShuffle', x.dtype, seed), name)
 
+
+def categorical_draw(logits, num_samples, dtype, uniforms):
+    """Inverse-CDF sampling of each row's softmax; `uniforms` is [batch, num_samples]."""
+    if logits.ndim != 2:
+        raise validation.invalid_argument(f'logits should be a matrix, got shape '
+                                          f'{list(logits.shape)}')
+    if num_samples < 0:
+        raise validation.invalid_argument(f'num_samples should be nonnegative, got {num_samples}')
+    z = logits.astype(np.float64)
+    z = np.exp(z - np.max(z, axis=1, keepdims=True))
+    cdf = np.cumsum(z, axis=1)
+    cdf /= cdf[:, -1:]
+    idx = (uniforms[:, :, None] >= cdf[:, None, :]).sum(axis=-1)
+    return np.minimum(idx, logits.shape[1] - 1).astype(dtype.np_dtype)
+
+
+def categorical_infer(logits, num_samples, *rest, dtype=None, **attrs):
+    d = dims(logits)
+    if d is not None and len(d) != 2:
+        raise validation.invalid_argument(f'categorical: logits should be a matrix, got '
+                                          f'{errors.describe(logits)}')
+    n = op_helpers.static_value(num_samples)
+    return dtype, ((None if d is None else d[0]), None if n is None else int(n))
+
+
+def _multinomial_kernel(logits, num_samples, dtype, seed, seed2, stream):
+    n = int(num_samples)
+    draws = stream.random((logits.shape[0], max(n, 0))) if logits.ndim == 2 else None
+    return categorical_draw(logits, n, dtype, draws)
+
+
+MULTINOMIAL = _define('Multinomial', _multinomial_kernel, categorical_infer)
+
+
+def categorical(logits, num_samples, dtype=None, seed=None, name=None):
+    """num_samples class indices per row of logits [batch, classes] (unnormalised log-probs)."""
+    x = to_tensor(logits, name='logits', op='random.categorical')
+    op_helpers.float_only(x, 'random.categorical')
+    dtype = dtypes.int64 if dtype is None else dtypes.as_dtype(dtype)
+    n = to_tensor(num_samples, dtype=dtypes.int32, name='num_samples', op='random.categorical')
+    attrs = {'dtype': dtype, **random_attrs('Multinomial', dtype, seed)}
+    return apply_op(MULTINOMIAL, (x, n), attrs, name)
+
+
+# ---------------------------------------------------------------- gamma, poisson
+
+def param_shape_infer(s, param, dtype=None, **attrs):
+    dtype_, head = shape_infer(s, dtype=dtype)
+    tail = dims(param)
+    return dtype, None if head is None or tail is None else head + tail
+
+
+def gamma_grad_missing(op, g):
+    raise errors.UnimplementedError(f'{op.type}: the gradient with respect to alpha (TF\'s '
+                                    f'implicit reparameterisation) is not supported by defun')
+
+
+def _gamma_kernel(s, alpha, dtype, seed, seed2, stream):
+    full = sizes(s) + np.shape(alpha)
+    return stream.standard_gamma(np.broadcast_to(alpha, full)).astype(dtype.np_dtype)
+
+
+RANDOM_GAMMA = define_op('RandomGamma', _gamma_kernel, param_shape_infer, gamma_grad_missing,
+                         stateful=True)
+
+
+def gamma(shape, alpha, beta=None, dtype=dtypes.float32, seed=None, name=None):
+    """Gamma(alpha, beta) samples of shape shape + broadcast(alpha, beta).shape."""
+    dtype = float_dtype(dtype, 'random.gamma')
+    a = to_tensor(alpha, dtype=dtype, name='alpha', op='random.gamma')
+    if beta is not None:
+        b = to_tensor(beta, dtype=dtype, name='beta', op='random.gamma')
+        a = a * ones_like(b)   # alpha broadcast against beta: TF's sample shape
+    attrs = {'dtype': dtype, **random_attrs('RandomGamma', dtype, seed)}
+    samples = apply_op(RANDOM_GAMMA, (shape_arg(shape, 'random.gamma'), a), attrs, name)
+    return samples if beta is None else samples / b
+
+
+def _poisson_kernel(s, lam, dtype, seed, seed2, stream):
+    full = sizes(s) + np.shape(lam)
+    return stream.poisson(np.broadcast_to(lam, full)).astype(dtype.np_dtype)
+
+
+RANDOM_POISSON = _define('RandomPoissonV2', _poisson_kernel, param_shape_infer)
+
+
+def poisson(shape, lam, dtype=dtypes.float32, seed=None, name=None):
+    """Poisson(lam) samples of shape shape + lam.shape, in `dtype` (float or integer)."""
+    dtype = dtypes.as_dtype(dtype)
+    lam_t = to_tensor(lam, name='lam', op='random.poisson')
+    op_helpers.float_only(lam_t, 'random.poisson')
+    attrs = {'dtype': dtype, **random_attrs('RandomPoissonV2', dtype, seed)}
+    return apply_op(RANDOM_POISSON, (shape_arg(shape, 'random.poisson'), lam_t), attrs, name)
