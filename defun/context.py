@@ -249,11 +249,6 @@ def random_stream(key, seeds):
     return stream
 
 
-def global_random_seed():
-    """The seed given to set_random_seed, or None."""
-    return _random['seed']
-
-
 def random_generator():
     """A process-wide numpy Generator seeded from OS entropy (for draws that have no seed)."""
     gen = _random['entropy']

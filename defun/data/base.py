@@ -16,6 +16,7 @@ from defun import context, dtypes, nest
 from defun.errors import InvalidArgumentError
 from defun.shapes import TensorShape, TensorSpec
 from defun.trace_key import TraceType
+from defun.unsupported import KNOWN_GAPS, NotInDefunError
 
 __all__ = ['Dataset', 'DatasetSpec', 'ElementTraceType', 'VariantDataset', 'KINDS', 'register', 'count_or_tensor',
            'resolved', 'check_count', 'INFINITE', 'UNKNOWN', 'AUTOTUNE']
@@ -25,6 +26,13 @@ UNKNOWN = -2
 AUTOTUNE = -1
 
 KINDS = {}   # method name -> dataset class (or factory) filled by the kind modules
+
+
+# TF's Dataset methods that are not here: they say so (NotInDefunError is an AttributeError).
+_MISSING_METHODS = frozenset([
+    'bucket_by_sequence_length', 'group_by_window', 'ragged_batch', 'sparse_batch',
+    'rejection_resample', 'snapshot', 'save', 'load', 'rebatch', 'fingerprint', 'random',
+    'distribute', 'list_files', 'from_tensor_slices_ragged'])
 
 
 def register(name):
@@ -207,6 +215,37 @@ class Dataset:
 
     def prefetch(self, buffer_size, name=None):
         return _kind('prefetch')(self, buffer_size)
+
+    def shard(self, num_shards, index, name=None):
+        return _kind('shard')(self, num_shards, index)
+
+    def scan(self, initial_state, scan_func, name=None):
+        return _kind('scan')(self, initial_state, scan_func)
+
+    def unique(self, name=None):
+        return _kind('unique')(self)
+
+    def get_single_element(self, name=None):
+        return _kind('get_single_element')(self)
+
+    @staticmethod
+    def counter(start=0, step=1, dtype=dtypes.int64, name=None):
+        return _kind('counter')(start, step, dtype)
+
+    @staticmethod
+    def choose_from_datasets(datasets, choice_dataset, stop_on_empty_dataset=True):
+        return _kind('choose_from_datasets')(datasets, choice_dataset, stop_on_empty_dataset)
+
+    @staticmethod
+    def sample_from_datasets(datasets, weights=None, seed=None, stop_on_empty_dataset=False,
+                             rerandomize_each_iteration=None):
+        return _kind('sample_from_datasets')(datasets, weights, seed, stop_on_empty_dataset)
+
+    def __getattr__(self, name):
+        if name in _MISSING_METHODS:
+            raise NotInDefunError(f'tf.data.Dataset.{name} is not part of defun. See '
+                                  f'{KNOWN_GAPS}.')
+        raise AttributeError(f'{type(self).__name__!r} object has no attribute {name!r}')
 
     def apply(self, transformation_func):
         result = transformation_func(self)

@@ -186,7 +186,7 @@ def _reduce(dataset, initial_state, reduce_func):
     if not context.executing_eagerly():
         return _graph_reduce(dataset, state, reduce_func)
     spec = structure.spec_of(state)
-    function = _reduce_function(reduce_func, spec, dataset.element_spec)
+    function = reduce_function(reduce_func, spec, dataset.element_spec)
     flat = structure.flat_arrays(state)
     run = function.flat
     for element in dataset.flat_iterator():
@@ -194,11 +194,17 @@ def _reduce(dataset, initial_state, reduce_func):
     return structure.Packer(spec)(flat)
 
 
-def _reduce_function(reduce_func, spec, element_spec):
-    """Traces reduce_func(state, element), relaxing state shapes until the output fits."""
+def reduce_function(reduce_func, spec, element_spec, what='reduce', outputs=False):
+    """Traces reduce_func(state, element) (with `outputs`, scan's (state, element) -> (state,
+    output)), relaxing state shapes until the state it returns fits."""
     while True:
-        function = StructuredFunction(reduce_func, (spec, element_spec), 'reduce')
+        function = StructuredFunction(reduce_func, (spec, element_spec), what)
         out = function.output_spec
+        if outputs:
+            if not isinstance(out, tuple) or len(out) != 2:
+                raise TypeError(f'The `{what}_func` must return a (new_state, output_element) '
+                                f'tuple, got {out!r}')
+            out = out[0]
         _check_state(spec, out)
         relaxed = structure.most_specific(spec, out)
         if relaxed == spec:
@@ -226,7 +232,7 @@ def _check_state(spec, out):
 def _graph_reduce(dataset, state, reduce_func):
     """reduce in a graph: a while_loop over a graph iterator with the state as loop variable."""
     spec = structure.spec_of(state)
-    relaxed = _reduce_function(reduce_func, spec, dataset.element_spec).output_spec
+    relaxed = reduce_function(reduce_func, spec, dataset.element_spec).output_spec
     iterator = GraphIterator(dataset)
     has_value, element = iterator.next_or_default()
 

@@ -23,7 +23,7 @@ from defun.data import structure
 from defun.data.base import (AUTOTUNE, INFINITE, UNKNOWN, Dataset, check_count, count_or_tensor,
                              register, resolved)
 
-__all__ = ['assert_cardinality', 'PREFETCH_AUTOTUNE_SIZE']
+__all__ = ['assert_cardinality', 'base_seed', 'default_cycle_length', 'PREFETCH_AUTOTUNE_SIZE']
 
 # What AUTOTUNE means for a prefetch buffer here: enough to overlap one step with the next.
 PREFETCH_AUTOTUNE_SIZE = 4
@@ -42,12 +42,13 @@ class _Unary(Dataset):
         return self._inputs[0]
 
 
-def _base_seed(seed):
-    global_seed = context.global_random_seed()
+def base_seed(seed):
+    """A seed list for numpy: the op seed with the global one, a draw after set_seed, or entropy."""
+    global_seed = context.global_seed()
     if seed is not None:
-        return [int(seed), 0 if global_seed is None else int(global_seed)]
+        return [int(seed), context.DEFAULT_GRAPH_SEED if global_seed is None else global_seed]
     if global_seed is not None:
-        return [int(context.random_generator().integers(2 ** 62))]
+        return [global_seed, context.next_operation_seed()]
     return [int(x) for x in np.random.SeedSequence().generate_state(2)]
 
 
@@ -58,7 +59,7 @@ class _ShuffleDataset(_Unary):
         self._buffer_size = check_count(
             buffer_size, 'buffer_size', 1,
             'buffer_size must be greater than zero or UNKNOWN_CARDINALITY [Op:ShuffleDatasetV3]')
-        self._seed = _base_seed(seed)
+        self._seed = base_seed(seed)
         self._reshuffle = bool(reshuffle_each_iteration)
         self._epochs = itertools.count()
 
