@@ -13,10 +13,11 @@ nested compiled calls work the same way.
 """
 import threading
 
-from defun import backprop, context, dtypes, nest
+from defun import context, dtypes, nest
 from defun.dispatch import apply_op
 from defun.executor import compile_graph
-from defun.funcgraph import FuncGraph, variable_of
+from defun.funcgraph import variable_of
+from defun.gradient_graph import GradientGraph
 from defun.graph import GraphTensor
 from defun.ops import base_ops
 from defun.registry import define_op
@@ -263,29 +264,15 @@ def _build_backward(concrete, targets, suffix):
     """A backward ConcreteFunction taking one gradient per float tensor of `targets` (forward
     tensors) followed by the forward tensors it reads; returns it, those tensors, and which forward
     input each of its outputs is the gradient of."""
-    forward = concrete.graph
-    inputs = concrete.inputs
-    graph = FuncGraph(f'{concrete.name}_{suffix}', foreign_ok=True)
-    with context.graph_mode(graph, fresh_tapes=True):
-        seeds, target_grads = [], {}
-        for t in targets:
-            if t.dtype.is_differentiable:
-                ph = graph.add_placeholder(t.dtype, t.shape.as_tuple(), 'grad')
-                seeds.append(ph)
-                target_grads.setdefault(id(t), []).append(ph)
-        results = backprop.backward(forward.get_operations(), target_grads,
-                                    {id(x) for x in inputs})
-        grads, grad_index = [], []
-        for i, x in enumerate(inputs):
-            g = results.get(id(x))
-            if g is not None:
-                grads.append(graph.internalize(g))
-                grad_index.append(i)
+    gradient = GradientGraph(concrete.graph, [t for t in targets if t.dtype.is_differentiable],
+                             concrete.inputs, f'{concrete.name}_{suffix}')
+    grad_index = [i for i, g in enumerate(gradient.grads) if g is not None]
+    grads = [gradient.grads[i] for i in grad_index]
+    graph = gradient.graph
     graph.outputs = grads
-    read = [outer for outer, _ in graph.captures
-            if isinstance(outer, GraphTensor) and outer.op.graph is forward]
-    backward = ConcreteFunction(graph, seeds + [graph.captured(t) for t in read], list(grads),
-                                name=graph.name)
+    read = [outer for outer, _ in gradient.forward_reads()]
+    backward = ConcreteFunction(graph, gradient.seeds + [graph.captured(t) for t in read],
+                                list(grads), name=graph.name)
     return backward, read, grad_index
 
 

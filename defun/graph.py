@@ -144,6 +144,18 @@ class Operation:
     def node_def(self):
         return self.graph.node_def(self)
 
+    def add_output(self, dtype, shape):
+        """Appends an output and returns it: how an op holding sub-graphs grows when it is
+        differentiated (its gradient reads intermediates of the sub-graphs, which become extra
+        outputs, as TF's cond_v2 and while_v2 add them). Existing outputs never change."""
+        tensor = GraphTensor(self, len(self.outputs), dtype, _as_shape(shape))
+        self.outputs = self.outputs + (tensor,)
+        return tensor
+
+    def set_attr(self, name, value):
+        """Sets attr `name` (with add_output, how a control-flow op grows when differentiated)."""
+        self.attrs[name] = value
+
     def get_attr(self, name):
         try:
             return self.attrs[name]

@@ -15,15 +15,14 @@ the tapes too.
 """
 import numpy as np
 
-from defun import backprop, context, dtypes, nest
+from defun import context, dtypes, nest
 from defun.dispatch import apply_op
 from defun.executor import indent
-from defun.funcgraph import FuncGraph
+from defun.gradient_graph import GradientGraph
 from defun.graph import GraphTensor
 from defun.control_flow import subgraph as cf
 from defun.ops import base_ops
 from defun.registry import define_op
-from defun.shapes import TensorShape
 from defun.tensor import Tensor
 
 __all__ = ['cond', 'case', 'switch_case']
@@ -264,25 +263,19 @@ class _BranchGradient:
 
     def __init__(self, branch, seed_indices, sources):
         self.branch = branch
-        graph = FuncGraph(f'{branch.name}_grad', outer_graph=context.current_graph(),
-                          foreign_ok=True)
-        self.graph = graph
-        with context.graph_mode(graph, fresh_tapes=True):
-            self.seeds, target_grads = [], {}
-            for i in seed_indices:
-                out = branch.outputs[i]
-                ph = graph.add_placeholder(out.dtype, out.shape.as_tuple(), 'grad')
-                self.seeds.append(ph)
-                target_grads.setdefault(id(out), []).append(ph)
-            results = backprop.backward(branch.get_operations(), target_grads,
-                                        {id(branch.inputs[j]) for j in sources})
-            self.grads = [None if results.get(id(x)) is None else graph.internalize(results[id(x)])
-                          for x in branch.inputs]
+        self.gradient = GradientGraph(branch, [branch.outputs[i] for i in seed_indices],
+                                      [branch.inputs[j] for j in sources], f'{branch.name}_grad',
+                                      outer_graph=context.current_graph())
+        self.graph = self.gradient.graph
+        self.seeds = self.gradient.seeds
+        self.grads = [None] * len(branch.inputs)
+        for j, g in zip(sources, self.gradient.grads):
+            self.grads[j] = g
 
     def set_outputs(self, wanted):
         """Outputs: the gradient of each wanted input, zeros where this branch has none."""
         outputs = []
-        with context.graph_mode(self.graph, fresh_tapes=True):
+        with self.gradient.building():
             for j in wanted:
                 g = self.grads[j]
                 outputs.append(g if g is not None else self._zeros_for_input(j))
@@ -308,8 +301,7 @@ def _branch_tensor_source(graphs, b, t):
         if out is t:
             return 'output', k
     for i, other in enumerate(graphs):
-        value = t if i == b else cf.zeros_for(t, other)
-        other.outputs = list(other.outputs) + [value]
+        other.add_output(t if i == b else cf.zeros_for(t, other))
     return 'output', len(g.outputs) - 1
 
 
@@ -320,25 +312,21 @@ def _differentiable_outputs(graphs):
 def _prepare_gradient(graphs, inputs):
     """Adds to the branches the outputs a first-order gradient with respect to the inputs the
     tapes track will read (see _create)."""
-    tracked = [j for j, t in enumerate(inputs)
-               if any(id(t) in tape.tracked for tape in context.tapes())]
+    tracked = cf.tape_tracked(inputs)
     try:
         plans = [_BranchGradient(g, _differentiable_outputs(graphs), tracked) for g in graphs]
     except LookupError:
         return  # not differentiable; the error is raised if a gradient is asked for
     for b, plan in enumerate(plans):
-        for source, _ in plan.graph.captures:
-            if isinstance(source, GraphTensor) and source.op.graph is graphs[b]:
-                _branch_tensor_source(graphs, b, source)
+        for source, _ in plan.gradient.forward_reads():
+            _branch_tensor_source(graphs, b, source)
 
 
 def _ensure_output(fwd, k):
     """Output k of the forward op, creating outputs for branch outputs added since it was built."""
     graphs = _branches(fwd.attrs)
     while len(fwd.outputs) <= k:
-        i = len(fwd.outputs)
-        dtype, shape = _output_spec(graphs, i)
-        fwd.outputs = tuple(fwd.outputs) + (GraphTensor(fwd, i, dtype, TensorShape(shape)),)
+        fwd.add_output(*_output_spec(graphs, len(fwd.outputs)))
     return fwd.outputs[k]
 
 
@@ -387,8 +375,9 @@ def _gradient_inputs(op, graphs, plans):
     union, seen, slots = [], set(), []
     for b, plan in enumerate(plans):
         slot = {}
+        forward = {id(source) for source, _ in plan.gradient.forward_reads()}
         for source, ph in plan.graph.captures:
-            if isinstance(source, GraphTensor) and source.op.graph is graphs[b]:
+            if id(source) in forward:
                 kind, index = _branch_tensor_source(graphs, b, source)
                 outer = op.inputs[1 + index] if kind == 'input' else _ensure_output(fwd, index)
             else:

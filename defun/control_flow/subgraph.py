@@ -149,6 +149,13 @@ def is_stateful(graphs):
     return any(op.opdef.stateful for g in graphs for op in g.get_operations())
 
 
+def tape_tracked(tensors):
+    """The indices of `tensors` that a recording tape tracks: what a gradient prepared at build
+    time (for the tapes) differentiates with respect to."""
+    tapes = context.tapes()
+    return [j for j, t in enumerate(tensors) if any(id(t) in tape.tracked for tape in tapes)]
+
+
 def notify_variable_reads(graphs):
     """Tapes watching accessed variables must see the variables a sub-graph reads (they were read
     while the enclosing tapes were set aside)."""

@@ -8,7 +8,7 @@ or a branch output, and its gradient is the buffer's.
 """
 import numpy as np
 
-from defun import context, dtypes, errors
+from defun import context, dtypes
 from defun.dispatch import apply_op
 from defun.ops import array as array_ops
 from defun.ops import tensor_array_ops as ta_ops

@@ -17,9 +17,9 @@ differentiated again.
 """
 import numpy as np
 
-from defun import backprop, context, dtypes, nest
+from defun import context, dtypes, nest
 from defun.dispatch import apply_op
-from defun.funcgraph import FuncGraph
+from defun.gradient_graph import GradientGraph
 from defun.graph import GraphTensor
 from defun.control_flow import subgraph as cf
 from defun.control_flow import while_runner as run
@@ -201,34 +201,24 @@ class _BodyGradient:
     accumulated tensors, for higher order) to gradients of its loop variables and captures."""
 
     def __init__(self, body, n, diff, accumulated_seeds, captures):
-        graph = FuncGraph(f'{body.name}_grad', outer_graph=context.current_graph(),
-                          foreign_ok=True)
-        self.graph = graph
-        with context.graph_mode(graph, fresh_tapes=True):
-            target_grads = {}
-            self.dy = [self._seed(body.outputs[i], body.inputs[i].shape, target_grads)
-                       for i in diff]
-            self.dacc = [self._seed(t, t.shape, target_grads) for t in accumulated_seeds]
-            sources = {id(body.inputs[i]) for i in diff}
-            sources.update(id(body.inputs[n + j]) for j in captures)
-            results = backprop.backward(body.get_operations(), target_grads, sources)
-            dx = []
-            for i, dy in zip(diff, self.dy):
-                g = results.get(id(body.inputs[i]))
-                dx.append(graph.internalize(g) if g is not None else base_ops.zeros_like(dy))
-            dc = [results.get(id(x)) for x in body.inputs[n:]]
-            self.captured = [j for j, g in enumerate(dc) if g is not None]
-            graph.outputs = dx + [graph.internalize(dc[j]) for j in self.captured]
-
-    def _seed(self, target, shape, target_grads):
-        ph = self.graph.add_placeholder(target.dtype, shape.as_tuple(), 'grad')
-        target_grads.setdefault(id(target), []).append(ph)
-        return ph
+        targets = [body.outputs[i] for i in diff] + list(accumulated_seeds)
+        # A seed for a loop variable takes the variable's shape invariant (the body's input).
+        shapes = [body.inputs[i].shape for i in diff] + [t.shape for t in accumulated_seeds]
+        self.gradient = gradient = GradientGraph(
+            body, targets, [body.inputs[i] for i in diff] + [body.inputs[n + j] for j in captures],
+            f'{body.name}_grad', seed_shapes=shapes, outer_graph=context.current_graph())
+        self.graph = gradient.graph
+        self.dy, self.dacc = gradient.seeds[:len(diff)], gradient.seeds[len(diff):]
+        with gradient.building():
+            dx = [g if g is not None else base_ops.zeros_like(dy)
+                  for g, dy in zip(gradient.grads, self.dy)]
+        dc = dict(zip(captures, gradient.grads[len(diff):]))
+        self.captured = [j for j in range(len(body.inputs) - n) if dc.get(j) is not None]
+        self.graph.outputs = dx + [dc[j] for j in self.captured]
 
     def body_tensors(self, body):
         """(body tensor, placeholder) for each tensor of the forward body the gradient reads."""
-        return [(source, ph) for source, ph in self.graph.captures
-                if isinstance(source, GraphTensor) and source.op.graph is body]
+        return self.gradient.forward_reads()
 
 
 def _differentiable_vars(body, n):
@@ -250,8 +240,7 @@ def _source_kind(body, n, t):
 def _prepare_gradient(body, n, captured):
     """The tensors a first-order gradient will read, to accumulate from the start (tapes): for
     the loop variables and the captured tensors the tapes track."""
-    tracked = [j for j, t in enumerate(captured)
-               if any(id(t) in tape.tracked for tape in context.tapes())]
+    tracked = cf.tape_tracked(captured)
     try:
         plan = _BodyGradient(body, n, _differentiable_vars(body, n), [], tracked)
     except LookupError:
@@ -266,14 +255,13 @@ def _stack_outputs(fwd, t):
     accumulate = list(fwd.attrs['accumulate'])
     if not any(x is t for x in accumulate):
         accumulate.append(t)
-        fwd.attrs['accumulate'] = tuple(accumulate)
+        fwd.set_attr('accumulate', tuple(accumulate))
     k = next(i for i, x in enumerate(accumulate) if x is t)
     index = fwd.attrs['n_vars'] + 1 + 2 * k
     while len(fwd.outputs) <= index + 1:
         i = (len(fwd.outputs) - fwd.attrs['n_vars'] - 1) // 2
         for dtype, shape in run.accumulator_specs(accumulate[i]):
-            tensor = GraphTensor(fwd, len(fwd.outputs), dtype, TensorShape(shape))
-            fwd.outputs = tuple(fwd.outputs) + (tensor,)
+            fwd.add_output(dtype, shape)
     return fwd.outputs[index], fwd.outputs[index + 1]
 
 
