@@ -35,6 +35,7 @@ from defun.control_flow import *  # noqa: F401,F403
 from defun.module import Module  # noqa
 from defun import config, version  # noqa
 from defun import train  # noqa: F401  (tf.train: checkpoints)
+from defun import saved_model  # noqa: F401
 from defun.version import VERSION as __version__  # noqa
 from defun.device import device, DeviceSpec  # noqa
 from defun.ops.clip_ops import clip_by_norm, clip_by_global_norm, sequence_mask, meshgrid  # noqa

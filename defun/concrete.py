@@ -61,7 +61,7 @@ class ConcreteFunction:
     """A traced function for one input signature: `graph`, `inputs`, `outputs`, `variables`..."""
 
     def __init__(self, graph, arg_placeholders, structured_outputs, name=None,
-                 structured_input_signature=None, arg_binder=None):
+                 structured_input_signature=None, arg_binder=None, intermediates_order=None):
         self.graph = graph
         self._arg_placeholders = list(arg_placeholders)
         arg_ids = {id(p) for p in self._arg_placeholders}
@@ -82,6 +82,9 @@ class ConcreteFunction:
         self._lock = threading.Lock()
         self._gradient_parts = None   # (forward callable, intermediates, backward fn) once built
         self._gradient_error = None
+        # The order the forward variant returns its intermediates in, when a graph rebuilt from a
+        # SavedModel already calls it that way (see _GradientParts).
+        self.intermediates_order = intermediates_order
 
     # -- the TF surface
     @property
@@ -181,10 +184,16 @@ class ConcreteFunction:
     def output_specs(self, with_intermediates):
         tensors = list(self.graph.outputs)
         if with_intermediates:
-            tensors += self._gradient_parts.intermediates
+            # Built on demand: a graph rebuilt from a SavedModel names the forward variant first.
+            tensors += self.gradient_parts().intermediates
         return [(t.dtype, t.shape.as_tuple()) for t in tensors]
 
     # -- gradients
+    @property
+    def built_intermediates(self):
+        """The intermediates the forward variant returns, if its gradient was built; else None."""
+        return None if self._gradient_parts is None else list(self._gradient_parts.intermediates)
+
     def gradient_parts(self):
         """The _GradientParts, built once; None when the graph has no gradient (the error is raised
         when a gradient is asked for)."""
@@ -304,6 +313,10 @@ class _GradientParts:
             intermediates += new
         self.full, self.full_read, self.full_index = full, read, index
         self.first_read = first_read
+        order = concrete.intermediates_order
+        if order is not None and len(order) == len(intermediates) and \
+                {id(t) for t in order} == {id(t) for t in intermediates}:
+            intermediates = list(order)
         self.intermediates = intermediates
         self.position = {id(t): i for i, t in enumerate(intermediates)}
         self.forward_call = compile_graph(forward, concrete.inputs, outputs + intermediates,

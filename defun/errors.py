@@ -112,7 +112,3 @@ def describe(value):
     if dims is None:
         return f'{getattr(dtype, "name", dtype)}[<unknown rank>]'
     return f'{getattr(dtype, "name", dtype)}[{",".join("?" if d is None else str(d) for d in dims)}]'
-
-
-class DataLossError(OpError):
-    """Stored data (a checkpoint, a saved model) is corrupt or unreadable."""

@@ -115,6 +115,10 @@ class Function:
     def experimental_get_tracing_count(self):
         return self._tracing_count
 
+    def concrete_functions(self):
+        """The ConcreteFunctions traced so far, in trace order (what a SavedModel keeps)."""
+        return list(self._cache.values())
+
     def pretty_printed_concrete_signatures(self, verbose=True):
         return '\n\n'.join(c.pretty_printed_signature(verbose) for c in self._cache.values())
 

@@ -21,7 +21,7 @@ TF_NAMESPACES = {
     'strings': 'string ops', 'sparse': 'sparse tensors', 'SparseTensor': 'sparse tensors',
     'ragged': 'ragged tensors', 'RaggedTensor': 'ragged tensors',
     'summary': 'TensorBoard summaries', 'image': 'image ops', 'io': 'file and format I/O',
-    'lookup': 'lookup tables', 'saved_model': 'SavedModel', 'train': 'checkpoints and tf.train',
+    'lookup': 'lookup tables',
     'audio': 'audio ops', 'feature_column': 'feature columns',
     'lite': 'TensorFlow Lite', 'tpu': 'TPUs', 'xla': 'XLA', 'queue': 'queues',
     'sets': 'set ops', 'signal': 'signal processing', 'profiler': 'the profiler',

@@ -26,6 +26,6 @@ from autograph.operators.special_values import ld
 from autograph.operators.special_values import retval
 from autograph.operators.statements import assert_stmt
 
-__all__ = ['ldu', 'store', 'for_stmt', 'if_stmt', 'while_stmt', 'list_append', 'stack', 'and_', 'if_exp', 'not_',
-           'or_', 'IndexedIterable', 'OVERLOADS', 'print_', 'range_', 'Undefined',
+__all__ = ['ldu', 'store', 'for_stmt', 'if_stmt', 'while_stmt', 'list_append', 'stack', 'and_',
+           'if_exp', 'not_', 'or_', 'IndexedIterable', 'OVERLOADS', 'print_', 'range_', 'Undefined',
            'UndefinedReturnValue', 'ld', 'retval', 'assert_stmt']

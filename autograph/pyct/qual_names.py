@@ -111,5 +111,6 @@ def composite_writes(statements, rebound=frozenset()):
                 continue
             seen.add(name)
             found.append(Composite(target, name, root))
-        stack.extend(reversed([c for c in gast.iter_child_nodes(node) if isinstance(c, (gast.stmt, gast.excepthandler))]))
+        stack.extend(reversed([c for c in gast.iter_child_nodes(node)
+                               if isinstance(c, (gast.stmt, gast.excepthandler))]))
     return found

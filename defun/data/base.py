@@ -18,8 +18,8 @@ from defun.shapes import TensorShape, TensorSpec
 from defun.trace_key import TraceType
 from defun.unsupported import KNOWN_GAPS, NotInDefunError
 
-__all__ = ['Dataset', 'DatasetSpec', 'ElementTraceType', 'VariantDataset', 'KINDS', 'register', 'count_or_tensor',
-           'resolved', 'check_count', 'INFINITE', 'UNKNOWN', 'AUTOTUNE']
+__all__ = ['Dataset', 'DatasetSpec', 'ElementTraceType', 'VariantDataset', 'KINDS', 'register',
+           'count_or_tensor', 'resolved', 'check_count', 'INFINITE', 'UNKNOWN', 'AUTOTUNE']
 
 INFINITE = -1
 UNKNOWN = -2

@@ -8,8 +8,8 @@ it into tensors. `Packer` is that edge, precomputed once per spec so the per-ele
 """
 import numpy as np
 
-from defun import dtypes, nest
-from defun.shapes import TensorShape, TensorSpec
+from defun import nest
+from defun.shapes import TensorSpec
 from defun.tensor import EagerTensor, Tensor, convert_to_tensor
 
 from defun.data.base import DatasetSpec

@@ -14,7 +14,8 @@ import numpy as np
 
 from defun import dtypes, errors
 
-__all__ = ['write', 'read', 'exists', 'index_path', 'data_path', 'OBJECT_GRAPH_KEY', 'FORMAT']
+__all__ = ['write', 'read', 'exists', 'index_path', 'data_path', 'OBJECT_GRAPH_KEY', 'FORMAT',
+           'open_arrays']
 
 FORMAT = 'defun-checkpoint'
 VERSION = 1
@@ -110,13 +111,23 @@ def _check_nodes(prefix, nodes, table):
             raise _corrupt(prefix, f'node {i} names a value {key!r} that the file does not hold')
 
 
+def open_arrays(path):
+    """Opens an .npz written by defun: without pickle, and only with uncompressed members, so
+    what it holds costs no more memory than the file's own size."""
+    with zipfile.ZipFile(path) as archive:
+        for info in archive.infolist():
+            if info.compress_type != zipfile.ZIP_STORED:
+                raise ValueError(f'member {info.filename!r} is compressed')
+    return np.load(path, allow_pickle=False)
+
+
 def read(prefix, keys=None):
     """The checked index and the arrays for `keys` (all when None): (nodes, table, {key: array})."""
     nodes, table = read_index(prefix)
     wanted = table if keys is None else {k: table[k] for k in keys}
     arrays = {}
     try:
-        with np.load(data_path(prefix), allow_pickle=False) as data:
+        with open_arrays(data_path(prefix)) as data:
             for key, (name, dtype, shape) in wanted.items():
                 array = data[name]
                 if array.shape != shape or dtypes.from_numpy(array.dtype) != dtype:

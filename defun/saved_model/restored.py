@@ -1,0 +1,200 @@
+"""What `tf.saved_model.load` returns: plain objects holding the saved attributes, functions that
+dispatch on the signatures they were saved with, and the `signatures` mapping.
+
+A RestoredFunction binds a call the way the original Python signature did (defaults applied),
+then takes the first saved concrete function whose input signature accepts it: each TensorSpec
+leaf must meet a tensor (or a value convertible to one) of its dtype and a compatible shape, each
+Python value an equal one. Calls that match none raise TF's ValueError listing the options.
+"""
+import collections.abc
+import inspect
+
+from defun import nest
+from defun.shapes import TensorSpec
+from defun.tensor import Tensor, convert_to_tensor
+from defun.trackable import AutoTrackable
+from defun.train.checkpoint import object_graph
+from defun.variables import Variable
+
+__all__ = ['UserObject', 'RestoredFunction', 'SignatureFunction', 'SignatureMap']
+
+
+class UserObject(AutoTrackable):
+    """A revived object: its attributes are the saved children and functions."""
+
+    def __call__(self, *args, **kwargs):
+        # Python finds __call__ on the type, so a saved `__call__` function is reached from here.
+        fn = self.__dict__.get('__call__')
+        if fn is None:
+            raise TypeError(f"'{type(self).__name__}' object is not callable")
+        return fn(*args, **kwargs)
+
+    def __getattr__(self, name):
+        # Only reached when no saved attribute has the name (so a saved `variables` wins).
+        if name in ('variables', 'trainable_variables'):
+            _, objects, _ = object_graph(self)
+            found = [o for o in objects if isinstance(o, Variable)]
+            return tuple(v for v in found if v.trainable or name == 'variables')
+        raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
+
+
+def _signature(params):
+    return inspect.Signature([
+        inspect.Parameter(p['name'], getattr(inspect.Parameter, p['kind']),
+                          default=p['default'] if p['has_default'] else inspect.Parameter.empty)
+        for p in params])
+
+
+def _canonical(signature, args, kwargs):
+    """(positional values, keyword-only values), as the structured_input_signature is laid out."""
+    if signature is None:
+        return tuple(args), dict(kwargs)
+    bound = signature.bind(*args, **kwargs)
+    bound.apply_defaults()
+    positional, keywords = [], {}
+    for name, value in bound.arguments.items():
+        kind = signature.parameters[name].kind
+        if kind is inspect.Parameter.VAR_POSITIONAL:
+            positional.extend(value)
+        elif kind is inspect.Parameter.VAR_KEYWORD:
+            keywords.update(value)
+        elif kind is inspect.Parameter.KEYWORD_ONLY:
+            keywords[name] = value
+        else:
+            positional.append(value)
+    return tuple(positional), keywords
+
+
+def _accepts(spec, value, flat):
+    """Appends the tensors of `value` to `flat` if it fits `spec`; False when it does not."""
+    if isinstance(spec, TensorSpec):
+        if isinstance(value, Variable):
+            value = value.value()
+        if not isinstance(value, Tensor):
+            try:
+                value = convert_to_tensor(value, dtype=spec.dtype)
+            except (TypeError, ValueError):
+                return False
+        if value.dtype != spec.dtype or not spec.shape.is_compatible_with(value.shape):
+            return False
+        flat.append(value)
+        return True
+    if isinstance(spec, dict):
+        return (isinstance(value, dict) and sorted(value) == sorted(spec)
+                and all(_accepts(spec[k], value[k], flat) for k in sorted(spec)))
+    if isinstance(spec, (list, tuple)):
+        return (isinstance(value, (list, tuple)) and len(value) == len(spec)
+                and all(_accepts(s, v, flat) for s, v in zip(spec, value)))
+    if isinstance(value, Tensor):
+        return False
+    return type(value) is type(spec) and value == spec
+
+
+def _describe_call(args, kwargs):
+    lines = [f'  Positional arguments ({len(args)} total):']
+    lines += [f'    * {a!r}' for a in args]
+    lines.append(f'  Keyword arguments: {kwargs!r}')
+    return '\n'.join(lines)
+
+
+class RestoredFunction:
+    """A loaded tf.function: callable on the signatures it was saved with."""
+
+    def __init__(self, name, params, concrete_functions):
+        self.__name__ = name
+        self._params = params
+        self._signature = _signature(params) if params is not None else None
+        self._concrete = list(concrete_functions)
+
+    @property
+    def concrete_functions(self):
+        return list(self._concrete)
+
+    def saved_entries(self):
+        """(parameters, concrete functions), for saving this function again."""
+        return self._params, list(self._concrete)
+
+    def __call__(self, *args, **kwargs):
+        try:
+            positional, keywords = _canonical(self._signature, args, kwargs)
+        except TypeError as exc:
+            raise TypeError(f'{self.__name__}: {exc}') from None
+        for concrete in self._concrete:
+            if concrete.structured_input_signature is None:
+                continue
+            flat = []
+            spec_args, spec_kwargs = concrete.structured_input_signature
+            if _accepts(spec_args, positional, flat) and _accepts(spec_kwargs, keywords, flat):
+                return concrete.call_flat(flat)
+        options = '\n\n'.join(f'Option {i}:\n' + _describe_call(*c.structured_input_signature)
+                              for i, c in enumerate(self._concrete, 1))
+        raise ValueError(
+            'Could not find matching concrete function to call loaded from the SavedModel. Got:\n'
+            f'{_describe_call(positional, keywords)}\n\n Expected these arguments to match one of '
+            f'the following {len(self._concrete)} option(s):\n\n{options}')
+
+    def __repr__(self):
+        return f'<RestoredFunction {self.__name__} with {len(self._concrete)} concrete functions>'
+
+
+class SignatureFunction:
+    """A serving signature: called with keyword tensors only, returns a dict of named tensors."""
+
+    def __init__(self, concrete):
+        self._concrete = concrete
+        args, kwargs = concrete.structured_input_signature
+        specs = [s for s in nest.flatten((args, kwargs)) if isinstance(s, TensorSpec)]
+        self._names = [s.name or f'arg_{i}' for i, s in enumerate(specs)]
+        self.structured_input_signature = ((), {n: TensorSpec(s.shape, s.dtype, n)
+                                                for n, s in zip(self._names, specs)})
+        outputs = concrete.structured_outputs
+        if isinstance(outputs, dict):
+            self._output_names = list(outputs)
+            flat = [outputs[k] for k in self._output_names]
+        else:
+            flat = nest.flatten(outputs)
+            self._output_names = [f'output_{i}' for i in range(len(flat))]
+        self.structured_outputs = {n: TensorSpec(t.shape, t.dtype, n)
+                                   for n, t in zip(self._output_names, flat)}
+
+    @property
+    def concrete_function(self):
+        return self._concrete
+
+    def __call__(self, *args, **kwargs):
+        if args:
+            raise TypeError(f'Binding inputs to tf.function failed due to `too many positional '
+                            f'arguments`. Received args: {args!r} and kwargs: {kwargs!r}; a '
+                            f'signature takes keyword arguments only: {", ".join(self._names)}.')
+        missing = [n for n in self._names if n not in kwargs]
+        extra = [n for n in kwargs if n not in self._names]
+        if missing or extra:
+            raise TypeError(f'Binding inputs to tf.function failed: expected the keyword '
+                            f'arguments {self._names}, got {sorted(kwargs)}.')
+        flat = [convert_to_tensor(kwargs[n]) for n in self._names]
+        result = self._concrete.call_flat(flat)
+        values = [result[k] for k in self._output_names] if isinstance(result, dict) \
+            else nest.flatten(result)
+        return dict(zip(self._output_names, values))
+
+    def __repr__(self):
+        return f'<SignatureFunction ({", ".join(self._names)}) -> {self._output_names}>'
+
+
+class SignatureMap(collections.abc.Mapping):
+    """`loaded.signatures`: signature name -> SignatureFunction."""
+
+    def __init__(self, concretes):
+        self._signatures = {k: SignatureFunction(c) for k, c in concretes.items()}
+
+    def __getitem__(self, key):
+        return self._signatures[key]
+
+    def __iter__(self):
+        return iter(self._signatures)
+
+    def __len__(self):
+        return len(self._signatures)
+
+    def __repr__(self):
+        return f'_SignatureMap({self._signatures!r})'
