@@ -17,6 +17,9 @@ defun's own, beyond TF (TF has no such member; `ALL` includes them):
 
   * LOOP_ELSE: `for`/`while` with an `else` clause are converted (TF cannot convert them, and runs
     such a function unconverted, with a warning; see autograph.impl).
+  * ONE_SIDED_RETURNS: a tensor `if` where one branch returns and the other does not (the function
+    returns later on that path) is converted, zeros standing in for the value on the path that
+    has not returned yet; TF raises "the else branch must also have a return statement".
 """
 import enum
 
@@ -32,6 +35,7 @@ class Feature(str, enum.Enum):
     LISTS = 'LISTS'
     NAME_SCOPES = 'NAME_SCOPES'
     LOOP_ELSE = 'LOOP_ELSE'
+    ONE_SIDED_RETURNS = 'ONE_SIDED_RETURNS'
 
     @classmethod
     def all(cls):

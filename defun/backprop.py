@@ -142,7 +142,11 @@ def _source_tensor(source):
     return source, source.dtype
 
 
-def initial_grads(flat_targets, output_gradients):
+def initial_grads(flat_targets, output_gradients, keys=None, identity_ids=frozenset()):
+    """The seed gradient of each target (ones, or its output gradient), keyed by id(key) (the
+    target itself unless `keys` says otherwise). Targets that are not differentiable get none,
+    except those in `identity_ids`: a target that is also a source gets its seed back (TF)."""
+    keys = flat_targets if keys is None else keys
     if output_gradients is None:
         flat_out = [None] * len(flat_targets)
     else:
@@ -151,40 +155,47 @@ def initial_grads(flat_targets, output_gradients):
             raise ValueError(f'output_gradients has {len(flat_out)} entries for '
                              f'{len(flat_targets)} targets')
     target_grads = {}
-    for t, g in zip(flat_targets, flat_out):
-        if t is None or not t.dtype.is_differentiable:
+    for t, key, g in zip(flat_targets, keys, flat_out):
+        if t is None or not (t.dtype.is_differentiable or id(key) in identity_ids):
             continue
         if g is None:
             g = array_ops.ones_like(t)
         else:
             g = math_ops.convert_like(g, t)
-        target_grads.setdefault(id(t), []).append(g)
+        target_grads.setdefault(id(key), []).append(g)
     return target_grads
 
 
 def gradient(records, target, sources, output_gradients=None, unconnected_gradients='none'):
     """The gradient of a tape: sums over targets, one result per source in sources' structure."""
     unconnected = normalize_unconnected(unconnected_gradients)
-    flat_targets = [_read(t) for t in nest.flatten(target)]
+    targets = nest.flatten(target)
     flat_sources = nest.flatten(sources)
     keyed = [_source_tensor(s) for s in flat_sources]
     source_ids = {id(k) for k, _ in keyed}
-    target_grads = initial_grads(flat_targets, output_gradients)
+    # As TF: a variable target stands for its handle, so d v / d v is 1 (and a target that is
+    # also a source gets its output gradient, watched or not, whatever its dtype).
+    target_keys = [t.handle if _is_variable(t) else t for t in targets]
+    identity_ids = source_ids.intersection(id(k) for k in target_keys)
+    target_grads = initial_grads([_read(t) for t in targets], output_gradients, target_keys,
+                                 identity_ids)
     grads = backward(records.entries, target_grads, source_ids)
     flat = []
     for (key, dtype), source in zip(keyed, flat_sources):
-        g = grads.get(id(key)) if dtype.is_differentiable else None
+        g = grads.get(id(key)) if dtype.is_differentiable or id(key) in identity_ids else None
         if g is None and unconnected == 'zero':
             g = array_ops.zeros_like(_read(source))
         flat.append(g)
     return nest.pack_sequence_as(sources, flat)
 
 
+def _is_variable(value):
+    return hasattr(value, 'handle') and hasattr(value, 'read_value')
+
+
 def _read(value):
     """Variables used as targets or zero templates read their current value."""
-    if hasattr(value, 'handle') and hasattr(value, 'read_value'):
-        return value.read_value()
-    return value
+    return value.read_value() if _is_variable(value) else value
 
 
 def jacobian(records, target, sources, unconnected_gradients='none'):

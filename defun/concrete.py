@@ -13,7 +13,7 @@ nested compiled calls work the same way.
 """
 import threading
 
-from defun import context, dtypes, nest
+from defun import context, dtypes, errors, nest
 from defun.dispatch import apply_op
 from defun.executor import compile_graph
 from defun.funcgraph import variable_of
@@ -140,12 +140,18 @@ class ConcreteFunction:
             raise TypeError(f'{self.name} takes {len(self._arg_placeholders)} tensor arguments, '
                             f'got {len(flat)}')
         checked = []
-        for value, ph in zip(flat, self._arg_placeholders):
+        for i, (value, ph) in enumerate(zip(flat, self._arg_placeholders)):
             if ph.dtype is dtypes.resource and hasattr(value, 'handle'):
                 value = value.handle  # a Variable given for a Variable argument
-            t = base_ops.to_tensor(value, op=self.name) if not hasattr(value, 'dtype') or \
-                not isinstance(value, (EagerTensor, GraphTensor)) else value
-            if t.dtype is not ph.dtype or not ph.shape.is_compatible_with(t.shape):
+            # As TF, a Python value converts to the argument's dtype (1 for a float32 spec).
+            t = base_ops.to_tensor(value, dtype=ph.dtype, op=self.name) \
+                if not isinstance(value, (EagerTensor, GraphTensor)) else value
+            if t.dtype is not ph.dtype:
+                raise errors.InvalidArgumentError(
+                    f'cannot compute {self.name} as input #{i}(zero-based) was expected to be a '
+                    f'{errors.kernel_type_name(ph.dtype)} tensor but is a '
+                    f'{errors.kernel_type_name(t.dtype)} tensor')
+            if not ph.shape.is_compatible_with(t.shape):
                 raise TypeError(
                     f'{self.name}: argument {ph.op.name} expects {_spec_text(ph)}, got '
                     f'{_spec_text(t)}. Call the tf.function itself to trace a new signature.')

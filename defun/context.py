@@ -211,6 +211,27 @@ def variable_created(variable):
         hook(variable)
 
 
+# Process-wide switches and counters, as TF's are: how often each at-most-n-times warning has been
+# logged, and whether tracebacks hide defun's own frames (tf.debugging.*_traceback_filtering).
+_process = {'log_counts': {}, 'traceback_filtering': True, 'lock': threading.Lock()}
+
+
+def log_first_n(token, n):
+    """True the first n times it is asked about `token` (TF's logging.log_first_n)."""
+    with _process['lock']:
+        count = _process['log_counts'].get(token, 0)
+        _process['log_counts'][token] = count + 1
+    return count < n
+
+
+def traceback_filtering_enabled():
+    return _process['traceback_filtering']
+
+
+def set_traceback_filtering(enabled):
+    _process['traceback_filtering'] = bool(enabled)
+
+
 # Random state is process-wide, as TF's global seed is: tf.random.set_seed affects every thread.
 # 'op_seeds' draws the op seeds of unseeded ops (TF's internal_operation_seed); 'streams' holds the
 # generator of each eager op kernel the user seeded (TF caches such kernels, so calling the same
@@ -285,7 +306,7 @@ def default_graph(factory):
 # dict read by Function calls (run_functions_eagerly) and random ops (op determinism).
 _config = {'run_functions_eagerly': False, 'op_determinism': False, 'soft_placement': True,
            'intra_op_parallelism_threads': 0, 'inter_op_parallelism_threads': 0,
-           'visible_devices': None}
+           'visible_devices': None, 'logical_devices': None, 'log_device_placement': False}
 
 
 def config_value(key):
@@ -321,3 +342,13 @@ def unique_object_name(prefix):
         count = _object_names['counts'].get(prefix, 0)
         _object_names['counts'][prefix] = count + 1
     return prefix if count == 0 else f'{prefix}_{count}'
+
+
+# Variables are numbered once per process (Variable.unique_id outlives any reuse of id()).
+_variable_ids = {'next': 0, 'lock': threading.Lock()}
+
+
+def new_variable_id():
+    with _variable_ids['lock']:
+        _variable_ids['next'] += 1
+        return _variable_ids['next']

@@ -1,2 +1,12 @@
 """The `tf.debugging` namespace."""
+from defun import context
 from defun.ops.debug import Assert, assert_equal, assert_greater, check_numerics  # noqa: F401
+
+
+def set_log_device_placement(enabled):
+    """Recorded only: TF logs each op's device to stderr; in defun every op runs on the CPU."""
+    context.set_config_value('log_device_placement', bool(enabled))
+
+
+def get_log_device_placement():
+    return context.config_value('log_device_placement')

@@ -5,13 +5,17 @@ The `OpError` family follows TensorFlow's hierarchy exactly: every `OpError` sub
 `ValueError` around graph building and `InvalidArgumentError` around eager calls sees what it would
 under TF. The constructors take TF's `(node_def, op, message)` as well as defun's own `(message)`.
 """
+import os
+import traceback
+
 
 __all__ = ['OpError', 'CancelledError', 'UnknownError', 'InvalidArgumentError',
            'DeadlineExceededError', 'NotFoundError', 'AlreadyExistsError',
            'PermissionDeniedError', 'UnauthenticatedError', 'ResourceExhaustedError',
            'FailedPreconditionError', 'AbortedError', 'OutOfRangeError', 'UnimplementedError',
            'InternalError', 'UnavailableError', 'DataLossError', 'InaccessibleTensorError',
-           'OperatorNotAllowedInGraphError', 'describe', 'kernel_failure',
+           'OperatorNotAllowedInGraphError', 'StagingError', 'describe', 'kernel_failure',
+           'kernel_type_name', 'staging_error',
            'OK', 'CANCELLED', 'UNKNOWN', 'INVALID_ARGUMENT', 'DEADLINE_EXCEEDED', 'NOT_FOUND',
            'ALREADY_EXISTS', 'PERMISSION_DENIED', 'UNAUTHENTICATED', 'RESOURCE_EXHAUSTED',
            'FAILED_PRECONDITION', 'ABORTED', 'OUT_OF_RANGE', 'UNIMPLEMENTED', 'INTERNAL',
@@ -87,6 +91,35 @@ class OperatorNotAllowedInGraphError(TypeError):
     """A graph tensor was used where Python needs a concrete value (bool, iteration, ...)."""
 
 
+class StagingError(Exception):
+    """Tracing a function failed in a way TF reports as a staging failure: runaway recursion
+    (a traced function calling itself without end)."""
+
+
+_PACKAGE_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
+_INTERNAL_DIRS = (_PACKAGE_ROOT + 'defun' + os.sep, _PACKAGE_ROOT + 'autograph' + os.sep,
+                  os.path.dirname(os.__file__) + os.sep)  # defun's and Python's own files
+_SHOWN_FRAMES = 10
+
+
+def staging_error(exc):
+    """TF's StagingError for a RecursionError while tracing: 'in user code:' and the user's
+    frames of the runaway recursion (the innermost few), then the RecursionError itself."""
+    frames = [f for f in traceback.extract_tb(exc.__traceback__) if _is_user_file(f.filename)]
+    lines = [f'    File "{f.filename}", line {f.lineno}, in {f.name}  *\n        {f.line or ""}'
+             for f in frames[-_SHOWN_FRAMES:]]
+    if len(frames) > _SHOWN_FRAMES:
+        lines.insert(0, f'    ... ({len(frames) - _SHOWN_FRAMES} more frames of the recursion)')
+    message = str(exc).split('\n', 1)[0]  # without notes added on the way up
+    return StagingError('in user code:\n\n' + '\n'.join(lines) +
+                        f'\n\n    RecursionError: {message}')
+
+
+def _is_user_file(filename):
+    path = os.path.abspath(filename)
+    return not (path.startswith(_INTERNAL_DIRS) or filename.startswith('<'))
+
+
 def kernel_failure(exc, message, op=None):
     """The OpError a failure inside a kernel becomes (TF's kernels report every failure as a
     status): out of memory is ResourceExhaustedError, a missing feature UnimplementedError, and
@@ -99,6 +132,15 @@ def kernel_failure(exc, message, op=None):
     if isinstance(exc, NotImplementedError):
         return UnimplementedError(None, op, message)
     return InvalidArgumentError(None, op, message)
+
+
+_KERNEL_TYPE_NAMES = {'float32': 'float', 'float64': 'double', 'float16': 'half'}
+
+
+def kernel_type_name(dtype):
+    """A dtype as TF's kernels name it in messages ('float', 'double', 'int32', 'string')."""
+    name = getattr(dtype, 'name', dtype)
+    return _KERNEL_TYPE_NAMES.get(name, name)
 
 
 def describe(value):

@@ -8,6 +8,8 @@ tape, so no reference cycle keeps tensors alive.
 
 The backward pass itself lives in backprop.py.
 """
+import logging
+
 from defun import backprop, context, nest
 from defun.dispatch import OpRecord
 from defun.tensor import Tensor
@@ -15,6 +17,7 @@ from defun.tensor import Tensor
 __all__ = ['GradientTape', 'TapeRecords', 'variable_accessed', 'watch_tensor']
 
 _state = context.state()
+_log = logging.getLogger('defun')
 
 
 class TapeRecords:
@@ -145,6 +148,13 @@ class GradientTape:
 
 def watch_tensor(records, t):
     handle = getattr(t, 'handle', None)
+    dtype = getattr(t, 'dtype', None)
+    if dtype is not None and not (dtype.is_floating or dtype.is_complex or
+                                  dtype.name in ('resource', 'variant')):
+        # TF logs this (at most five times) and watches the tensor anyway.
+        if context.log_first_n('watch_dtype', 5):
+            _log.warning('The dtype of the watched tensor must be floating (e.g. tf.float32), '
+                         'got %r', dtype)
     if handle is not None and hasattr(t, 'assign'):
         records.watch_variable(t)
     elif isinstance(t, Tensor):

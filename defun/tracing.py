@@ -11,7 +11,7 @@ Everything the trace changes (graph stack, tapes) is restored in `finally` by th
 """
 import numpy as np
 
-from defun import context, nest
+from defun import context, errors, nest
 from defun.concrete import ConcreteFunction
 from defun.funcgraph import FuncGraph
 from defun.graph import GraphTensor
@@ -138,7 +138,12 @@ def trace_function(fn, fn_name, binder, key, values, feeds, variable_policy):
         traced_values, arg_placeholders = key.placeholders(values, graph)
         args, kwargs = binder.call_arguments(traced_values)
         snapshot = _snapshot(traced_values)
-        result = fn(*args, **kwargs)
+        try:
+            result = fn(*args, **kwargs)
+        except RecursionError as exc:
+            if graph.outer_graph is not None:
+                raise  # reported once, by the outermost trace, where the stack is shallow again
+            raise errors.staging_error(exc) from None
         _check_mutation(snapshot, fn_name)
         flat = [_output_tensor(v, graph, fn_name) for v in nest.flatten(result)]
         graph.trace_argument_arrays = None

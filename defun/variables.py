@@ -87,6 +87,7 @@ class Variable:
         self._name = context.current_frame().scope + (name or 'Variable') + ':0'
         self._storage = _Storage(array, self._shape.as_tuple())
         self.handle = ResourceHandle(self._storage, self)
+        self._unique_id = context.new_variable_id()
         context.variable_created(self)
 
     def __init_subclass__(cls, **kwargs):
@@ -100,6 +101,12 @@ class Variable:
     shape = property(lambda self: self._shape)
     name = property(lambda self: self._name)
     trainable = property(lambda self: self._trainable)
+
+    @property
+    def unique_id(self):
+        """An identity shared by this Variable and the stand-ins a trace makes for it when it is
+        passed to a compiled function (an optimizer keys its slots by it)."""
+        return self._unique_id
 
     @property
     def ndim(self):
@@ -211,6 +218,7 @@ class ArgumentVariable(Variable):
         self._name = variable.name
         self._storage = None
         self.handle = handle
+        self._unique_id = variable.unique_id  # the same identity as the Variable it stands for
 
     def numpy(self):
         raise NotImplementedError(

@@ -37,7 +37,7 @@ def if_false():
     nonlocal modified
     orelse
 get_and_set_state
-ag__.if_stmt(test, if_true, if_false, get_state, set_state, symbol_names, nouts)
+ag__.if_stmt(test, if_true, if_false, get_state, set_state, symbol_names, nouts, one_sided)
 '''
 
 _WHILE_TEMPLATE = '''
@@ -142,6 +142,7 @@ class _ControlFlow(transformer.Base):
             get_and_set_state=state_defs, get_state=get_state, set_state=set_state,
             symbol_names=templates.name_tuple(names),
             nouts=gast.Constant(value=len(outputs) + len(composites), kind=None),
+            one_sided=gast.Constant(value=self.ctx.uses('ONE_SIDED_RETURNS'), kind=None),
             **self._declarations(written))
         return origin.copy_location(new, node)
 

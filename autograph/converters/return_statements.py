@@ -50,6 +50,11 @@ def always_returns(statements):
         return always_returns(last.body) and always_returns(last.orelse)
     if isinstance(last, gast.With):
         return always_returns(last.body)
+    if isinstance(last, gast.Try):
+        if always_returns(last.finalbody):
+            return True
+        return (always_returns(last.body + last.orelse)
+                and all(always_returns(h.body) for h in last.handlers))
     return any(isinstance(s, (gast.Return, gast.Raise)) for s in statements)
 
 
@@ -103,7 +108,8 @@ class _Returns:
 
     def _store(self, node, in_loop):
         value = node.value if node.value is not None else gast.Constant(value=None, kind=None)
-        new = templates.replace('do_return = True\nretval = value',
+        # The value first: if computing it raises (and the exception is caught), nothing returned.
+        new = templates.replace('retval = value\ndo_return = True',
                                 do_return=self.do_return, retval=self.retval, value=value)
         if in_loop:
             new.append(gast.Break())

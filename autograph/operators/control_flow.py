@@ -13,6 +13,7 @@ from defun.control_flow import trial_tracing
 from defun.graph import placeholder
 from defun.ops import creation
 from defun.ops import logic
+from defun.ops import python_ops
 
 from autograph.operators import loop_state
 from autograph.operators import py_builtins
@@ -20,19 +21,27 @@ from autograph.operators import special_values
 from autograph.operators import tensors
 
 
-def if_stmt(cond, body, orelse, get_state, set_state, symbol_names, nouts):
-    """Runs `body` if `cond` else `orelse`; a graph-tensor `cond` stages both with `defun.cond`."""
+def if_stmt(cond, body, orelse, get_state, set_state, symbol_names, nouts, one_sided_returns=False):
+    """Runs `body` if `cond` else `orelse`; a graph-tensor `cond` stages both with `defun.cond`.
+
+    `one_sided_returns` (the ONE_SIDED_RETURNS feature): where one branch returns and the other
+    does not, zeros stand in for the value on the path that does not; by default that is an error,
+    as in TF.
+    """
     if tensors.is_graph_tensor(cond):
-        _graph_if(cond, body, orelse, get_state, set_state, symbol_names, nouts)
+        _graph_if(cond, body, orelse, get_state, set_state, symbol_names, nouts, one_sided_returns)
     elif cond:
         body()
     else:
         orelse()
 
 
-def _graph_if(cond, body, orelse, get_state, set_state, symbol_names, nouts):
+def _graph_if(cond, body, orelse, get_state, set_state, symbol_names, nouts, one_sided_returns):
     initial = get_state()
-    stand_ins = _return_stand_ins(body, orelse, get_state, set_state, initial, nouts)
+    stand_ins = {}
+    if one_sided_returns:
+        stand_ins = _return_stand_ins(body, orelse, get_state, set_state, initial, nouts)
+    returns = {i for i, v in enumerate(initial[:nouts]) if special_values.is_undefined_return(v)}
     traced = {}
 
     def branch(block, label):
@@ -41,7 +50,7 @@ def _graph_if(cond, body, orelse, get_state, set_state, symbol_names, nouts):
             block()
             outputs = tuple(stand_ins.get(i, v) if special_values.is_undefined_return(v) else v
                             for i, v in enumerate(get_state()[:nouts]))
-            _check_branch(outputs, symbol_names, label)
+            _check_branch(outputs, symbol_names, label, returns)
             outputs = tensors.to_tensor_leaves(outputs)
             traced[label] = outputs
             if len(traced) == 2:
@@ -95,11 +104,14 @@ def _no_outputs(run):
     return wrapped
 
 
-def _check_branch(outputs, symbol_names, label):
-    for name, value in zip(symbol_names, outputs):
-        if special_values.is_undefined_return(value):
-            raise ValueError('the %s branch of a tensor-dependent `if` must also return a value'
-                             ' (the function returns in the other branch)' % label)
+def _check_branch(outputs, symbol_names, label, returns):
+    """Raises for outputs a branch left undefined or None; `returns`: the return-value slots."""
+    for i, (name, value) in enumerate(zip(symbol_names, outputs)):
+        if special_values.is_undefined_return(value) or (value is None and i in returns):
+            raise ValueError(
+                'the %s branch must also have a return statement: the other branch of this'
+                ' tensor-dependent `if` returns a value (the ONE_SIDED_RETURNS feature lets the'
+                ' function return later on this path instead)' % label)
         if special_values.is_undefined(value):
             raise ValueError(
                 "'%s' must also be initialized in the %s branch: it is used after a tensor-dependent"
@@ -243,7 +255,12 @@ def _iterator_for(iterator, extra_test, body, get_state, set_state, symbol_names
         lambda _: None, state.initial)
     kwargs['shape_invariants'] = (None, iterator.element_shapes) + tuple(invariants)
     results = cf.while_loop(cond_fn, body_fn, (has_value, element) + state.initial, **kwargs)
-    state.finish(results[2:])
+    # TF runs this loop as a reduce over the dataset, which has no gradient; neither do its results
+    state.finish(tuple(nest.map_structure(_without_gradient, r) for r in results[2:]))
+
+
+def _without_gradient(value):
+    return python_ops.stop_gradient(value) if tensors.is_tensor(value) else value
 
 
 def _relax_invariants(state, iteration):

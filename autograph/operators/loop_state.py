@@ -129,6 +129,13 @@ class LoopState:
         except (UnboundLocalError, TypeError, ValueError, KeyError) as e:
             # The body cannot be staged from these values (TF catches the same types here); other
             # errors (NotImplementedError of a nested Python loop, say) are the user's, unchanged.
+            if any(special_values.is_undefined_return(v) for v in self.user_initial):
+                # A return under a tensor condition inside the loop (TF's error; the
+                # ONE_SIDED_RETURNS feature converts it).
+                raise NotImplementedError(
+                    'a return statement cannot be placed inside this TensorFlow loop: on some path'
+                    ' of an iteration the function returns and on others it does not (%s: %s)'
+                    % (type(e).__name__, e)) from e
             raise self._undefined_error('staging one iteration to infer its type failed: %s: %s'
                                         % (type(e).__name__, e)) from e
         finally:

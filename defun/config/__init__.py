@@ -11,7 +11,8 @@ __all__ = ['PhysicalDevice', 'LogicalDevice', 'list_physical_devices', 'list_log
            'get_visible_devices', 'set_visible_devices', 'run_functions_eagerly',
            'functions_run_eagerly', 'experimental_run_functions_eagerly',
            'experimental_functions_run_eagerly', 'get_soft_device_placement',
-           'set_soft_device_placement', 'experimental', 'threading']
+           'set_soft_device_placement', 'experimental', 'threading', 'LogicalDeviceConfiguration',
+           'get_logical_device_configuration', 'set_logical_device_configuration']
 
 
 def run_functions_eagerly(run_eagerly):

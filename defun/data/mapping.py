@@ -14,6 +14,7 @@ from defun.function import call_converted
 from defun import context, dtypes, nest
 from defun.errors import InvalidArgumentError
 from defun.control_flow.while_ops import while_loop
+from defun.ops.python_ops import stop_gradient
 from defun.shapes import TensorSpec
 
 from defun.data import structure
@@ -246,4 +247,5 @@ def _graph_reduce(dataset, state, reduce_func):
     invariants = (None, iterator.element_shapes, nest.map_structure(lambda s: s.shape, relaxed))
     _, _, result = while_loop(cond, body, (has_value, element, state),
                               shape_invariants=invariants)
-    return result
+    # TF's ReduceDataset has no gradient: neither has this loop's result
+    return nest.map_structure(stop_gradient, result)

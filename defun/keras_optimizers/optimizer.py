@@ -28,6 +28,7 @@ from defun.ops.elementary import sqrt
 from defun.ops.reductions import reduce_sum
 from defun.scopes import name_scope
 from defun.tape import GradientTape
+from defun.trackable import AutoTrackable
 from defun import dtypes
 from defun.variables import Variable
 
@@ -40,7 +41,7 @@ def _snake(name):
     return _WORD[1].sub(r'\1_\2', _WORD[0].sub(r'\1_\2', name)).lower()
 
 
-class Optimizer:
+class Optimizer(AutoTrackable):
     """Base class of the optimizers: subclasses define `build` (their slots) and `update_step`."""
 
     def __init__(self, learning_rate, weight_decay=None, clipnorm=None, clipvalue=None,
@@ -65,7 +66,7 @@ class Optimizer:
         self.built = False
         self._variables = []
         self._trainable_variables = []
-        self._indices = {}  # id(model variable) -> its index in the built variable list
+        self._indices = {}  # model variable's unique_id -> its index in the built list
         self._exclude_ids, self._exclude_pattern = set(), None
         self._iterations = self.add_variable_value(0, 'iteration', dtypes.int64)
         self._learning_rate = self._learning_rate_from(learning_rate)
@@ -112,13 +113,13 @@ class Optimizer:
         """Records the model variables; subclasses then create their slots."""
         var_list = list(var_list)
         for i, variable in enumerate(var_list):
-            self._indices[id(variable)] = i
+            self._indices[variable.unique_id] = i
         self._trainable_variables = var_list
         self.built = True
 
     def slot(self, slots, variable):
         """The slot of `variable` in the per-variable list `slots`."""
-        return slots[self._indices[id(variable)]]
+        return slots[self._indices[variable.unique_id]]
 
     # -- learning rate
     def _learning_rate_from(self, value):
@@ -203,11 +204,15 @@ class Optimizer:
                     'trainable variables.')
             return list(self._trainable_variables)
         variables = list(trainable_variables)
+        for variable in variables:
+            if not isinstance(variable, Variable):
+                raise TypeError(f'{self.name}: can only update Variables, got '
+                                f'{type(variable).__name__} {variable!r}')
         if not self.built:
             with name_scope(self.name):
                 self.build(variables)
         for variable in variables:
-            if id(variable) not in self._indices:
+            if variable.unique_id not in self._indices:
                 raise ValueError(
                     f'Unknown variable: {variable!r}. This optimizer can only be called for the '
                     'variables it was originally built with. When working with a new set of '
@@ -263,11 +268,11 @@ class Optimizer:
         if self.built:
             raise ValueError('`exclude_from_weight_decay()` can only be configured before the '
                              'optimizer is built.')
-        self._exclude_ids = {id(v) for v in var_list or ()}
+        self._exclude_ids = {v.unique_id for v in var_list or ()}
         self._exclude_pattern = re.compile('|'.join(set(var_names))) if var_names else None
 
     def _use_weight_decay(self, variable):
-        if id(variable) in self._exclude_ids:
+        if variable.unique_id in self._exclude_ids:
             return False
         return not (self._exclude_pattern is not None and
                     self._exclude_pattern.search(variable.name))

@@ -28,18 +28,9 @@ def _cast_kernel(x, dtype):
     if dtype is dtypes.string or np.asarray(x).dtype.kind == 'O':
         # TF's Cast has no string conversions (tf.strings.to_number / as_string do that).
         source = 'string' if np.asarray(x).dtype.kind == 'O' else dtypes.from_numpy(x.dtype)
-        raise errors.UnimplementedError(f'Cast {_kernel_type_name(source)} to '
-                                        f'{_kernel_type_name(dtype)} is not supported [Op:Cast]')
+        raise errors.UnimplementedError(f'Cast {errors.kernel_type_name(source)} to '
+                                        f'{errors.kernel_type_name(dtype)} is not supported [Op:Cast]')
     return np.asarray(x).astype(dtype.np_dtype) if np.ndim(x) else dtype.as_numpy_dtype(x)
-
-
-_KERNEL_TYPE_NAMES = {'float32': 'float', 'float64': 'double', 'float16': 'half'}
-
-
-def _kernel_type_name(dtype):
-    """A dtype as TF's kernels name it in messages ('float', 'double', 'int32', 'string')."""
-    name = getattr(dtype, 'name', dtype)
-    return _KERNEL_TYPE_NAMES.get(name, name)
 
 
 def _cast_infer(x, dtype):
@@ -238,4 +229,6 @@ FILL = define_op('Fill', _fill_kernel, _fill_infer,
 
 def fill(dims, value, name=None):
     d = dims if isinstance(dims, Tensor) else to_tensor(dims, dtype=dtypes.int32, op='fill')
+    if d.shape.rank == 0:  # a Python int shape, as TF accepts for zeros(2) / fill(2, x)
+        d = reshape(d, [1])
     return apply_op(FILL, (d, to_tensor(value, op='fill')), None, name)

@@ -4,6 +4,8 @@
 variable handles) the user's function read, and its gradient calls the user's gradient function, so
 tapes, `gradients()` and compiled backward graphs all use it the same way.
 """
+import functools
+
 import numpy as np
 
 from defun import context, dtypes, nest
@@ -85,9 +87,28 @@ def _run_python_op(opdef, func, inp, Tout, as_tensors, name):
     return list(outs) if is_list else outs[0]
 
 
-def py_function(func, inp, Tout, name=None):
+def _as_decorator(wrap, func, inp, Tout, name):
+    """TF's decorator form: `@tf.py_function(Tout=...)` (no func) wraps the decorated function,
+    whose call arguments become `inp`."""
+    if func is not None:
+        return None
+    if Tout is None:
+        raise TypeError('Tout is required: the dtype (or list of dtypes) the function returns')
+
+    def decorator(f):
+        @functools.wraps(f)
+        def call(*args):
+            return wrap(f, list(args), Tout, name=name)
+        return call
+    return decorator
+
+
+def py_function(func=None, inp=None, Tout=None, name=None):
     """Runs `func` on eager tensors when the op executes (inside compiled functions: at run time).
     Called eagerly it simply runs `func`, so a tape differentiates through it."""
+    decorator = _as_decorator(py_function, func, inp, Tout, name)
+    if decorator is not None:
+        return decorator
     if context.executing_eagerly():
         tout, is_list = _tout_list(Tout)
         result = func(*[to_tensor(x, op='py_function') for x in nest.flatten(inp)])
@@ -97,6 +118,9 @@ def py_function(func, inp, Tout, name=None):
     return _run_python_op(PY_FUNCTION, func, inp, Tout, True, name)
 
 
-def numpy_function(func, inp, Tout, stateful=True, name=None):
+def numpy_function(func=None, inp=None, Tout=None, stateful=True, name=None):
     """Runs `func` on numpy arrays when the op executes; not differentiable."""
+    decorator = _as_decorator(numpy_function, func, inp, Tout, name)
+    if decorator is not None:
+        return decorator
     return _run_python_op(NUMPY_FUNCTION, func, inp, Tout, False, name)

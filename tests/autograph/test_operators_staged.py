@@ -42,8 +42,9 @@ def staged(monkeypatch):
     monkeypatch.setattr(trial_tracing, 'trial_trace', _fake_trial_trace)
 
 
-def _run(fn, *args):
-    return autograph.to_graph(fn)(*[defun.constant(a) for a in args])
+def _run(fn, *args, features=None):
+    converted = autograph.to_graph(fn, experimental_optional_features=features)
+    return converted(*[defun.constant(a) for a in args])
 
 
 def _if_fn(x):
@@ -199,7 +200,10 @@ def _first_square_above(limit):
 
 
 def test_staged_return_inside_loop():
-    assert _run(_first_square_above, 30).numpy() == 6
+    one_sided = autograph.experimental.Feature.ONE_SIDED_RETURNS
+    assert _run(_first_square_above, 30, features=one_sided).numpy() == 6
+    with pytest.raises(NotImplementedError, match='return statement cannot be placed'):
+        _run(_first_square_above, 30)
 
 
 def _logic(a, b):

@@ -13,7 +13,8 @@ CPU = '/job:localhost/replica:0/task:0/device:CPU:0'
 @pytest.fixture
 def restore_config():
     saved = {k: context.config_value(k) for k in ('run_functions_eagerly', 'op_determinism',
-                                                  'visible_devices',
+                                                  'visible_devices', 'logical_devices',
+                                                  'log_device_placement',
                                                   'intra_op_parallelism_threads',
                                                   'inter_op_parallelism_threads')}
     yield
@@ -154,3 +155,30 @@ def test_version_is_defuns_own():
     pyproject = pathlib.Path(__file__).parents[2] / 'pyproject.toml'
     declared = re.search(r'^version = "(.*)"', pyproject.read_text(), re.M).group(1)
     assert tf.__version__ == tf.version.VERSION == declared
+
+
+def test_logical_device_configuration(restore_config):
+    cpu = tf.config.list_physical_devices('CPU')[0]
+    assert tf.config.get_logical_device_configuration(cpu) is None
+    config = tf.config.LogicalDeviceConfiguration()
+    # Reprs recorded from TF 2.21.
+    assert repr(config) == ('LogicalDeviceConfiguration(memory_limit=None, '
+                            'experimental_priority=None, experimental_device_ordinal=None)')
+    tf.config.set_logical_device_configuration(cpu, [config] * 3)
+    assert tf.config.get_logical_device_configuration(cpu) == [config] * 3
+    assert repr(tf.config.list_logical_devices('CPU')) == (
+        "[LogicalDevice(name='/device:CPU:0', device_type='CPU'), "
+        "LogicalDevice(name='/device:CPU:1', device_type='CPU'), "
+        "LogicalDevice(name='/device:CPU:2', device_type='CPU')]")
+    assert tf.config.experimental.VirtualDeviceConfiguration is tf.config.LogicalDeviceConfiguration
+    tf.config.set_logical_device_configuration(cpu, [])
+    with pytest.raises(tf.errors.NotFoundError, match='No CPU devices are available'):
+        tf.config.list_logical_devices()
+    with pytest.raises(ValueError, match='Unrecognized device'):
+        tf.config.set_logical_device_configuration('x', [config])
+
+
+def test_log_device_placement_is_recorded(restore_config):
+    assert tf.debugging.get_log_device_placement() is False
+    tf.debugging.set_log_device_placement(True)
+    assert tf.debugging.get_log_device_placement() is True

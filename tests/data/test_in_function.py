@@ -184,3 +184,22 @@ def test_enumerate_and_zip_of_datasets_in_function():
             s += a * b
         return s
     assert int(f(D.range(4))) == sum(i * i for i in range(4)) * 2
+
+
+def test_dataset_loops_have_no_gradient_as_in_tf():
+    # recorded from TF 2.21: TF runs these loops as ReduceDataset, which has no gradient
+    ds = D.range(3).map(lambda x: tf.cast(x, tf.float32))
+    w = tf.Variable(2.0)
+
+    @tf.function
+    def loop():
+        with tf.GradientTape() as tape:
+            loss = tf.constant(0.)
+            for x in ds:
+                loss += w * x
+        return loss, tape.gradient(loss, w)
+    loss, grad = loop()
+    assert float(loss) == 6.0 and grad is None
+    with tf.GradientTape() as tape:
+        total = ds.reduce(0., lambda s, x: s + w * x)
+    assert float(total) == 6.0 and tape.gradient(total, w) is None

@@ -115,7 +115,7 @@ def test_get_concrete_function_and_its_surface():
     assert cf.graph.get_operations()
     assert [n.op for n in cf.graph.as_graph_def().node].count('Placeholder') == 2
     assert 'mul = x * y' in cf.function_source  # the op is named 'mul', as TF names x * y
-    with pytest.raises(TypeError):
+    with pytest.raises(tf.errors.InvalidArgumentError):  # a wrong dtype, as TF
         cf(tf.constant([1, 2]), tf.constant([1, 2]))
 
 

@@ -232,3 +232,26 @@ def test_weight_decay_exclusion():
     assert a.numpy() == pytest.approx(1 - 0.5 * 0.1) and b.numpy() == 1.0
     with pytest.raises(ValueError, match='before the optimizer is built'):
         opt.exclude_from_weight_decay(var_names=['x'])
+
+
+def test_variables_passed_to_a_function_as_arguments():
+    # The function guide's example: TF 2.21 updates w, refuses a second optimizer (its slots
+    # would be created on a non-first trace) and reuses the trace for another variable.
+    opt1, opt2 = K.Adam(learning_rate=1e-2), K.Adam(learning_rate=1e-3)
+
+    @tf.function
+    def train_step(w, x, y, optimizer):
+        with tf.GradientTape() as tape:
+            loss = tf.reduce_sum(tf.square(w * x - y))
+        optimizer.apply_gradients(zip(tape.gradient(loss, [w]), [w]))
+
+    w, x, y = tf.Variable(2.), tf.constant([-1.]), tf.constant([2.])
+    train_step(w, x, y, opt1)
+    assert w.numpy() == pytest.approx(1.99)  # recorded from TF 2.21: 1.9900001
+    with pytest.raises(ValueError, match='singleton tf.Variables'):
+        train_step(w, x, y, opt2)
+    w2 = tf.Variable(3.)
+    train_step(w2, x, y, opt1)
+    assert w2.numpy() == pytest.approx(2.9900036, rel=1e-6)  # recorded from TF 2.21
+    with pytest.raises(TypeError, match='can only update Variables'):
+        opt1.apply_gradients([(tf.constant(1.0), tf.constant(2.0))])

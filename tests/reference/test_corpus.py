@@ -20,6 +20,9 @@ from tests.reference import corpus_calls  # noqa: F401
 from tests.reference import corpus_loops  # noqa: F401
 from tests.reference.registry import CASES
 
+# defun's conversions beyond TF's (autograph.options): the corpus covers them too.
+EXTENSIONS = (Feature.LOOP_ELSE, Feature.ONE_SIDED_RETURNS)
+
 PARAMS = [pytest.param(c.fn, args, c.tensor, id='%s-%d' % (c.fn.__name__, i))
           for c in CASES for i, args in enumerate(c.arg_sets)]
 COMPILED = [pytest.param(c.fn, args, c.tf_raises, id='%s-%d' % (c.fn.__name__, i))
@@ -45,8 +48,8 @@ def test_converted_matches_native(fn, args, tensor):
     expected = run(fn, args)
     with warnings.catch_warnings():
         warnings.simplefilter('ignore', autograph.AutoGraphWarning)
-        # The corpus includes loops with an else clause: defun's LOOP_ELSE (TF cannot convert them).
-        converted = autograph.to_graph(fn, experimental_optional_features=Feature.LOOP_ELSE)
+        # The corpus includes what only defun converts (loop else clauses, one-sided returns).
+        converted = autograph.to_graph(fn, experimental_optional_features=EXTENSIONS)
     assert converted is not fn
     assert run(converted, args) == expected
 
@@ -84,7 +87,7 @@ def test_compiled_with_tensors_matches_native(fn, args, tf_raises):
     if not all(hasattr(defun, name) for name in ('function', 'cond', 'while_loop')):
         pytest.skip('defun.function and its control-flow ops are not all available yet')
     expected, _, error = run(fn, args)
-    compiled = defun.function(fn, experimental_autograph_options=Feature.LOOP_ELSE)
+    compiled = defun.function(fn, experimental_autograph_options=EXTENSIONS)
     result, _, compiled_error = run(compiled, [_as_tensor(a) for a in args])
     if tf_raises is not None and tf_raises.applies_to(args):
         # TensorFlow cannot agree with Python here (tf_raises.reason says why): it raises.
