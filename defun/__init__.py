@@ -31,6 +31,7 @@ from defun.registry import RegisterGradient, no_gradient, NotDifferentiable, get
 from defun import eager  # noqa
 import autograph  # noqa: F401  (tf.autograph)
 from defun.concrete import ConcreteFunction  # noqa
+from defun import types  # noqa: F401  (tf.types.experimental.TraceType, FunctionType, ...)
 from defun.control_flow import *  # noqa: F401,F403
 from defun.module import Module  # noqa
 from defun import config, version  # noqa

@@ -15,7 +15,7 @@ import copy
 from defun import context, dtypes, nest
 from defun.errors import InvalidArgumentError
 from defun.shapes import TensorShape, TensorSpec
-from defun.trace_key import TraceType
+from defun.trace_types import TraceType
 from defun.unsupported import KNOWN_GAPS, NotInDefunError
 
 __all__ = ['Dataset', 'DatasetSpec', 'ElementTraceType', 'VariantDataset', 'KINDS', 'register',
@@ -329,11 +329,11 @@ class DatasetSpec(ElementTraceType):
     def dtype(self):
         return dtypes.variant
 
-    def component_specs(self):
+    def flatten(self):
         return [TensorSpec([], dtypes.variant)]
 
-    def from_components(self, components):
-        return VariantDataset(components[0], self.element_spec)
+    def from_tensors(self, tensors):
+        return VariantDataset(next(tensors), self.element_spec)
 
     def to_tensors(self, value):
         return [_kind('_variant_of')(value)]

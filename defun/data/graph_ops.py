@@ -124,11 +124,11 @@ class IteratorSpec(ElementTraceType):
     def __init__(self, element_spec):
         self.element_spec = element_spec
 
-    def component_specs(self):
+    def flatten(self):
         return [TensorSpec([], dtypes.resource)]
 
-    def from_components(self, components):
-        return GraphIterator(None, self.element_spec, resource=components[0])
+    def from_tensors(self, tensors):
+        return GraphIterator(None, self.element_spec, resource=next(tensors))
 
     def to_tensors(self, value):
         return [value.resource]
