@@ -68,3 +68,4 @@ for _name in ('convert_like', 'sum_to', 'reduced_shape', 'static_or_tensor_shape
               'real', 'reciprocal', 'reduce_std', 'reduce_variance', 'rsqrt', 'softplus'):
     globals().pop(_name, None)
 del _name, _value
+from defun.initializers import *  # noqa
