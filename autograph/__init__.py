@@ -25,7 +25,8 @@ def to_graph(entity, recursive=True, experimental_optional_features=None):
     `experimental_optional_features` turns on optional conversions (`experimental.Feature`).
     """
     del recursive
-    return impl.convert(entity, options.features(experimental_optional_features))
+    return impl.convert(entity, options.features(experimental_optional_features),
+                        user_requested=True)
 
 
 def to_code(entity, recursive=True, experimental_optional_features=None):
