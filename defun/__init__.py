@@ -65,8 +65,9 @@ for _name, _value in list(globals().items()):
         del globals()[_name]
 for _name in ('convert_like', 'sum_to', 'reduced_shape', 'static_or_tensor_shape',
               'get_gradient_function', 'NotDifferentiable',
-              'ceil', 'conj', 'cumprod', 'divide_no_nan', 'erf', 'expm1', 'floordiv', 'floormod',
+              'ceil', 'conj', 'cumprod', 'divide_no_nan', 'erf', 'erfc', 'expm1', 'floordiv', 'floormod',
               'imag', 'is_finite', 'is_inf', 'is_nan', 'log', 'log1p', 'logical_xor', 'mod',
               'real', 'reciprocal', 'reduce_std', 'reduce_variance', 'rsqrt', 'softplus'):
     globals().pop(_name, None)
 del _name, _value
+from defun.initializers import *  # noqa

@@ -1,5 +1,6 @@
 """The `tf.linalg` namespace."""
-from defun.ops.linalg import det, einsum, inv, matmul, norm, solve, tensordot  # noqa: F401
+from defun.ops.linalg import det, einsum, inv, matmul, solve, tensordot  # noqa: F401
+from defun.ops.linalg_norm import norm  # noqa: F401
 from defun.ops.creation import eye  # noqa: F401
 from defun.ops.linalg_diag import *  # noqa: F401,F403
 from defun.ops.linalg_solve import *  # noqa: F401,F403
