@@ -42,6 +42,8 @@ from defun.device import device, DeviceSpec  # noqa
 from defun.ops.clip_ops import clip_by_norm, clip_by_global_norm, sequence_mask, meshgrid  # noqa
 from defun.ops.array_more import *  # noqa
 from defun.ops.math_more import asinh, acosh, atanh  # noqa
+from defun.ops.asserts import assert_equal, assert_greater, assert_less  # noqa: E402
+from defun.ops.check_ops import assert_rank  # noqa: E402  (TF's top-level asserts)
 from defun import data  # noqa: E402  (tf.data)
 from defun import experimental  # noqa: E402  (tf.experimental.Optional)
 from defun import keras  # noqa: E402

@@ -1,6 +1,8 @@
 """The `tf.debugging` namespace."""
 from defun import context
-from defun.ops.debug import Assert, assert_equal, assert_greater, check_numerics  # noqa: F401
+from defun.ops.debug import Assert, check_numerics  # noqa: F401
+from defun.ops.asserts import *  # noqa: F401,F403
+from defun.ops.check_ops import *  # noqa: F401,F403
 
 
 def set_log_device_placement(enabled):
