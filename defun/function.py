@@ -431,3 +431,9 @@ def function(func=None, input_signature=None, autograph=True, jit_compile=None,
         return decorate
     return decorate(func)
 
+
+
+def call_converted(fn, args):
+    """Calls `fn(*args)` converted by AutoGraph as a tf.function body is: for the other tracers of
+    user code (tf.data's map, filter and reduce functions), so only this module imports autograph."""
+    return autograph_impl.converted_call(fn, args)
