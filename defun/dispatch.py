@@ -78,6 +78,12 @@ def apply_op(opdef: OpDef, inputs: Sequence[Tensor], attrs: dict | None = None,
         result = _new_tensor(EagerTensor)
         result.array = out
         return result
+    if len(out) == 1 and out[0].__class__ is not bytes:
+        # One output of a multi-output op (a compiled call returning one tensor): the per-call
+        # hot path of a compiled function, so skip EagerTensor's constructor as above.
+        result = _new_tensor(EagerTensor)
+        result.array = out[0]
+        return (result,)
     return tuple([EagerTensor(o) for o in out])
 
 
