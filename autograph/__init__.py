@@ -29,11 +29,17 @@ def to_graph(entity, recursive=True, experimental_optional_features=None):
                         user_requested=True)
 
 
+def trace(*args):
+    """Prints `args` when it runs, as Python's print: inside a compiled function that is while it
+    is traced (symbolic tensors show as `Tensor("name:0", ...)`), as `tf.autograph.trace`."""
+    print(*args)
+
+
 def to_code(entity, recursive=True, experimental_optional_features=None):
     """Returns the source of the converted function, as a string."""
     del recursive
     return impl.converted_source(entity, options.features(experimental_optional_features))
 
 
-__all__ = ['to_graph', 'to_code', 'do_not_convert', 'experimental', 'check', 'AutoGraphWarning',
+__all__ = ['to_graph', 'to_code', 'trace', 'do_not_convert', 'experimental', 'check', 'AutoGraphWarning',
            'preflight']

@@ -242,7 +242,21 @@ class CustomLeaf(_Leaf):
         return repr(self[1])
 
     def placeholder(self, value, graph, name, out, aliases):
-        return self[1].placeholder_value(TracingContext())
+        # A type whose values carry tensors (TF's flatten / to_tensors / from_tensors, as a
+        # tf.data Dataset's variant) is rebuilt from placeholders for them.
+        specs = self[1].flatten()
+        if not specs:
+            return self[1].placeholder_value(TracingContext())
+        components = []
+        for i, spec in enumerate(specs):
+            ph = graph.add_placeholder(spec.dtype, spec.shape.as_tuple(), f'{name}_{i}')
+            graph.inputs.append(ph)
+            components.append(ph)
+        out.extend(components)
+        return self[1].from_tensors(iter(components))
+
+    def feed(self, value, out, fed):
+        out.extend(self[1].to_tensors(value))
 
     def trace_type(self, value):
         return self[1]
@@ -286,11 +300,8 @@ def leaf_for(value, feeds, holders, aliases):
                             aliases[id(value)])
     trace_type = _custom_type(value)
     if trace_type is not None:
-        if getattr(trace_type, 'flatten', list)():
-            raise NotImplementedError(
-                f'{type(trace_type).__name__}: a TraceType whose values carry tensors (flatten / '
-                f'to_tensors) is not supported by defun; its placeholder_value must not need '
-                f'tensor inputs.')
+        if trace_type.flatten():
+            feeds.extend(trace_type.to_tensors(value))
         return CustomLeaf(trace_type)
     holders.append(value)
     return ObjectLeaf(value)
