@@ -41,6 +41,7 @@ from defun.version import VERSION as __version__  # noqa
 from defun.device import device, DeviceSpec  # noqa
 from defun.ops.clip_ops import clip_by_norm, clip_by_global_norm, sequence_mask, meshgrid  # noqa
 from defun.ops.array_more import *  # noqa
+from defun.ops.array_more import tuple_ as tuple  # noqa: A001  (TF's name)
 from defun.ops.math_more import asinh, acosh, atanh  # noqa
 from defun.ops.asserts import assert_equal, assert_greater, assert_less  # noqa: E402
 from defun.ops.check_ops import assert_rank  # noqa: E402  (TF's top-level asserts)

@@ -8,3 +8,4 @@ from defun.ops.linalg_decomp import *  # noqa: F401,F403
 from defun.ops.linalg_solve import LogMatrixDeterminant  # noqa: F401
 from defun.ops.nn_more import l2_normalize  # noqa: F401
 from defun.ops.clip_ops import global_norm  # noqa: F401
+from defun.ops.special import cross  # noqa: F401
