@@ -132,8 +132,11 @@ class ConcreteFunction:
 
     # -- calling
     def __call__(self, *args, **kwargs):
-        flat = self._arg_binder(args, kwargs) if self._arg_binder else list(args)
-        return self.call_flat(self._check_args(flat))
+        try:
+            flat = self._arg_binder(args, kwargs) if self._arg_binder else list(args)
+            return self.call_flat(self._check_args(flat))
+        except Exception as exc:
+            raise errors.filtered(exc)  # the user's frames only, as TF
 
     def _check_args(self, flat):
         if len(flat) != len(self._arg_placeholders):
