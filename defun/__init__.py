@@ -39,7 +39,31 @@ from defun import saved_model  # noqa: F401
 from defun.version import VERSION as __version__  # noqa
 from defun.device import device, DeviceSpec  # noqa
 from defun.ops.clip_ops import clip_by_norm, clip_by_global_norm, sequence_mask, meshgrid  # noqa
+from defun.ops.array_more import *  # noqa
+from defun.ops.math_more import asinh, acosh, atanh  # noqa
 from defun import keras  # noqa: E402
 from defun import keras_optimizers as optimizers  # noqa: E402  (tf.optimizers)
 from defun import unsupported  # noqa: E402
 __getattr__ = unsupported.missing_names(__name__, 'tf', unsupported.TF_NAMESPACES)  # TF names not here
+
+# The face holds TensorFlow's names only (issue 10): defun's own modules (any not named as one of
+# TF 2.21's namespaces below), the op tables' helpers and the aliases TF 2 keeps under tf.math
+# alone are dropped here; each stays importable from its module (`from defun import registry`,
+# `defun.math.log`, `defun.ops.base_ops.sum_to`).
+for _name, _value in list(globals().items()):
+    if type(_value) is type(dtypes) and _value.__name__ == f'{__name__}.{_name}' and _name not in (
+            'audio', 'autodiff', 'autograph', 'bitwise', 'compat', 'config', 'data', 'debugging',
+            'distribute', 'dtensor', 'dtypes', 'errors', 'experimental', 'feature_column',
+            'graph_util', 'image', 'initializers', 'io', 'keras', 'linalg', 'lite', 'lookup',
+            'losses', 'math', 'metrics', 'mlir', 'nest', 'nn', 'optimizers', 'profiler',
+            'quantization', 'queue', 'ragged', 'random', 'raw_ops', 'saved_model', 'security',
+            'sets', 'signal', 'sparse', 'strings', 'summary', 'sysconfig', 'test', 'tools', 'tpu',
+            'train', 'types', 'version', 'xla', 'eager'):
+        del globals()[_name]
+for _name in ('convert_like', 'sum_to', 'reduced_shape', 'static_or_tensor_shape',
+              'get_gradient_function', 'NotDifferentiable',
+              'ceil', 'conj', 'cumprod', 'divide_no_nan', 'erf', 'expm1', 'floordiv', 'floormod',
+              'imag', 'is_finite', 'is_inf', 'is_nan', 'log', 'log1p', 'logical_xor', 'mod',
+              'real', 'reciprocal', 'reduce_std', 'reduce_variance', 'rsqrt', 'softplus'):
+    globals().pop(_name, None)
+del _name, _value

@@ -19,6 +19,7 @@ from defun.ops.base_ops import cast, reshape, zeros_like
 from defun.ops.op_helpers import to_tensor
 from defun.ops.random import float_dtype, shape_arg
 from defun.ops.reductions import reduce_prod
+from defun.trackable import AutoTrackable
 from defun.variables import Variable
 
 __all__ = ['Generator', 'Algorithm', 'get_global_generator', 'set_global_generator',
@@ -72,7 +73,7 @@ def create_rng_state(seed, alg):
     return to_tensor(_seed_state(seed, alg), op='create_rng_state')
 
 
-class Generator:
+class Generator(AutoTrackable):
     """A random-number generator with its state in a Variable (tf.random.Generator)."""
 
     def __init__(self, copy_from=None, state=None, alg=None):

@@ -217,6 +217,8 @@ def convert_to_tensor(value, dtype=None, name=None, dtype_hint=None, preferred_d
     convert = _CONVERSION_FUNCTIONS.get(type(value))
     if convert is not None:
         return convert(value, dtype)
+    if isinstance(value, TensorShape):
+        value = _shape_as_list(value)
     if isinstance(value, (list, tuple)) and _contains_tensor(value):
         # TF auto-packs lists of tensors with the (differentiable) stack op.
         return _packer[0](value, dtype)
@@ -229,6 +231,14 @@ def convert_to_tensor(value, dtype=None, name=None, dtype_hint=None, preferred_d
     else:
         array = to_array(value, dtype)
     return constant_from_array(array, name)
+
+
+def _shape_as_list(shape):
+    """A fully known TensorShape converts to its dims (int32 unless told otherwise), as in TF."""
+    dims = shape.as_tuple()
+    if dims is None or None in dims:
+        raise ValueError(f'Cannot convert a partially known TensorShape {shape} to a Tensor.')
+    return list(dims)
 
 
 def constant_from_array(array, name=None):

@@ -29,8 +29,10 @@ class AutoTrackable:
 
     def __setattr__(self, name, value):
         object.__setattr__(self, name, value)
+        # Any assignment may complete a pending path: `self.w = Variable(...)` directly, or
+        # `self._momentums = ...` after the slots it names were appended to `self._variables`.
         if self.__dict__.get(PENDING_ATTRIBUTE) and name != PENDING_ATTRIBUTE:
-            restore_deferred(self, first=name)
+            restore_deferred(self)
 
 
 def _holds_trackable(value):
@@ -81,13 +83,12 @@ def defer(owner, path, restore):
     pending.setdefault(tuple(path), []).append(restore)
 
 
-def restore_deferred(owner, first=None):
-    """Hands every pending restoration of `owner` whose object now exists to it (only those whose
-    path starts with `first`, when given)."""
+def restore_deferred(owner):
+    """Hands every pending restoration of `owner` whose object now exists to it."""
     pending = owner.__dict__.get(PENDING_ATTRIBUTE)
     if not pending:
         return
-    for path in [p for p in pending if first is None or p[0] == first]:
+    for path in list(pending):
         target = owner
         for name in path:
             target = child(target, name)

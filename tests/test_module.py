@@ -5,6 +5,7 @@ import numpy as np
 import pytest
 
 import defun as tf
+from defun import module
 
 
 class Leaf(tf.Module):
@@ -48,7 +49,7 @@ def test_flatten_with_path_reports_every_path():
 
 def test_walk_non_recursive_and_cycles():
     m = Tree()
-    own = list(tf.module.walk(m, recursive=False, predicate=lambda x: isinstance(x, tf.Variable)))
+    own = list(module.walk(m, recursive=False, predicate=lambda x: isinstance(x, tf.Variable)))
     assert [v.name for v in own] == ['v_k1:0', 't1:0']
     a, b = tf.Module(name='a'), tf.Module(name='b')
     a.child, b.parent = b, a

@@ -310,3 +310,12 @@ def test_list_of_tensors_is_packed():
     t = tf.convert_to_tensor([tf.constant(1.0), 2.0, tf.constant(3.0)])
     assert t.dtype is tf.float32
     np.testing.assert_array_equal(t.numpy(), [1.0, 2.0, 3.0])
+
+
+def test_fully_known_tensor_shape_converts_as_tf():
+    assert tf.convert_to_tensor(tf.TensorShape([2, 3])).numpy().tolist() == [2, 3]
+    assert tf.convert_to_tensor(tf.TensorShape([2]), tf.int64).dtype == tf.int64
+    assert tf.zeros(tf.ones([2, 2]).shape).shape == (2, 2)
+    assert not tf.is_tensor(tf.TensorShape([1]))
+    with pytest.raises(ValueError, match=r'partially known TensorShape \(None, 3\)'):
+        tf.convert_to_tensor(tf.TensorShape([None, 3]))

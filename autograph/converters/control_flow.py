@@ -162,7 +162,7 @@ class _ControlFlow(transformer.Base):
             test=node.test, body=node.body, get_and_set_state=state_defs, get_state=get_state,
             set_state=set_state,
             symbol_names=templates.name_tuple(loop_vars + [c.name for c in composites]),
-            opts=_options(node), **self._declarations(written))
+            opts=_options(node, self.ctx), **self._declarations(written))
         return origin.copy_location(new, node)
 
     def visit_For(self, node):
@@ -184,7 +184,7 @@ class _ControlFlow(transformer.Base):
             target=node.target, body=node.body, extra_test_def=state_defs + extra_def,
             iter_=node.iter, extra_test=extra_ref, get_state=get_state, set_state=set_state,
             symbol_names=templates.name_tuple(loop_vars + [c.name for c in composites]),
-            opts=_options(node), **self._declarations(written))
+            opts=_options(node, self.ctx), **self._declarations(written))
         return origin.copy_location(new, node)
 
 
@@ -194,10 +194,20 @@ def _name(name):
     return node
 
 
-def _options(node):
+def _options(node, ctx):
+    """The loop's options: set_loop_options keywords, plus what the operators need to know of the
+    construct (a for loop's target names; whether ONE_SIDED_RETURNS is on)."""
     keywords = anno.getanno(node, anno.Key.LOOP_OPTIONS, [])
-    return gast.Dict(keys=[gast.Constant(value=k.arg, kind=None) for k in keywords],
-                     values=[k.value for k in keywords])
+    keys = [gast.Constant(value=k.arg, kind=None) for k in keywords]
+    values = [k.value for k in keywords]
+    if isinstance(node, gast.For):
+        targets = sorted(scopes.activity(node.target).writes)
+        keys.append(gast.Constant(value='iterate_names', kind=None))
+        values.append(templates.name_tuple(targets))
+    if ctx.uses('ONE_SIDED_RETURNS'):
+        keys.append(gast.Constant(value='one_sided_returns', kind=None))
+        values.append(gast.Constant(value=True, kind=None))
+    return gast.Dict(keys=keys, values=values)
 
 
 class _LoadWrapper(gast.NodeTransformer):

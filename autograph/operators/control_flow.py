@@ -180,6 +180,9 @@ def for_stmt(iter_, extra_test, body, get_state, set_state, symbol_names, opts):
     """Runs `for x in iter_: body(x)` while `extra_test()` holds; tensors use `defun.while_loop`."""
     iterable = py_builtins.indexed_iterable(iter_)
     if iterable is not None:
+        if not tensors.is_range_tensor(iter_):
+            # As TF: only a loop over a range leaves its target at zero after no iteration.
+            opts = {k: v for k, v in (opts or {}).items() if k != 'iterate_names'}
         _graph_for(iterable, extra_test, body, get_state, set_state, symbol_names, opts)
         return
     if tensors.is_tensor_array(iter_):

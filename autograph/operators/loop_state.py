@@ -56,11 +56,15 @@ class LoopState:
         values = [creation.constant(v) if tensors.is_python_scalar(v) else v for v in values]
         # A variable that had no value before the loop starts as zeros that only a run of the body
         # replaces: a loop that runs zero times must fail rather than hand them out (TF asserts
-        # the same at run time). A return value needs no check: every path of the function sets it
-        # before the end (see converters/return_statements).
-        self.must_iterate = [self.names[i] for i in unknown
-                             if not isinstance(self.user_initial[i], list)
-                             and not special_values.is_undefined_return(self.user_initial[i])]
+        # the same at run time). As in TF, a for loop's own target is exempt (`opts['iterate_names']`,
+        # from the converter: after zero iterations it is the zero). With ONE_SIDED_RETURNS a return
+        # value is exempt too: every path of the function sets it before the end.
+        exempt = set(self.opts.get('iterate_names', ()))
+        self.must_iterate = [
+            self.names[i] for i in unknown
+            if not isinstance(self.user_initial[i], list) and self.names[i] not in exempt
+            and not (self.opts.get('one_sided_returns')
+                     and special_values.is_undefined_return(self.user_initial[i]))]
         if self.must_iterate:
             values, invariants = values + [creation.constant(False)], invariants + [None]
         if not self.names:
@@ -170,7 +174,12 @@ class LoopState:
         except (ValueError, TypeError) as e:
             raise TypeError("'%s' does not have the same nested structure after one iteration of the"
                             ' %s: %s' % (name, self.construct, e)) from e
-        for a, b in zip(nest.flatten(entry), nest.flatten(exit_)):
+        leaves = nest.flatten(entry)
+        if invariant is None or isinstance(invariant, TensorShape):
+            leaf_invariants = [invariant] * len(leaves)
+        else:  # a nested variable: one invariant (or None) per leaf
+            leaf_invariants = nest.flatten(invariant)
+        for a, b, invariant in zip(leaves, nest.flatten(exit_), leaf_invariants):
             if b is None or special_values.is_undefined(b):
                 raise ValueError("'%s' is %s at the end of an iteration of the %s"
                                  % (name, 'None' if b is None else 'undefined', self.construct))

@@ -27,6 +27,12 @@ def building_graph():
     return not context.executing_eagerly()
 
 
+def is_range_tensor(value):
+    """True for a symbolic tensor that `tf.range` made (its op is the Range op)."""
+    op = getattr(value, 'op', None)
+    return is_graph_tensor(value) and getattr(op, 'opdef', None) is creation.RANGE
+
+
 def is_graph_tensor(value):
     """True for a symbolic tensor (or TensorArray) of a graph under construction."""
     return (tensor_types.is_tensor(value) or is_tensor_array(value)) and building_graph()
@@ -71,14 +77,15 @@ def zeros_like_value(value):
         return creation.constant(type(value)()), None
     dims = shape_dims(value.shape)
     if dims is None:
-        raise ValueError('cannot make a placeholder for a tensor of unknown rank')
+        # Unknown rank: a scalar zero, with an invariant that allows any shape (as TF).
+        return creation.zeros([], dtype=value.dtype), value.shape
     zeros = creation.zeros([0 if d is None else d for d in dims], dtype=value.dtype)
     return zeros, (value.shape if None in dims else None)
 
 
 def zeros_like_structure(value):
     """`zeros_like_value` over a nested structure (e.g. a returned tuple): (zeros, shape invariants
-    or None), or None when a leaf is not a tensor or Python number, or has unknown rank."""
+    or None), or None when a leaf is not a tensor or Python number."""
     leaves = nest.flatten(value)
     if not leaves or not all(is_tensor(v) or is_python_scalar(v) for v in leaves):
         return None

@@ -28,6 +28,7 @@ from defun.ops.elementary import sqrt
 from defun.ops.reductions import reduce_sum
 from defun.scopes import name_scope
 from defun.tape import GradientTape
+from defun.trackable import AutoTrackable
 from defun import dtypes
 from defun.variables import Variable
 
@@ -40,7 +41,7 @@ def _snake(name):
     return _WORD[1].sub(r'\1_\2', _WORD[0].sub(r'\1_\2', name)).lower()
 
 
-class Optimizer:
+class Optimizer(AutoTrackable):
     """Base class of the optimizers: subclasses define `build` (their slots) and `update_step`."""
 
     def __init__(self, learning_rate, weight_decay=None, clipnorm=None, clipvalue=None,

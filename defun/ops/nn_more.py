@@ -13,9 +13,10 @@ from defun.dispatch import apply_op
 from defun.ops import op_helpers
 from defun.ops.array import concat, stack
 from defun.ops.op_helpers import dims, same_as_first, to_tensor
-from defun.ops.base_ops import cast, ones_like, reshape, shape
+from defun.ops.base_ops import cast, ones_like, reshape, shape, zeros_like
 from defun.ops.dtype_checks import FLOAT, checked_kernel, check_inputs
-from defun.ops.elementary import abs, exp, rsqrt, square
+from defun.ops.elementary import abs, exp, log, log1p, rsqrt
+from defun.ops.arithmetic import square
 from defun.ops.arithmetic import maximum
 from defun.ops.gathering import gather
 from defun.ops.linalg import einsum
@@ -29,7 +30,8 @@ from defun.ops import validation
 from defun.registry import define_op
 
 __all__ = ['softsign', 'selu', 'l2_normalize', 'embedding_lookup', 'dropout', 'conv1d',
-           'conv2d_transpose', 'depthwise_conv2d']
+           'conv2d_transpose', 'depthwise_conv2d', 'batch_normalization', 'normalize_moments',
+           'weighted_cross_entropy_with_logits', 'log_poisson_loss']
 
 
 def _features(x, op):
@@ -79,6 +81,52 @@ def l2_normalize(x, axis=None, epsilon=1e-12, name=None, dim=None):
     axis = dim if axis is None else axis
     squared = reduce_sum(square(t), axis, keepdims=True)
     return t * rsqrt(maximum(squared, to_tensor(epsilon, dtype=squared.dtype)))
+
+
+# ---------------------------------------------------------------- normalisation and losses
+
+def batch_normalization(x, mean, variance, offset, scale, variance_epsilon, name=None):
+    """(x - mean) * scale / sqrt(variance + epsilon) + offset, as TF arranges it."""
+    x = to_tensor(x, name='x', op='batch_normalization')
+    inv = rsqrt(to_tensor(variance, dtype=x.dtype, op='batch_normalization') + variance_epsilon)
+    if scale is not None:
+        inv = inv * to_tensor(scale, dtype=x.dtype, op='batch_normalization')
+    mean = to_tensor(mean, dtype=x.dtype, op='batch_normalization')
+    shift = -mean * inv if offset is None else to_tensor(
+        offset, dtype=x.dtype, op='batch_normalization') - mean * inv
+    return x * inv + shift
+
+
+def normalize_moments(counts, mean_ss, variance_ss, shift, name=None):
+    """(mean, variance) from sufficient statistics (sums of x - shift and of its squares)."""
+    mean_ss = to_tensor(mean_ss, name='mean_ss', op='normalize_moments')
+    divisor = 1 / to_tensor(counts, dtype=mean_ss.dtype, name='counts', op='normalize_moments')
+    shifted_mean = mean_ss * divisor
+    mean = shifted_mean if shift is None else shifted_mean + shift
+    variance = variance_ss * divisor - square(shifted_mean)
+    return mean, variance
+
+
+def weighted_cross_entropy_with_logits(labels, logits, pos_weight, name=None):
+    """Sigmoid cross entropy with the positive term weighted by pos_weight (TF's stable form)."""
+    z = to_tensor(logits, name='logits', op='weighted_cross_entropy_with_logits')
+    y = to_tensor(labels, dtype=z.dtype, name='labels', op='weighted_cross_entropy_with_logits')
+    q = to_tensor(pos_weight, dtype=z.dtype, name='pos_weight',
+                  op='weighted_cross_entropy_with_logits')
+    weight = 1 + (q - 1) * y
+    return (1 - y) * z + weight * (log1p(exp(-abs(z))) + maximum(-z, zeros_like(z)))
+
+
+def log_poisson_loss(targets, log_input, compute_full_loss=False, name=None):
+    """exp(log_input) - log_input * targets (+ Stirling's term for targets > 1 when full)."""
+    c = to_tensor(log_input, name='log_input', op='log_poisson_loss')
+    z = to_tensor(targets, dtype=c.dtype, name='targets', op='log_poisson_loss')
+    loss = exp(c) - c * z
+    if not compute_full_loss:
+        return loss
+    stirling = z * log(z) - z + 0.5 * log(2 * np.pi * z)
+    safe = where(z > 1, stirling, zeros_like(z))
+    return loss + safe
 
 
 # ---------------------------------------------------------------- embedding_lookup

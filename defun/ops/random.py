@@ -9,15 +9,17 @@ Each op draws from a numpy Generator, its `stream` attr: eagerly, an op the user
 the stream of earlier calls with the same seeds (TF caches such kernels), which set_seed restarts;
 in a graph, every op node owns its stream, so each compiled call draws anew and two functions built
 after the same set_seed draw the same numbers. Unseeded ops without a global seed draw from OS
-entropy. The ops are stateful (never folded or pruned); only gamma is differentiable in TF (in
-alpha), and that gradient is not there: it raises, naming itself.
+entropy. The ops are stateful (never folded or pruned); only gamma is differentiable (in alpha,
+as TF).
 """
+import math
+
 import numpy as np
 
 from defun import context, dtypes, errors
 from defun.dispatch import apply_op
 from defun.ops import op_helpers
-from defun.ops.base_ops import ones_like
+from defun.ops.base_ops import ones_like, sum_to
 from defun.ops.op_helpers import dims, to_tensor
 from defun.ops import validation
 from defun.registry import define_op
@@ -241,9 +243,71 @@ def param_shape_infer(s, param, dtype=None, **attrs):
     return dtype, None if head is None or tail is None else head + tail
 
 
-def gamma_grad_missing(op, g):
-    raise errors.UnimplementedError(f'{op.type}: the gradient with respect to alpha (TF\'s '
-                                    f'implicit reparameterisation) is not supported by defun')
+# The gradient of a gamma sample in alpha is TF's implicit reparameterisation: with the sample x
+# held at its quantile, dx/dalpha = -(dP/dalpha)(alpha, x) / p(x; alpha), P being the regularised
+# lower incomplete gamma function (series below x = alpha + 1, continued fraction above).
+
+_LGAMMA = np.frompyfunc(math.lgamma, 1, 1)
+
+
+def _lgamma(a):
+    return np.asarray(_LGAMMA(a), dtype=np.float64)
+
+
+def regularized_lower_gamma(a, x, iterations=300):
+    """P(a, x), by its series below x = a + 1 and by Lentz's continued fraction for Q above."""
+    a, x = np.broadcast_arrays(np.asarray(a, np.float64), np.asarray(x, np.float64))
+    with np.errstate(divide='ignore', invalid='ignore', over='ignore', under='ignore'):
+        log_prefix = a * np.log(x) - x - _lgamma(a)
+        # series: sum_n x^n / (a (a+1) ... (a+n))
+        term = 1.0 / a
+        total = term.copy()
+        for n in range(1, iterations):
+            term = term * x / (a + n)
+            total = total + term
+        series = np.exp(log_prefix) * total
+        # continued fraction for Q(a, x)
+        tiny = 1e-300
+        b = x + 1.0 - a
+        c = np.full_like(x, 1.0 / tiny)
+        d = 1.0 / np.where(b == 0, tiny, b)
+        h = d.copy()
+        for i in range(1, iterations):
+            an = -i * (i - a)
+            b = b + 2.0
+            d = an * d + b
+            d = np.where(np.abs(d) < tiny, tiny, d)
+            c = b + an / c
+            c = np.where(np.abs(c) < tiny, tiny, c)
+            d = 1.0 / d
+            h = h * d * c
+        upper = np.exp(log_prefix) * h
+    result = np.where(x < a + 1, series, 1.0 - upper)
+    return np.where(x <= 0, 0.0, result)
+
+
+def gamma_sample_grad(alpha, sample):
+    """d sample / d alpha for gamma samples with unit rate (implicit reparameterisation):
+    -(dP/dalpha)(alpha, x) / p(x; alpha), dP/dalpha by central differences in alpha."""
+    a = np.asarray(alpha, np.float64)
+    x = np.asarray(sample, np.float64)
+    h = 1e-6 * np.maximum(a, 1e-3)
+    dp = (regularized_lower_gamma(a + h, x) - regularized_lower_gamma(a - h, x)) / (2 * h)
+    with np.errstate(divide='ignore', invalid='ignore', over='ignore', under='ignore'):
+        log_density = (a - 1) * np.log(x) - x - _lgamma(a)
+        return -dp / np.exp(log_density)
+
+
+RANDOM_GAMMA_GRAD = define_op(
+    'RandomGammaGrad', lambda alpha, sample: gamma_sample_grad(alpha, sample).astype(sample.dtype),
+    lambda alpha, sample: (sample.dtype, dims(sample)), None)
+
+
+def gamma_grad(op, g):
+    """The gradient of a gamma draw (RandomGamma or its stateless form) for its alpha input."""
+    alpha, sample = op.inputs[-1], op.outputs[0]
+    partial = apply_op(RANDOM_GAMMA_GRAD, (alpha, sample))
+    return (None,) * (len(op.inputs) - 1) + (sum_to(g * partial, alpha),)
 
 
 def _gamma_kernel(s, alpha, dtype, seed, seed2, stream):
@@ -251,7 +315,7 @@ def _gamma_kernel(s, alpha, dtype, seed, seed2, stream):
     return stream.standard_gamma(np.broadcast_to(alpha, full)).astype(dtype.np_dtype)
 
 
-RANDOM_GAMMA = define_op('RandomGamma', _gamma_kernel, param_shape_infer, gamma_grad_missing,
+RANDOM_GAMMA = define_op('RandomGamma', _gamma_kernel, param_shape_infer, gamma_grad,
                          stateful=True)
 
 

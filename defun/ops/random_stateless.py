@@ -16,7 +16,7 @@ from defun.ops.array import stack
 from defun.ops.base_ops import cast, ones_like
 from defun.ops.op_helpers import to_tensor
 from defun.ops.random import (categorical_draw, categorical_infer, float_dtype,
-                              gamma_grad_missing, shape_arg, shape_infer, sizes, truncated_draw)
+                              gamma_grad, shape_arg, shape_infer, sizes, truncated_draw)
 from defun.ops import validation
 from defun.registry import define_op
 
@@ -101,7 +101,7 @@ BINOMIAL = define_op('StatelessRandomBinomial', _kernel(_binomial), shape_infer,
 GAMMA = define_op(
     'StatelessRandomGammaV3',
     _kernel(lambda g, s, alpha: g.standard_gamma(np.broadcast_to(alpha, s))), shape_infer,
-    gamma_grad_missing)
+    gamma_grad)
 POISSON = define_op(
     'StatelessRandomPoisson', _kernel(lambda g, s, lam: g.poisson(np.broadcast_to(lam, s))),
     shape_infer, None)

@@ -124,7 +124,11 @@ class CheckpointLoadStatus:
     def assert_consumed(self):
         """Raises AssertionError unless every live object and every saved object was matched."""
         self.assert_existing_objects_matched()
-        for node_id, node in enumerate(self._restoration.nodes):
+        nodes = self._restoration.nodes
+        # As TF, a saved value left unmatched is reported first (then any other saved object).
+        order = sorted(range(len(nodes)), key=lambda i: nodes[i]['value'] is None)
+        for node_id in order:
+            node = nodes[node_id]
             if node_id not in self._restoration.matched:
                 raise AssertionError(f'Unresolved object in checkpoint '
                                      f'{self._restoration.node_path(node_id)}: '

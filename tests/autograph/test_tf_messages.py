@@ -146,3 +146,40 @@ def test_loop_else_feature_converts_the_else_clause():
         f = autograph.to_graph(_for_else,
                                experimental_optional_features=autograph.experimental.Feature.LOOP_ELSE)
     assert f is not _for_else and f([1, 2]) == -1
+
+
+def test_zero_iterations_of_a_range_leave_the_target_at_zero_as_tf():
+    # TF's rule: a loop over tf.range does not assert that it ran to define its target...
+    def over(n, fn):
+        s = 0
+        for i in fn(n):
+            s = s * 10 + i
+        return i, s  # noqa: F821
+    assert [int(v) for v in defun.function(over)(0, defun.range)] == [0, 0]
+    # ...a loop over a tensor's elements does.
+    with pytest.raises(defun.errors.InvalidArgumentError, match='loop must iterate at least once'):
+        defun.function(over)(defun.constant([], dtype=defun.int32), lambda t: t)
+
+
+def test_a_return_value_first_set_in_a_tensor_loop_needs_an_iteration():
+    def f(xs):
+        s = 0
+        for x in xs:
+            s += x
+            return s
+        return s
+    assert int(defun.function(f)(defun.constant([3, 4]))) == 3
+    with pytest.raises(defun.errors.InvalidArgumentError, match='must iterate at least once'):
+        defun.function(f)(defun.constant([], dtype=defun.int32))
+
+
+def test_variables_first_made_in_a_loop_with_unknown_rank_or_nested():
+    def f(n):
+        i = 0
+        while i < n:
+            v = {'a': defun.zeros(defun.range(defun.random.uniform((), i, i + 1, defun.int32))),
+                 'b': defun.ones([1, i + 1])}
+            i += 1
+        return v['a'], v['b']
+    a, b = defun.function(f)(defun.constant(2))
+    assert a.shape == (0,) and b.shape == (1, 2)

@@ -241,3 +241,15 @@ def test_manager_restore_or_initialize(tmp_path):
     restored = tf.train.CheckpointManager(tf.train.Checkpoint(v=v), str(tmp_path), max_to_keep=3,
                                           init_fn=lambda: calls.append(1))
     assert restored.restore_or_initialize() == path and v.numpy() == 5.0 and not calls
+
+
+def test_a_random_generator_checkpoints_its_state(tmp_path):
+    # TF 2.21 keys a Generator's state as generator/_state_var/.ATTRIBUTES/VARIABLE_VALUE.
+    g = tf.random.Generator.from_seed(1)
+    path = tf.train.Checkpoint(generator=g).write(str(tmp_path / 'c'))
+    assert [k for k, _ in tf.train.list_variables(path)] == [
+        '_CHECKPOINTABLE_OBJECT_GRAPH', 'generator/_state_var/.ATTRIBUTES/VARIABLE_VALUE']
+    expected = g.normal([3]).numpy()
+    other = tf.random.Generator.from_seed(7)
+    tf.train.Checkpoint(generator=other).restore(path)
+    np.testing.assert_array_equal(other.normal([3]).numpy(), expected)
