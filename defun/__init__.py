@@ -31,6 +31,7 @@ from defun.registry import RegisterGradient, no_gradient, NotDifferentiable, get
 from defun import eager  # noqa
 import autograph  # noqa: F401  (tf.autograph)
 from defun.concrete import ConcreteFunction  # noqa
+from defun import types  # noqa: F401  (tf.types.experimental.TraceType, FunctionType, ...)
 from defun.control_flow import *  # noqa: F401,F403
 from defun.module import Module  # noqa
 from defun import config, version  # noqa
@@ -62,7 +63,7 @@ for _name, _value in list(globals().items()):
         del globals()[_name]
 for _name in ('convert_like', 'sum_to', 'reduced_shape', 'static_or_tensor_shape',
               'get_gradient_function', 'NotDifferentiable',
-              'ceil', 'conj', 'cumprod', 'divide_no_nan', 'erf', 'expm1', 'floordiv', 'floormod',
+              'ceil', 'conj', 'cumprod', 'divide_no_nan', 'erf', 'erfc', 'expm1', 'floordiv', 'floormod',
               'imag', 'is_finite', 'is_inf', 'is_nan', 'log', 'log1p', 'logical_xor', 'mod',
               'real', 'reciprocal', 'reduce_std', 'reduce_variance', 'rsqrt', 'softplus'):
     globals().pop(_name, None)

@@ -17,6 +17,7 @@ from defun import context, dtypes, errors, nest
 from defun.dispatch import apply_op
 from defun.executor import compile_graph
 from defun.funcgraph import variable_of
+from defun.function_type import from_placeholders
 from defun.gradient_graph import GradientGraph
 from defun.graph import GraphTensor
 from defun.ops import base_ops
@@ -61,7 +62,8 @@ class ConcreteFunction:
     """A traced function for one input signature: `graph`, `inputs`, `outputs`, `variables`..."""
 
     def __init__(self, graph, arg_placeholders, structured_outputs, name=None,
-                 structured_input_signature=None, arg_binder=None, intermediates_order=None):
+                 structured_input_signature=None, arg_binder=None, intermediates_order=None,
+                 function_type=None):
         self.graph = graph
         self._arg_placeholders = list(arg_placeholders)
         arg_ids = {id(p) for p in self._arg_placeholders}
@@ -73,6 +75,8 @@ class ConcreteFunction:
         self.structured_input_signature = structured_input_signature
         self.name = name or graph.name
         self._arg_binder = arg_binder
+        self.function_type = function_type or from_placeholders(self._arg_placeholders,
+                                                                structured_outputs)
         self._opdef = STATEFUL_CALL if _is_stateful(graph) else CALL
         self._callable = compile_graph(graph, self._flat_inputs, graph.outputs, self.name)
         self.callable = self._callable   # its `fn`: arrays in, arrays out
@@ -122,13 +126,16 @@ class ConcreteFunction:
         return self.backward_function().function_source
 
     def pretty_printed_signature(self, verbose=True):
-        args = ', '.join(f'{p.op.name}: {_spec_text(p)}' for p in self._arg_placeholders)
-        outs = nest.map_structure(
-            lambda t: _spec_text(t) if t is not None else 'None', self.structured_outputs)
-        return f'{self.name}({args}) -> {outs}'
+        """TF's text: Input Parameters / Output Type / Captures, or one line when not verbose."""
+        if not verbose:
+            return str(self.function_type)
+        return '\n'.join(self.function_type.pretty_lines(self._captured_values))
+
+    def __str__(self):
+        return 'ConcreteFunction ' + self.pretty_printed_signature()
 
     def __repr__(self):
-        return f'<ConcreteFunction {self.pretty_printed_signature()}>'
+        return f'<ConcreteFunction {self.function_type} at 0x{id(self):X}>'
 
     # -- calling
     def __call__(self, *args, **kwargs):
@@ -151,9 +158,9 @@ class ConcreteFunction:
                 if not isinstance(value, (EagerTensor, GraphTensor)) else value
             if t.dtype is not ph.dtype:
                 raise errors.InvalidArgumentError(
-                    f'cannot compute {self.name} as input #{i}(zero-based) was expected to be a '
-                    f'{errors.kernel_type_name(ph.dtype)} tensor but is a '
-                    f'{errors.kernel_type_name(t.dtype)} tensor')
+                    f'cannot compute __inference_{self.name} as input #{i}(zero-based) was '
+                    f'expected to be a {errors.kernel_type_name(ph.dtype)} tensor but is a '
+                    f'{errors.kernel_type_name(t.dtype)} tensor [Op:__inference_{self.name}]')
             if not ph.shape.is_compatible_with(t.shape):
                 raise TypeError(
                     f'{self.name}: argument {ph.op.name} expects {_spec_text(ph)}, got '

@@ -22,7 +22,7 @@ import re
 
 import numpy as np
 
-from defun import errors
+from defun import errors, folding
 from defun.graph_callable import GraphCallable
 
 __all__ = ['compile_graph', 'GraphCallable', 'Optimizations', 'indent']
@@ -42,8 +42,6 @@ class Optimizations:
         self.cse = cse
         self.remove_identity = remove_identity
 
-
-_FOLD_LIMIT = 1 << 20
 
 # Kernels that are Python operators are emitted as expressions (`a + b`): the same numpy call,
 # without a Python-level call per op.
@@ -99,10 +97,6 @@ class _Builder:
         name = self.fresh(hint)
         self.namespace[name] = value
         return name
-
-    def __call__(self, value, hint):
-        """Emitters may call the context itself to bind a value (the older emitter interface)."""
-        return self.bind(value, hint)
 
     def inline(self, graph, inputs, outputs, input_exprs):
         """Writes the ops computing `outputs` of sub-graph `graph` (from its placeholders `inputs`,
@@ -178,16 +172,11 @@ class _Builder:
         consts = self.consts
         if not op.inputs or not all(id(t) in consts for t in op.inputs):
             return False
-        if not self.opts.fold_constants or not op.opdef.foldable or op.opdef.emit is not None:
+        if not self.opts.fold_constants or op.opdef.emit is not None:
             return False  # an op that runs sub-graphs stays an op
-        arrays = [self.consts[id(t)] for t in op.inputs]
-        if any(np.size(a) > _FOLD_LIMIT for a in arrays):
-            return False
-        try:
-            result = op.opdef.kernel(*arrays, **op.attrs)
-        except Exception:
-            return False  # leave it to fail at run time, with the usual error
-        results = (result,) if op.opdef.num_outputs == 1 else tuple(result)
+        results = folding.fold_outputs(op, [consts[id(t)] for t in op.inputs])
+        if results is None:
+            return False  # left to run (and to fail at run time, with the usual error)
         for t, value in zip(op.outputs, results):
             self.consts[id(t)] = value
             self.names[id(t)] = self.bind(value, t.op.name + '_folded')

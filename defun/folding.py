@@ -10,10 +10,11 @@ import numpy as np
 
 from defun.tensor import EagerTensor, Tensor
 
-__all__ = ['fold', 'get_static_value']
+__all__ = ['fold', 'fold_outputs', 'get_static_value', 'FOLD_LIMIT']
 
 
-_FOLD_LIMIT = 1 << 16  # elements: folding is for shapes and small constants, not for big compute
+# Elements: folding is for shapes and small constants, not for moving big compute to build time.
+FOLD_LIMIT = 1 << 16
 
 
 def fold(tensor):
@@ -29,16 +30,24 @@ def fold(tensor):
         if getattr(t, 'op', None) is None:
             return None
         value = t.op.graph.fold(t)
-        if value is None or np.size(value) > _FOLD_LIMIT:
+        if value is None:
             return None
         arrays.append(value)
+    results = fold_outputs(op, arrays)
+    return None if results is None else results[tensor.value_index]
+
+
+def fold_outputs(op, arrays):
+    """The values of all outputs of `op` run at build time on its inputs' values `arrays`, or
+    None: the op is not foldable, an input is too large, or the kernel fails (the op reports the
+    problem when it runs). The one constant folder: `fold` above and the executor use it."""
+    if not op.opdef.foldable or any(np.size(a) > FOLD_LIMIT for a in arrays):
+        return None
     try:
         result = op.opdef.kernel(*arrays, **op.attrs)
     except Exception:
-        return None  # the op will report the problem when it runs
-    if op.opdef.num_outputs != 1:
-        result = result[tensor.value_index]
-    return result
+        return None
+    return (result,) if op.opdef.num_outputs == 1 else tuple(result)
 
 
 def get_static_value(tensor, partial=False):

@@ -16,7 +16,6 @@ its traces. Tracing is serialised per Function by a lock; calls of existing trac
 import functools
 import inspect
 import logging
-import sys
 import threading
 import weakref
 
@@ -24,6 +23,7 @@ from autograph import impl as autograph_impl
 from autograph import options as autograph_options
 from defun import context, errors
 from defun.shapes import TensorSpec
+from defun.user_frame import user_origin
 from defun.tensor import EagerTensor, Tensor, convert_to_tensor
 from defun.trace_key import TENSOR, TraceKey
 from defun.tracing import VariablePolicy, trace_function
@@ -120,7 +120,9 @@ class Function:
         return list(self._cache.values())
 
     def pretty_printed_concrete_signatures(self, verbose=True):
-        return '\n\n'.join(c.pretty_printed_signature(verbose) for c in self._cache.values())
+        """Every cached trace's signature in TF's text, in trace order."""
+        return ('\n\n' if verbose else '\n').join(
+            c.pretty_printed_signature(verbose) for c in self._cache.values())
 
     def explain_retraces(self):
         """Every retrace so far: which arguments changed (name, old, new) and where it was called."""
@@ -406,21 +408,26 @@ def _describe(value):
 
 
 def _call_site():
-    frame = sys._getframe(1)
-    while frame is not None and frame.f_globals.get('__name__', '').startswith('defun'):
-        frame = frame.f_back
-    return f'{frame.f_code.co_filename}:{frame.f_lineno}' if frame is not None else '<unknown>'
+    origin = user_origin()  # the one frame walker (defun/user_frame.py)
+    return f'{origin[0]}:{origin[1]}' if origin is not None else '<unknown>'
 
 
 def function(func=None, input_signature=None, autograph=True, jit_compile=None,
-             reduce_retracing=False, experimental_relax_shapes=None, name=None,
-             experimental_autograph_options=None, **unused):
-    """Compiles `func` into a graph per input signature, as `tf.function`."""
+             reduce_retracing=False, experimental_implements=None,
+             experimental_autograph_options=None, experimental_attributes=None,
+             experimental_relax_shapes=None, experimental_compile=None,
+             experimental_follow_type_hints=None):
+    """Compiles `func` into a graph per input signature, as `tf.function` (TF's parameters;
+    an unknown keyword is Python's TypeError, as in TF). `experimental_implements`,
+    `experimental_attributes` and `experimental_follow_type_hints` are accepted and have no
+    effect here; `experimental_compile` is the old name of `jit_compile` (no XLA either way)."""
     if experimental_relax_shapes is not None:
         reduce_retracing = reduce_retracing or experimental_relax_shapes
+    if experimental_compile is not None and jit_compile is None:
+        jit_compile = experimental_compile
 
     def decorate(fn):
-        return Function(fn, name=name, input_signature=input_signature, autograph=autograph,
+        return Function(fn, input_signature=input_signature, autograph=autograph,
                         reduce_retracing=reduce_retracing, jit_compile=jit_compile,
                         experimental_autograph_options=experimental_autograph_options)
     if func is None:

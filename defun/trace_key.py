@@ -2,316 +2,20 @@
 
 A TraceKey is a frozen, hashable dataclass built by one walk over the canonical arguments (bound to
 the signature, defaults applied) with `nest.flatten_with_tree`: the parameter names, the nesting of
-the arguments (container types, dict keys, namedtuple types) and one *leaf key* per leaf. Each kind
-of leaf is one class below, and everything the cache and the tracer need to know about a kind is a
-method of its class: whether a trace made for it accepts a call (`accepts`), the most specific key
-accepting two (`relax`), how it reads in retrace explanations (`render`), what the traced function
-receives in its place (`placeholder`), how the trace's input signature shows it (`signature`), and
-whether a later value is the one it was traced with (`matches`). Changing how a kind of argument
-is keyed touches this file only.
-
-The kinds: tensors (and numpy arrays and non-string numpy scalars, as TF treats them) by dtype and
-shape; Variables by dtype, shape, trainability and aliasing, as TF's VariableSpec (never by
-identity, so the cache holds no Variable); Python scalars, strings and None by value, compared by
-equality as TF's `Literal` (2, 2.0 and True share a trace); objects with `__tf_tracing_type__` by
-the TraceType they return; any other object by identity, held weakly by the cache.
-
-Leaf keys are tuples tagged by kind (hashed in C: this is the per-call hot path), so the tensor key
-`(TENSOR, numpy dtype, shape tuple)` that `Function.__call__` builds inline equals a TensorLeaf.
+the arguments (container types, dict keys, namedtuple types) and one leaf key per leaf, whose kind
+(trace_leaves.py) answers what the cache and the tracer need: whether a trace accepts a call
+(`accepts`), the most specific key accepting two (`relax`), the text of retrace explanations
+(`render`), what the traced function receives (`placeholder`), how the input signature and TF's
+function_type show it (`signature`, `trace_type`), whether a later value is the traced one
+(`matches`) and what a call feeds (`feed`). A key never holds an argument: only dtypes, shapes,
+Python values and ids.
 """
-import weakref
 from dataclasses import dataclass
 
-import numpy as np
+from defun import nest
+from defun.trace_leaves import TENSOR, is_numpy_value, leaf_for
 
-from defun import dtypes, nest
-from defun.shapes import TensorShape, TensorSpec
-from defun.tensor import EagerTensor, Tensor
-from defun.variables import ArgumentVariable, Variable
-
-__all__ = ['TraceKey', 'TENSOR', 'is_numpy_value', 'TraceType', 'VariableSpec', 'UnknownArgument']
-
-TENSOR, PYTHON, OBJECT, VARIABLE, CUSTOM = 'T', 'P', 'O', 'V', 'C'
-
-
-class TraceType:
-    """The type of an argument for tracing, as `tf.types.experimental.TraceType`: an object's
-    `__tf_tracing_type__(context)` returns one, and calls whose arguments have equal types (or a
-    subtype of a traced one) share a trace."""
-
-    def is_subtype_of(self, other):
-        raise NotImplementedError(f'{type(self).__name__} must define is_subtype_of')
-
-    def most_specific_common_supertype(self, others):
-        raise NotImplementedError(
-            f'{type(self).__name__} must define most_specific_common_supertype')
-
-    def placeholder_value(self, placeholder_context=None):
-        raise NotImplementedError(f'{type(self).__name__} must define placeholder_value')
-
-    def to_tensors(self, value):
-        return []
-
-    def __eq__(self, other):
-        raise NotImplementedError(f'{type(self).__name__} must define __eq__')
-
-    def __hash__(self):
-        raise NotImplementedError(f'{type(self).__name__} must define __hash__')
-
-
-class VariableSpec:
-    """How a Variable argument shows in an input signature, as TF's VariableSpec."""
-
-    __slots__ = ('shape', 'dtype', 'trainable', 'alias_id')
-
-    def __init__(self, shape, dtype=dtypes.float32, trainable=True, alias_id=None):
-        self.shape = TensorShape(shape)
-        self.dtype = dtypes.as_dtype(dtype)
-        self.trainable = trainable
-        self.alias_id = alias_id
-
-    def __eq__(self, other):
-        return type(other) is VariableSpec and (self.shape, self.dtype, self.trainable,
-                                                self.alias_id) == (other.shape, other.dtype,
-                                                                   other.trainable, other.alias_id)
-
-    def __hash__(self):
-        return hash((self.shape.as_tuple(), self.dtype, self.trainable, self.alias_id))
-
-    def __repr__(self):
-        return (f'VariableSpec(shape={self.shape}, dtype={self.dtype!r}, '
-                f'trainable={self.trainable}, alias_id={self.alias_id})')
-
-
-class UnknownArgument:
-    """Stands in a trace's input signature for an object keyed by identity (as TF's)."""
-
-
-class _TracingContext:
-    """What `__tf_tracing_type__` receives (TF passes its tracing context)."""
-
-
-class _Leaf(tuple):
-    """A leaf key: a tuple whose first item names its kind. Defaults suit keys that match only
-    themselves and pass the value itself to the traced function."""
-    __slots__ = ()
-
-    def accepts(self, other):
-        return self == other
-
-    def relax(self, other):
-        return self if self == other else None
-
-    def placeholder(self, value, graph, name, out, aliases):
-        return value
-
-    def signature(self, value, path):
-        return value
-
-    def matches(self, value):
-        return True
-
-    def type_text(self, value):
-        """The leaf as TF's function_type prints it."""
-        return self.render()
-
-    def coarse(self):
-        """What every leaf this one accepts shares with it (the cache's index for `accepts`)."""
-        return self
-
-    def exact(self):
-        """True when this leaf accepts only leaves equal to it."""
-        return True
-
-
-class TensorLeaf(_Leaf):
-    """(TENSOR, numpy dtype, shape tuple)."""
-    __slots__ = ()
-
-    def __new__(cls, np_dtype, shape):
-        return tuple.__new__(cls, (TENSOR, np_dtype, shape))
-
-    @property
-    def dtype(self):
-        return dtypes.from_numpy(self[1])
-
-    def accepts(self, other):
-        return self == other or (other[0] == TENSOR and other[1] == self[1] and
-                                 TensorShape(other[2]).is_subtype_of(TensorShape(self[2])))
-
-    def coarse(self):
-        return (TENSOR, self[1])
-
-    def exact(self):
-        return self[2] is not None and None not in self[2]
-
-    def relax(self, other):
-        if other[0] != TENSOR or other[1] != self[1]:
-            return None
-        shape = TensorShape(self[2]).most_specific_compatible_shape(TensorShape(other[2]))
-        return TensorLeaf(self[1], shape.as_tuple())
-
-    def render(self):
-        return str(TensorSpec(self[2], self.dtype))
-
-    def placeholder(self, value, graph, name, out, aliases):
-        ph = graph.add_placeholder(self.dtype, self[2], name)
-        graph.inputs.append(ph)
-        out.append(ph)
-        return ph
-
-    def signature(self, value, path):
-        return TensorSpec(self[2], self.dtype, _spec_name(path))
-
-    def type_text(self, value):
-        return repr(TensorSpec(self[2], self.dtype, getattr(value, 'name', None)
-                               if isinstance(value, TensorSpec) else None))
-
-
-class ValueLeaf(_Leaf):
-    """(PYTHON, value): a Python scalar, string or None, equal values sharing a trace."""
-    __slots__ = ()
-
-    def __new__(cls, value):
-        return tuple.__new__(cls, (PYTHON, value))
-
-    def render(self):
-        return repr(self[1])
-
-    def matches(self, value):
-        return not isinstance(value, (Tensor, np.ndarray)) and value == self[1]
-
-    def type_text(self, value):
-        return f'Literal[{self[1]!r}]'
-
-
-class ObjectLeaf(_Leaf):
-    """(OBJECT, id): any other object, by identity (the cache holds it weakly)."""
-    __slots__ = ()
-
-    def __new__(cls, value):
-        return tuple.__new__(cls, (OBJECT, id(value)))
-
-    def render(self):
-        return f'<object id {self[1]:#x}>'
-
-    def signature(self, value, path):
-        return UnknownArgument()  # as TF: a signature never holds the object
-
-    def matches(self, value):
-        return id(value) == self[1]
-
-    def type_text(self, value):
-        try:
-            return f'Weakref[{weakref.ref(value)!r}]'
-        except TypeError:
-            return f'Weakref[{value!r}]'
-
-
-class VariableLeaf(_Leaf):
-    """(VARIABLE, numpy dtype, shape tuple, trainable, alias id): TF's VariableSpec. The alias id
-    numbers the distinct Variables of one call, so f(a, a) and f(a, b) trace apart."""
-    __slots__ = ()
-
-    def __new__(cls, variable, alias):
-        return tuple.__new__(cls, (VARIABLE, variable.dtype.np_dtype,
-                                   variable.shape.as_tuple(), variable.trainable, alias))
-
-    def spec(self):
-        return VariableSpec(self[2], dtypes.from_numpy(self[1]), self[3], self[4])
-
-    def render(self):
-        return repr(self.spec())
-
-    def placeholder(self, value, graph, name, out, aliases):
-        if self[4] in aliases:
-            return aliases[self[4]]
-        ph = graph.add_placeholder(dtypes.resource, (), name)
-        graph.inputs.append(ph)
-        out.append(ph)
-        proxy = ArgumentVariable(ph, value)
-        graph.add_variable_input(ph, proxy)
-        aliases[self[4]] = proxy
-        return proxy
-
-    def signature(self, value, path):
-        return self.spec()
-
-    def matches(self, value):
-        return isinstance(value, Variable) and value.dtype.np_dtype == self[1] and \
-            value.shape.as_tuple() == self[2] and value.trainable == self[3]
-
-
-class CustomLeaf(_Leaf):
-    """(CUSTOM, trace type): an object's own `__tf_tracing_type__`."""
-    __slots__ = ()
-
-    def __new__(cls, trace_type):
-        return tuple.__new__(cls, (CUSTOM, trace_type))
-
-    def accepts(self, other):
-        return self == other or (other[0] == CUSTOM and other[1].is_subtype_of(self[1]))
-
-    def coarse(self):
-        return (CUSTOM,)
-
-    def exact(self):
-        return False
-
-    def relax(self, other):
-        if other[0] != CUSTOM:
-            return None
-        common = self[1].most_specific_common_supertype([other[1]])
-        return None if common is None else CustomLeaf(common)
-
-    def render(self):
-        return repr(self[1])
-
-    def placeholder(self, value, graph, name, out, aliases):
-        return self[1].placeholder_value(_TracingContext())
-
-    def matches(self, value):
-        return _custom_type(value) == self[1]
-
-
-def _custom_type(value):
-    method = getattr(type(value), '__tf_tracing_type__', None)
-    return None if method is None else method(value, _TracingContext())
-
-
-def is_numpy_value(value):
-    """numpy arrays and numpy scalars other than strings: TF traces them as tensors."""
-    return isinstance(value, np.ndarray) or (
-        isinstance(value, np.generic) and not isinstance(value, (np.str_, np.bytes_)))
-
-
-def _leaf_for(value, feeds, holders, aliases):
-    """The leaf key of one argument leaf; appends what a call feeds for it (tensors, Variable
-    handles) to `feeds` and objects keyed by identity to `holders`."""
-    if type(value) is EagerTensor:
-        feeds.append(value)
-        array = value.array
-        return TensorLeaf(array.dtype, array.shape)
-    if isinstance(value, (Tensor, TensorSpec)):
-        feeds.append(value)
-        return TensorLeaf(value.dtype.np_dtype, value.shape.as_tuple())
-    if is_numpy_value(value):
-        value = np.asarray(value)
-        feeds.append(EagerTensor(value))
-        return TensorLeaf(value.dtype, value.shape)
-    if value is None or isinstance(value, (bool, int, float, complex, str, bytes, np.generic)):
-        return ValueLeaf(value)
-    if isinstance(value, Variable):
-        if id(value) not in aliases:  # an aliased Variable is fed once
-            aliases[id(value)] = len(aliases)
-            feeds.append(value.handle)
-        return VariableLeaf(value, aliases[id(value)])
-    trace_type = _custom_type(value)
-    if trace_type is not None:
-        feeds.extend(trace_type.to_tensors(value))
-        return CustomLeaf(trace_type)
-    holders.append(value)
-    return ObjectLeaf(value)
+__all__ = ['TraceKey', 'TENSOR', 'is_numpy_value']
 
 
 @dataclass(frozen=True)
@@ -328,7 +32,7 @@ class TraceKey:
         to the trace in its argument order, holders the objects keyed by identity."""
         flat, tree = nest.flatten_with_tree(list(values))
         feeds, holders, aliases = [], [], {}
-        leaves = tuple([_leaf_for(v, feeds, holders, aliases) for v in flat])
+        leaves = tuple([leaf_for(v, feeds, holders, aliases) for v in flat])
         return cls(tuple(names), tree, leaves), feeds, holders
 
     @staticmethod
@@ -396,6 +100,21 @@ class TraceKey:
                  zip(self.leaves, flat, self.paths(fields=True))]
         return nest.pack_sequence_as(list(values), shown)
 
+    def feeds(self, values):
+        """What a call with `values` (which `mismatch` accepted) feeds the trace: tensors (Python
+        and numpy values where the key has a tensor converted), Variable handles once each."""
+        out, fed = [], set()
+        for leaf, value in zip(self.leaves, nest.flatten(list(values))):
+            leaf.feed(value, out, fed)
+        return out
+
+    def trace_types(self, values):
+        """Per parameter, its value's structure with each leaf replaced by its trace type
+        (TensorSpec, VariableSpec, Literal[...]): what TF's function_type shows."""
+        flat = nest.flatten(list(values))
+        return nest.pack_sequence_as(
+            list(values), [leaf.trace_type(v) for leaf, v in zip(self.leaves, flat)])
+
     def mismatch(self, values):
         """None when `values` are what this key was traced with in everything but their tensors;
         else (parameter name, value, the leaf or structure it should match) of the first that
@@ -415,8 +134,8 @@ class TraceKey:
         KeyError (a concrete function fills such parameters in when a call leaves them out)."""
         leaves = self._leaves_of(name)
         tree = self.tree[1 + self.names.index(name)]
-        if tree is None and leaves[0][0] == PYTHON:
-            return leaves[0][1]
+        if tree is None:
+            return leaves[0].python_value()
         raise KeyError(name)
 
     def paths(self, fields):
@@ -471,9 +190,3 @@ def _paths(tree, path, fields, out):
     names = kind._fields if fields and hasattr(kind, '_fields') else None
     for i, t in enumerate(tree[1:]):
         _paths(t, f'{path}_{names[i] if names else i}', fields, out)
-
-
-def _spec_name(path):
-    """TF's sanitize_spec_name: lower case, anything but letters and digits becomes '_'."""
-    name = ''.join(c if c.isalnum() else '_' for c in path.lower())
-    return name if name[:1].isalpha() else 'tensor_' + name

@@ -14,51 +14,65 @@ import numpy as np
 from defun import context, errors, nest
 from defun.concrete import ConcreteFunction
 from defun.funcgraph import FuncGraph
+from defun.function_type import function_type
 from defun.graph import GraphTensor
 from defun.tensor import Tensor, convert_to_tensor
-from defun.trace_key import TraceKey
 
 __all__ = ['trace_function', 'VariablePolicy']
 
 
 def _bind_call(binder, key, args, kwargs):
-    """A concrete function's call bound to its parameters: a parameter left out takes the Python
-    value it was traced with (as TF's function_type shows it, `b: Literal[3]`)."""
-    signature = binder.signature
-    if signature is None:
+    """A concrete function's call bound to the Python signature it was traced with."""
+    if binder.signature is None:
         return key.names, list(args)
-    bound = signature.bind_partial(*args, **kwargs)
-    for name in key.names:
-        if name not in bound.arguments:
-            try:
-                bound.arguments[name] = key.python_value(name)
-            except KeyError:
-                raise TypeError(f'missing a required argument: {name!r}') from None
+    bound = binder.signature.bind(*args, **kwargs)
     bound.apply_defaults()
     return key.names, [bound.arguments[n] for n in key.names]
 
 
-def _call_binder(binder, key, fn_name, n_inputs):
+def _call_binder(binder, key, fn_name, inputs, function_type):
     """What a ConcreteFunction called directly does with its arguments: binds them to the Python
-    signature (refusing Python values other than those it was traced with, TF's TypeError) or,
-    failing that, takes them as the flat list of its tensor inputs; returns the tensors."""
+    signature (refusing Python values other than those it was traced with) or, failing that, to
+    its flat signature (the tensor inputs by placeholder name); TF's TypeError naming both
+    failures otherwise. Returns the tensors to feed."""
     def bind(args, kwargs):
         try:
             names, values = _bind_call(binder, key, args, kwargs)
             wrong = key.mismatch(values)
             if wrong is None:
-                return TraceKey.build(names, values)[1]
-            expected = wrong[2].type_text(wrong[1]) if wrong[2] is not None else 'the traced structure'
+                return key.feeds(values)
+            expected = (repr(wrong[2].trace_type(wrong[1])) if wrong[2] is not None
+                        else 'the traced structure')
             reason = f'Can not cast {wrong[1]!r} to {expected}'
         except TypeError as exc:
             reason = str(exc)
-        if not kwargs and len(args) == n_inputs:
-            return list(args)
-        raise TypeError(
-            f'{fn_name}: binding inputs to the concrete function failed due to `{reason}`. '
-            f'Received args: {args!r} and kwargs: {kwargs!r}. Fallback to flat signature also '
-            f'failed: it takes {n_inputs} positional tensor arguments, got {len(args)}.')
+        try:
+            return _flat_bind(fn_name, [ph.op.name for ph in inputs], args, kwargs)
+        except TypeError as exc:
+            raise TypeError(
+                f'Binding inputs to tf.function failed due to `{reason}`. Received args: {args} '
+                f'and kwargs: {kwargs} for signature: {function_type}.\nFallback to flat '
+                f'signature also failed due to: {exc}.') from None
     return bind
+
+
+def _flat_bind(fn_name, names, args, kwargs):
+    """The arguments bound to the flat signature `fn_name(names...)`, or TF's TypeError."""
+    shown = f'{fn_name}({", ".join(names)})'
+    if len(args) > len(names):
+        raise TypeError(f'{shown} takes {len(names)} positional arguments, got {len(args)}')
+    missing = [n for n in names[len(args):] if n not in kwargs]
+    if missing:
+        raise TypeError(f'{shown} missing required arguments: {", ".join(missing)}')
+    unexpected = [k for k in kwargs if k not in names[len(args):]]
+    if unexpected:
+        raise TypeError(f'{shown} got unexpected keyword arguments: {", ".join(unexpected)}')
+    flat = list(args) + [kwargs[n] for n in names[len(args):]]
+    for i, value in enumerate(flat):
+        if not isinstance(value, Tensor):
+            raise TypeError(f'{shown}: expected argument #{i}(zero-based) to be a Tensor; got '
+                            f'{type(value).__name__} ({value!r})')
+    return flat
 
 
 def _snapshot(values):
@@ -157,6 +171,7 @@ def trace_function(fn, fn_name, binder, key, values, feeds, variable_policy):
     signature = (tuple(signature[0]), signature[1])
     graph.structured_input_signature = signature
     template = nest.pack_sequence_as(result, flat)
+    ftype = function_type(binder.signature, key, values, template)
     return ConcreteFunction(graph, arg_placeholders, template, name=fn_name,
-                            structured_input_signature=signature,
-                            arg_binder=_call_binder(binder, key, fn_name, len(arg_placeholders)))
+                            structured_input_signature=signature, function_type=ftype,
+                            arg_binder=_call_binder(binder, key, fn_name, arg_placeholders, ftype))

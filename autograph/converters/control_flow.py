@@ -84,10 +84,6 @@ class _ControlFlow(transformer.Base):
         self.helper_names.add(name)
         return name
 
-    def _writes(self, nodes):
-        found = scopes.activity(nodes)
-        return found.writes - self.ctx.globals - self.helper_names
-
     def _declarations(self, written):
         modified = sorted(self._writes_local(written))
         self.bound_names.update(modified)

@@ -28,9 +28,6 @@ class Namer:
     def __init__(self, reserved=()):
         self.reserved = set(reserved)
 
-    def reserve(self, names):
-        self.reserved.update(names)
-
     def new_symbol(self, base):
         candidate, n = base, 0
         while candidate in self.reserved:

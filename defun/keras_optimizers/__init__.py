@@ -4,9 +4,9 @@ Keras optimizers are not part of defun and say so."""
 from defun import unsupported
 from defun.keras_optimizers import schedules  # noqa: F401
 from defun.keras_optimizers.optimizer import Optimizer  # noqa: F401
-from defun.keras_optimizers.rules import SGD, Adam, AdamW, RMSprop, Adagrad  # noqa: F401
+from defun.keras_optimizers.rules import SGD, Adam, AdamW, RMSprop, Adagrad, get  # noqa: F401
 
-__all__ = ['Optimizer', 'SGD', 'Adam', 'AdamW', 'RMSprop', 'Adagrad', 'schedules']
+__all__ = ['Optimizer', 'SGD', 'Adam', 'AdamW', 'RMSprop', 'Adagrad', 'get', 'schedules']
 
 __getattr__ = unsupported.missing_names(
     __name__, 'tf.keras.optimizers',

@@ -9,6 +9,10 @@ variable, and increments `iterations`. The learning rate is read once per step: 
 float32 Variable, a Variable is read as is, a schedule is called with `iterations`, another
 callable is called with no arguments.
 
+Subclasses are written as for Keras 3: `build` adds slots with `add_variable_from_reference` /
+`add_optimizer_variables` / `add_variable`, and `update_step(gradient, variable, learning_rate)`
+finds them with `_get_variable_index` and updates with `assign` / `assign_add` / `assign_sub`.
+
 All state is in OptimizerVariables, listed by `variables` in creation order (iteration, learning
 rate, then each slot kind per model variable); `named_variables()` gives each with a name relative
 to the optimizer ('iteration', 'w_0_momentum'), stable across runs for a checkpoint writer.
@@ -68,33 +72,46 @@ class Optimizer(AutoTrackable):
         self._trainable_variables = []
         self._indices = {}  # model variable's unique_id -> its index in the built list
         self._exclude_ids, self._exclude_pattern = set(), None
-        self._iterations = self.add_variable_value(0, 'iteration', dtypes.int64)
+        self._iterations = self.new_variable(0, 'iteration', dtypes.int64)
         self._learning_rate = self._learning_rate_from(learning_rate)
 
     # -- variables
-    def add_variable_value(self, initial_value, name, dtype=None):
+    def new_variable(self, initial_value, name, dtype=None):
         """Creates (and tracks) one optimizer variable."""
         variable = OptimizerVariable(initial_value, name, self.name, dtype=dtype)
         self._variables.append(variable)
         return variable
 
-    def add_variable_from_reference(self, reference, name, initial_value=0.0):
-        """A slot shaped and typed like model variable `reference`, filled with initial_value."""
-        dtype = reference.dtype
-        shape = tuple(reference.shape.as_list())
-        # A callable initial value is evaluated eagerly (init_scope), also when the slot is
+    def add_variable(self, shape, initializer='zeros', dtype=None, aggregation='none',
+                     layout=None, name=None):
+        """Keras's way to add an optimizer variable: `initializer` is 'zeros', 'ones', a number,
+        or a callable (shape, dtype) -> value."""
+        dtype = dtypes.as_dtype(dtype or dtypes.float32)
+        shape = tuple(shape)
+        if callable(initializer):
+            return self.new_variable(lambda: initializer(shape, dtype), name, dtype)
+        fill = {'zeros': 0, 'ones': 1}.get(initializer, initializer)
+        if isinstance(fill, str):
+            raise ValueError(f'{self.name}.add_variable: unsupported initializer {fill!r} (use '
+                             "'zeros', 'ones', a number or a callable)")
+        # A callable initial value is evaluated eagerly (init_scope), also when the variable is
         # created while a tf.function is being traced.
-        return self.add_variable_value(lambda: np.full(shape, initial_value, dtype.np_dtype),
-                                       slot_name(reference, name), dtype)
+        return self.new_variable(lambda: np.full(shape, fill, dtype.np_dtype), name, dtype)
 
-    def add_optimizer_variables(self, var_list, names, initial_value=0.0):
+    def add_variable_from_reference(self, reference_variable, name=None, initializer='zeros'):
+        """A slot shaped and typed like `reference_variable`, named '<its name>_<name>'."""
+        return self.add_variable(reference_variable.shape.as_list(), initializer,
+                                 reference_variable.dtype,
+                                 name=slot_name(reference_variable, name or 'var'))
+
+    def add_optimizer_variables(self, var_list, names, initializer='zeros'):
         """One slot per model variable per name (per variable, then per name, as Keras orders
         them); returns a list per name (just the list when `names` is one string)."""
         kinds = [names] if isinstance(names, str) else list(names)
         slots = tuple([] for _ in kinds)
         for variable in var_list:
             for i, kind in enumerate(kinds):
-                slots[i].append(self.add_variable_from_reference(variable, kind, initial_value))
+                slots[i].append(self.add_variable_from_reference(variable, kind, initializer))
         return slots[0] if isinstance(names, str) else slots
 
     @property
@@ -121,6 +138,20 @@ class Optimizer(AutoTrackable):
         """The slot of `variable` in the per-variable list `slots`."""
         return slots[self._indices[variable.unique_id]]
 
+    def _get_variable_index(self, variable):
+        # Keras's (semi-private) name, which custom optimizers' update_step calls.
+        return self._indices[variable.unique_id]
+
+    # Keras's helpers for update_step; plain Variable assignments here.
+    def assign(self, variable, value):
+        variable.assign(value)
+
+    def assign_add(self, variable, value):
+        variable.assign_add(value)
+
+    def assign_sub(self, variable, value):
+        variable.assign_sub(value)
+
     # -- learning rate
     def _learning_rate_from(self, value):
         if isinstance(value, (LearningRateSchedule, Variable)) or callable(value):
@@ -131,7 +162,7 @@ class Optimizer(AutoTrackable):
                 'LearningRateSchedule, or a callable (that takes in the current iteration value '
                 'and returns the corresponding learning rate value). Received instead: '
                 f'learning_rate={value}')
-        return self.add_variable_value(value, 'learning_rate', dtypes.float32)
+        return self.new_variable(value, 'learning_rate', dtypes.float32)
 
     @property
     def learning_rate(self):

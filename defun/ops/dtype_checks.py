@@ -12,6 +12,8 @@ costs nothing per call, unlike np.errstate).
 """
 import warnings
 
+import numpy as np
+
 from defun import errors
 from defun.registry import Kernels
 
@@ -19,7 +21,7 @@ warnings.filterwarnings('ignore', r'(divide by zero|invalid value|overflow|under
                         RuntimeWarning, r'defun(\.|$)')
 
 __all__ = ['FLOAT', 'INEXACT', 'REAL', 'NUMERIC', 'BOOL', 'checked_kernel', 'check_inputs',
-           'dtype_error']
+           'dtype_error', 'half_in_float32']
 
 FLOAT = 'f'
 INEXACT = 'fc'      # float or complex
@@ -65,3 +67,19 @@ def check_inputs(op, kinds, *tensors):
     for t in tensors:
         if t.dtype.np_dtype.kind not in kinds:
             raise dtype_error(op, errors.describe(t), kinds, graph=True)
+
+
+_HALF = np.dtype(np.float16)
+
+
+def half_in_float32(kernel):
+    """Wraps an elementwise kernel so that float16 input is computed in float32 and rounded once,
+    as TF's kernels compute half precision (numpy's float16 arithmetic rounds after every step
+    of a composite kernel, which is not TF's value for sigmoid, softmax, elu...)."""
+    def kernel16(x, *rest, **attrs):
+        if x.dtype is _HALF:
+            return kernel(x.astype(np.float32), *rest, **attrs).astype(_HALF)
+        return kernel(x, *rest, **attrs)
+
+    kernel16.__name__ = getattr(kernel, '__name__', 'kernel')
+    return kernel16

@@ -17,6 +17,7 @@ from defun.ops.arithmetic import conj, divide_no_nan, square
 from defun.ops.op_helpers import binary_args, dims, to_tensor
 from defun.ops.base_ops import ones_like, sum_to, zeros_like
 from defun.ops.dtype_checks import (FLOAT, INEXACT, NUMERIC, REAL, check_inputs, checked_kernel,
+                                     half_in_float32,
                                     dtype_error)
 from defun.ops.logic import greater, where
 from defun.registry import define_op
@@ -24,7 +25,7 @@ from defun.tensor import install_operator
 
 __all__ = ['pow', 'abs', 'sign', 'reciprocal', 'sqrt', 'rsqrt', 'exp', 'log', 'log1p', 'expm1',
            'sin', 'cos', 'tan', 'asin', 'acos', 'atan', 'atan2', 'sinh', 'cosh', 'tanh', 'sigmoid',
-           'softplus', 'erf', 'round', 'floor', 'ceil', 'complex', 'real', 'imag']
+           'softplus', 'erf', 'erfc', 'round', 'floor', 'ceil', 'complex', 'real', 'imag']
 
 def _infer_checked(op, kinds):
     def infer(x):
@@ -118,7 +119,8 @@ RECIPROCAL = _unary('Reciprocal', np.reciprocal,
                     lambda op, g: apply_op(RECIPROCAL_GRAD, (op.outputs[0], g)),
                     'reciprocal', NUMERIC)
 SQRT = _unary('Sqrt', np.sqrt, lambda op, g: apply_op(SQRT_GRAD, (op.outputs[0], g)), 'sqrt')
-RSQRT = _unary('Rsqrt', lambda x: np.reciprocal(np.sqrt(x)),
+# TF computes a half rsqrt in float32 and rounds once (1 / sqrt(x) rounded twice differs).
+RSQRT = _unary('Rsqrt', half_in_float32(lambda x: np.reciprocal(np.sqrt(x))),
                lambda op, g: apply_op(RSQRT_GRAD, (op.outputs[0], g)), 'rsqrt')
 
 
@@ -227,9 +229,17 @@ def atan2(y, x, name=None):
 
 # -------------------------------------------------------------- hyperbolic, sigmoid, softplus, erf
 
+_HALF = np.dtype(np.float16)
+
+
 def _sigmoid_kernel(x):
     if x.dtype.kind == 'c':
         return 1 / (1 + np.exp(-x))
+    if x.dtype is _HALF:
+        # TF's half sigmoid is e / (1 + e), e = exp(x), each step rounded to float16 (checked
+        # against TF 2.21 over [-6, 6]); beyond 11 exp(x) overflows and the value rounds to 1.
+        e = np.exp(np.minimum(x, np.float16(11)))
+        return e / (np.float16(1) + e)
     # Never exponentiates a large positive number, so no overflow for very negative x.
     e = np.exp(-np.abs(x))
     return np.where(x >= 0, 1 / (1 + e), e / (1 + e)).astype(x.dtype, copy=False)
@@ -250,11 +260,22 @@ COSH = _unary('Cosh', np.cosh, lambda op, g: g * sinh(_in(op)), 'cosh')
 TANH = _unary('Tanh', np.tanh, lambda op, g: g * (1 - _out(op) * _out(op)), 'tanh')
 SIGMOID = _unary('Sigmoid', _sigmoid_kernel,
                  lambda op, g: g * (_out(op) * (1 - _out(op))), 'sigmoid')
-SOFTPLUS = _unary('Softplus', lambda x: np.logaddexp(0, x), lambda op, g: g * sigmoid(op.inputs[0]),
+def _softplus_kernel(x):
+    if x.dtype is _HALF:
+        # TF's half softplus: log1p(exp(x)) rounded to float16 at each step (past 11, exp(x)
+        # overflows float16 and softplus(x) is x to float16 precision).
+        return np.where(x > 11, x, np.log1p(np.exp(np.minimum(x, np.float16(11)))))
+    return np.logaddexp(0, x)
+
+
+SOFTPLUS = _unary('Softplus', _softplus_kernel, lambda op, g: g * sigmoid(op.inputs[0]),
                   'softplus', FLOAT)
 ERF = _unary('Erf', _erf_kernel,
              lambda op, g: g * _TWO_OVER_ROOT_PI * exp(-square(op.inputs[0])), 'erf',
              FLOAT)
+_erfc_scalar = np.frompyfunc(math.erfc, 1, 1)
+ERFC = _unary('Erfc', lambda x: np.asarray(_erfc_scalar(x), dtype=x.dtype),
+              lambda op, g: -g * _TWO_OVER_ROOT_PI * exp(-square(op.inputs[0])), 'erfc', FLOAT)
 
 
 def sinh(x, name=None):
@@ -280,6 +301,11 @@ def softplus(features, name=None):
 
 def erf(x, name=None):
     return apply_op(ERF, (_arg(x, 'erf'),), None, name)
+
+
+def erfc(x, name=None):
+    """1 - erf(x), without the cancellation for large x."""
+    return apply_op(ERFC, (_arg(x, 'erfc'),), None, name)
 
 
 # ---------------------------------------------------------------- abs, sign, rounding

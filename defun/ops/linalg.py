@@ -21,7 +21,6 @@ from defun.tensor import install_operator, is_tensor
 from defun.ops import validation
 
 __all__ = ['matmul', 'tensordot', 'einsum', 'norm']
-LINALG_ONLY = ['inv', 'det', 'solve']   # exported under tf.linalg only, as in TF
 
 
 # ---------------------------------------------------------------- matmul

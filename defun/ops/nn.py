@@ -17,12 +17,15 @@ from defun.ops.base_ops import cast, sum_to, zeros_like
 from defun.ops.python_ops import stop_gradient
 from defun.ops.gathering import gather
 from defun.ops.transform import expand_dims, squeeze
+from defun.ops.dtype_checks import half_in_float32
 from defun.registry import define_op
 from defun.ops import validation
 
 __all__ = ['relu', 'relu6', 'elu', 'leaky_relu', 'gelu', 'silu', 'swish', 'softmax',
            'log_softmax', 'l2_loss', 'bias_add', 'moments', 'sigmoid_cross_entropy_with_logits',
            'softmax_cross_entropy_with_logits', 'sparse_softmax_cross_entropy_with_logits']
+
+_HALF = np.dtype(np.float16)
 
 
 def _float_arg(x, op, name='features'):
@@ -69,6 +72,8 @@ def relu6(features, name=None):
 
 
 def _elu_kernel(x):
+    if x.dtype is _HALF:  # TF's half elu is exp(x) - 1, rounded to float16 at each step
+        return np.where(x < 0, np.exp(np.minimum(x, 0)) - np.float16(1), x)
     return np.where(x > 0, x, np.expm1(np.minimum(x, 0))).astype(x.dtype, copy=False)
 
 
@@ -116,11 +121,12 @@ def gelu(features, approximate=False, name=None):
     if not x.dtype.is_floating:  # TF's check, a ValueError
         raise ValueError(f'gelu: `features.dtype` must be a floating point tensor, got '
                          f'{errors.describe(x)}')
+    # TF's formulas, op for op (in float16 each op rounds, so the order is part of the value).
     if approximate:
-        c = np.sqrt(2.0 / np.pi)
-        inner = c * (x + 0.044715 * (x * x * x))
+        coeff = cast(0.044715, x.dtype)
+        inner = 0.7978845608028654 * (x + coeff * math_ops.pow(x, 3))
         return 0.5 * x * (1.0 + math_ops.tanh(inner))
-    return 0.5 * x * (1.0 + math_ops.erf(x * (1.0 / np.sqrt(2.0))))
+    return 0.5 * x * math_ops.erfc(-x * cast(0.7071067811865476, x.dtype))
 
 
 def silu(features, beta=1.0, name=None):
@@ -155,7 +161,8 @@ def _log_softmax_grad(op, g):
     return g - math_ops.reduce_sum(g, axis=axis, keepdims=True) * math_ops.exp(y)
 
 
-SOFTMAX = define_op('Softmax', _softmax_kernel, same_as_first, _softmax_grad)
+# TF computes a half softmax in float32 and rounds once (checked against TF 2.21).
+SOFTMAX = define_op('Softmax', half_in_float32(_softmax_kernel), same_as_first, _softmax_grad)
 LOG_SOFTMAX = define_op('LogSoftmax', _log_softmax_kernel, same_as_first, _log_softmax_grad)
 
 
@@ -229,7 +236,9 @@ def moments(x, axes, shift=None, keepdims=False, name=None):
     axes = list(axes) if not isinstance(axes, int) else [axes]
     mean = math_ops.reduce_mean(y, axis=axes, keepdims=True)
     centered = y - stop_gradient(mean)
-    variance = math_ops.reduce_mean(centered * centered, axis=axes, keepdims=True)
+    # TF's squared difference conjugates: a complex variance is |x - mean|^2 (a real value).
+    squared = centered * math_ops.conj(centered) if y.dtype.is_complex else centered * centered
+    variance = math_ops.reduce_mean(squared, axis=axes, keepdims=True)
     if not keepdims:
         mean, variance = squeeze(mean, axes), squeeze(variance, axes)
     if x.dtype is dtypes.float16:

@@ -57,6 +57,9 @@ _SELU_SCALE = 1.0507009873554804934193349852946
 
 
 def _selu_kernel(x):
+    if x.dtype is np.dtype(np.float16):  # TF's half selu: scale * alpha * (exp(x) - 1), per step
+        scaled = np.float16(_SELU_SCALE * _SELU_ALPHA) * (np.exp(np.minimum(x, 0)) - np.float16(1))
+        return np.where(x < 0, scaled, np.float16(_SELU_SCALE) * x)
     negative = _SELU_ALPHA * np.expm1(np.minimum(x, 0))
     return (_SELU_SCALE * np.where(x > 0, x, negative)).astype(x.dtype, copy=False)
 

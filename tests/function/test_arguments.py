@@ -112,5 +112,7 @@ def test_concrete_function_of_a_variable_argument():
     fn, _ = counted(g)
     a = tf.Variable(2.0)
     c = fn.get_concrete_function(a, 1.5)
-    assert float(c(tf.Variable(4.0))) == 6.0 and float(c(a)) == 3.0
+    assert float(c(tf.Variable(4.0), 1.5)) == 6.0 and float(c(a, x=1.5)) == 3.0
+    with pytest.raises(TypeError, match="missing a required argument: 'x'"):
+        c(a)
     assert fn.experimental_get_tracing_count() == 1

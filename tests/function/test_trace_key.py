@@ -7,7 +7,8 @@ import numpy as np
 import defun as tf
 from defun import context
 from defun.funcgraph import FuncGraph
-from defun.trace_key import TENSOR, TraceKey, VariableSpec
+from defun.trace_key import TENSOR, TraceKey
+from defun.trace_types import VariableSpec
 
 Point = collections.namedtuple('Point', ['x', 'y'])
 

@@ -255,3 +255,48 @@ def test_variables_passed_to_a_function_as_arguments():
     assert w2.numpy() == pytest.approx(2.9900036, rel=1e-6)  # recorded from TF 2.21
     with pytest.raises(TypeError, match='can only update Variables'):
         opt1.apply_gradients([(tf.constant(1.0), tf.constant(2.0))])
+
+
+def test_get_by_name_dict_or_instance():
+    assert type(K.get('adam')) is K.Adam and type(K.get('RMSprop')) is K.RMSprop
+    assert K.get({'class_name': 'SGD', 'config': {'learning_rate': 0.5}}).learning_rate.numpy() \
+        == 0.5
+    opt = K.SGD()
+    assert K.get(opt) is opt and K.get(None) is None
+    for bad in ['nope', 3]:  # TF 2.21's message
+        with pytest.raises(ValueError, match=f'Could not interpret optimizer identifier: {bad}'):
+            K.get(bad)
+
+
+def test_custom_optimizer_subclass_as_keras():
+    # A Keras-3-style custom optimizer; the result and variable paths were recorded from TF 2.21.
+    class MomentumSign(K.Optimizer):
+        def __init__(self, learning_rate=0.1, beta=0.5, name='momentum_sign', **kw):
+            super().__init__(learning_rate=learning_rate, name=name, **kw)
+            self.beta = beta
+
+        def build(self, var_list):
+            if self.built:
+                return
+            super().build(var_list)
+            self.ms = [self.add_variable_from_reference(v, 'm') for v in var_list]
+            self.count = self.add_variable(shape=(), initializer='ones', name='count')
+
+        def update_step(self, gradient, variable, learning_rate):
+            lr = tf.cast(learning_rate, variable.dtype)
+            m = self.ms[self._get_variable_index(variable)]
+            self.assign(m, self.beta * m + (1 - self.beta) * gradient)
+            self.assign_sub(variable, lr * tf.sign(m))
+            self.assign_add(self.count, 1.0)
+
+    v = tf.Variable([1.0, -2.0], name='v')
+    opt = MomentumSign()
+    for g in [[0.5, -1.0], [-2.0, 0.1], [0.3, 0.3]]:
+        opt.apply_gradients([(tf.constant(g), v)])
+    np.testing.assert_allclose(v.numpy(), [1.1, -1.9], rtol=1e-6)
+    assert [x.path for x in opt.variables] == ['momentum_sign/iteration',
+                                               'momentum_sign/learning_rate',
+                                               'momentum_sign/v_0_m', 'momentum_sign/count']
+    assert opt.count.numpy() == 4.0 and opt.iterations.numpy() == 3
+    with pytest.raises(ValueError, match='unsupported initializer'):
+        opt.add_variable((2,), initializer='glorot_uniform')

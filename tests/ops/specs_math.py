@@ -149,6 +149,7 @@ ELEMENTARY = [
          lambda x: np.array([np.exp(-100.0), 100.0], np.float32), grad=False,
          id='no-overflow'),
     Spec('Erf', tf.math.erf, [rand(2, 3)], _erf),
+    Spec('Erfc', tf.math.erfc, [rand(2, 3)], np.vectorize(math.erfc)),
     Spec('Abs', tf.abs, [rand(2, 3)], np.abs),
     Spec('Abs', abs, [ints(4)], np.abs, id='int-operator'),
     Spec('ComplexAbs', tf.abs, [np.array([3 + 4j, -1j, 0j])], np.abs, grad=False),

@@ -7,8 +7,6 @@ a nested function contributes its name as a write and the names it reads from th
 """
 import gast
 
-_COMPREHENSIONS = (gast.ListComp, gast.SetComp, gast.DictComp, gast.GeneratorExp)
-
 
 def _parameters(arguments):
     params = list(arguments.posonlyargs) + list(arguments.args) + list(arguments.kwonlyargs)
