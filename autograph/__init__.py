@@ -25,7 +25,14 @@ def to_graph(entity, recursive=True, experimental_optional_features=None):
     `experimental_optional_features` turns on optional conversions (`experimental.Feature`).
     """
     del recursive
-    return impl.convert(entity, options.features(experimental_optional_features))
+    return impl.convert(entity, options.features(experimental_optional_features),
+                        user_requested=True)
+
+
+def trace(*args):
+    """Prints `args` when it runs, as Python's print: inside a compiled function that is while it
+    is traced (symbolic tensors show as `Tensor("name:0", ...)`), as `tf.autograph.trace`."""
+    print(*args)
 
 
 def to_code(entity, recursive=True, experimental_optional_features=None):
@@ -34,5 +41,5 @@ def to_code(entity, recursive=True, experimental_optional_features=None):
     return impl.converted_source(entity, options.features(experimental_optional_features))
 
 
-__all__ = ['to_graph', 'to_code', 'do_not_convert', 'experimental', 'check', 'AutoGraphWarning',
+__all__ = ['to_graph', 'to_code', 'trace', 'do_not_convert', 'experimental', 'check', 'AutoGraphWarning',
            'preflight']

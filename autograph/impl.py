@@ -98,8 +98,18 @@ def is_allowlisted(fn):
     return isinstance(fn, types.FunctionType) and _in_standard_library(fn)
 
 
-def _should_convert(fn):
-    if getattr(fn, DO_NOT_CONVERT, False) or is_allowlisted(fn):
+def _installed_code(fn):
+    """True for code of defun, AutoGraph, the standard library or an installed package."""
+    filename = os.path.abspath(fn.__code__.co_filename)
+    return (_in_allowlisted_package(fn) or _in_standard_library(fn)
+            or filename.startswith(_SITE_DIRS))
+
+
+def _should_convert(fn, user_requested=False):
+    # As TF: the function handed to tf.function / to_graph itself is converted whatever its module
+    # is called (only installed code is not); the functions it calls follow the allow-list.
+    allowlisted = _installed_code(fn) if user_requested else is_allowlisted(fn)
+    if getattr(fn, DO_NOT_CONVERT, False) or allowlisted:
         return False
     if _USER_FRAMES.is_converted(fn.__code__):
         return False  # already converted code (e.g. a nested function of a converted function)
@@ -124,15 +134,16 @@ def _unsupported(fn, features, error):
     return fn
 
 
-def convert(fn, features=options.NONE):
+def convert(fn, features=options.NONE, user_requested=False):
     """The converted version of `fn` (a function, bound method or callable), or `fn` itself.
 
-    `features` names the optional conversions to apply (see `autograph.options`).
+    `features` names the optional conversions to apply (see `autograph.options`);
+    `user_requested`: `fn` is what the user handed to tf.function or to_graph.
     """
     if isinstance(fn, types.MethodType):
-        converted = convert(fn.__func__, features)
+        converted = convert(fn.__func__, features, user_requested)
         return fn if converted is fn.__func__ else types.MethodType(converted, fn.__self__)
-    if not isinstance(fn, types.FunctionType) or not _should_convert(fn):
+    if not isinstance(fn, types.FunctionType) or not _should_convert(fn, user_requested):
         return fn
     cached = _function_cache.get(fn, {}).get(features)
     if cached is not None:
@@ -241,7 +252,7 @@ def do_not_convert(func=None):
 def converted_source(fn, features=options.NONE):
     """Readable source of the converted `fn`; raises ValueError when it is not converted."""
     target = fn.__func__ if isinstance(fn, types.MethodType) else fn
-    if not isinstance(target, types.FunctionType) or not _should_convert(target):
+    if not isinstance(target, types.FunctionType) or not _should_convert(target, True):
         raise ValueError('%r is not converted by AutoGraph (not a user function, allow-listed or'
                          ' marked do_not_convert)' % (fn,))
     result = _code_cache.get((target.__code__, features))

@@ -42,6 +42,8 @@ from defun.device import device, DeviceSpec  # noqa
 from defun.ops.clip_ops import clip_by_norm, clip_by_global_norm, sequence_mask, meshgrid  # noqa
 from defun.ops.array_more import *  # noqa
 from defun.ops.math_more import asinh, acosh, atanh  # noqa
+from defun import data  # noqa: E402  (tf.data)
+from defun import experimental  # noqa: E402  (tf.experimental.Optional)
 from defun import keras  # noqa: E402
 from defun import keras_optimizers as optimizers  # noqa: E402  (tf.optimizers)
 from defun import unsupported  # noqa: E402
@@ -68,3 +70,4 @@ for _name in ('convert_like', 'sum_to', 'reduced_shape', 'static_or_tensor_shape
               'real', 'reciprocal', 'reduce_std', 'reduce_variance', 'rsqrt', 'softplus'):
     globals().pop(_name, None)
 del _name, _value
+from defun.initializers import *  # noqa

@@ -116,6 +116,11 @@ class ConcreteFunction:
         return tuple(v for v in self.graph.variables if v.trainable)
 
     @property
+    def inference_fn(self):
+        """The graph as TF's AtomicFunction: called with the flat tensor inputs only."""
+        return AtomicFunction(self)
+
+    @property
     def function_source(self):
         """The generated Python source that runs the forward graph."""
         return self._callable.source
@@ -141,11 +146,13 @@ class ConcreteFunction:
     def __call__(self, *args, **kwargs):
         try:
             flat = self._arg_binder(args, kwargs) if self._arg_binder else list(args)
-            return self.call_flat(self._check_args(flat))
+            return self.call_flat(self.check_flat_args(flat))
         except Exception as exc:
             raise errors.filtered(exc)  # the user's frames only, as TF
 
-    def _check_args(self, flat):
+    def check_flat_args(self, flat):
+        """The flat tensor arguments checked against the placeholders (Variables given for
+        Variable arguments become their handles); TF's InvalidArgumentError for a wrong dtype."""
         if len(flat) != len(self._arg_placeholders):
             raise TypeError(f'{self.name} takes {len(self._arg_placeholders)} tensor arguments, '
                             f'got {len(flat)}')
@@ -254,6 +261,31 @@ class ConcreteFunction:
         for i, g in zip(index, flat):
             result[i] = g
         return result
+
+
+class AtomicFunction:
+    """A traced graph called with flat tensors (no Python-signature binding), as TF's
+    `concrete.inference_fn`; its name is TF's `__inference_<function>` (bytes)."""
+
+    def __init__(self, concrete):
+        self._concrete = concrete
+        self.name = f'__inference_{concrete.name}'.encode()
+        self.function_type = from_placeholders(concrete.inputs[:len(concrete.inputs) - len(
+            concrete.captured_inputs)], concrete.structured_outputs)
+
+    @property
+    def graph(self):
+        return self._concrete.graph
+
+    def __call__(self, *tensors):
+        return self.call_flat(list(tensors))
+
+    def call_flat(self, tensors):
+        concrete = self._concrete
+        return concrete.call_flat(concrete.check_flat_args(list(tensors)))
+
+    def __repr__(self):
+        return f'AtomicFunction(name={self.name!r}, function_type={self.function_type})'
 
 
 def _spec_text(t):

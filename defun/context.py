@@ -259,14 +259,16 @@ def next_operation_seed():
         return _random['op_seeds'].randint(0, 2 ** 31 - 1)
 
 
-def random_stream(key, seeds):
-    """The numpy Generator of the eager kernel `key` (op type, dtype and its two seeds), created
-    from `seeds` (None: from OS entropy) the first time; set_random_seed drops them all."""
+def random_stream(key, make):
+    """The random stream of the eager kernel `key` (op type, dtype and its two seeds), made by
+    `make()` the first time; set_random_seed drops them all."""
     streams = _random['streams']
     stream = streams.get(key)
     if stream is None:
         with _random['lock']:
-            stream = streams.setdefault(key, np.random.default_rng(seeds))
+            stream = streams.get(key)
+            if stream is None:
+                stream = streams[key] = make()
     return stream
 
 

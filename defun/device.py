@@ -2,8 +2,9 @@
 
 defun computes everything with numpy on the CPU. `tf.device` still accepts (and validates) every
 device string TF accepts and remembers the request for the block, but placement is always the
-host CPU, as TF's soft placement does when the requested device does not exist. Tensors therefore
-report TF's CPU device name wherever they were created.
+host CPU, as TF's soft placement does when the requested device does not exist. Eager tensors
+therefore report TF's CPU device name wherever they were created; ops of a graph being built
+record the requested device (`op.device`, '' outside any scope), as TF's graphs do.
 """
 import contextlib
 
@@ -49,6 +50,12 @@ class DeviceSpec:
             index = '*' if self._device_index is None else self._device_index
             parts.append(f'/device:{self._device_type}:{index}')
         return ''.join(parts)
+
+    def make_merged_spec(self, dev):
+        """This spec with every field `dev` sets replaced by dev's (how nested scopes combine)."""
+        fields = {'job': dev.job, 'replica': dev.replica, 'task': dev.task,
+                  'device_type': dev.device_type, 'device_index': dev.device_index}
+        return self.replace(**{k: v for k, v in fields.items() if v is not None})
 
     def replace(self, **fields):
         current = {'job': self._job, 'replica': self._replica, 'task': self._task,
@@ -108,9 +115,12 @@ def device(device_name):
         name = context.requested_device()  # a graph-mode device function: placement is the CPU
     elif device_name is None:
         name = ''
-    elif isinstance(device_name, DeviceSpec):
-        name = device_name.to_string()
     else:
-        name = DeviceSpec.from_string(device_name).to_string()
+        spec = device_name if isinstance(device_name, DeviceSpec) else \
+            DeviceSpec.from_string(device_name)
+        # A nested scope refines the enclosing one ('/job:w/GPU:1' then '/CPU:0' is
+        # '/job:w/device:CPU:0'), as in TF.
+        outer = context.requested_device()
+        name = (DeviceSpec.from_string(outer).make_merged_spec(spec) if outer else spec).to_string()
     with context.device_scope(name):
         yield

@@ -7,8 +7,16 @@ with the op's own rule); tapes active inside the graph record that node the same
 Kernel failures are re-raised as TensorFlow's error types with the op, the input shapes and dtypes in
 the message, so no bare numpy traceback reaches the user without that context.
 """
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
 from defun import context, errors
-from defun.tensor import EagerTensor
+from defun.tensor import EagerTensor, Tensor
+
+if TYPE_CHECKING:  # for annotations only: the registry needs no import here at run time
+    from defun.registry import OpDef
 
 __all__ = ['apply_op', 'OpRecord']
 
@@ -42,7 +50,8 @@ class OpRecord:
             raise ValueError(f"Operation '{self.name}' has no attr named '{name}'.") from None
 
 
-def apply_op(opdef, inputs, attrs=None, name=None):
+def apply_op(opdef: OpDef, inputs: Sequence[Tensor], attrs: dict | None = None,
+             name: str | None = None):
     """Runs (eager) or adds (graph) one op. Returns a Tensor, or a tuple when num_outputs != 1
     (in a graph, an op with no outputs returns its Operation).
 

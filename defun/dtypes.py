@@ -4,6 +4,10 @@ A DType wraps one numpy dtype. There is exactly one DType object per type, so DT
 as well as `==`. Conversion rules follow TensorFlow 2: Python floats become float32, Python ints int32
 (int64 when they do not fit), numpy arrays keep their dtype.
 """
+from __future__ import annotations
+
+import builtins
+
 import numpy as np
 
 # Python's own types, kept before `bool` below is rebound to TensorFlow's DType of that name.
@@ -18,42 +22,42 @@ class DType:
 
     __slots__ = ('name', 'as_numpy_dtype', '_np')
 
-    def __init__(self, name, np_type):
+    def __init__(self, name: str, np_type: type) -> None:
         self.name = name
         self.as_numpy_dtype = np_type
         self._np = np.dtype(np_type) if np_type is not object else np.dtype(object)
 
     @property
-    def is_floating(self):
+    def is_floating(self) -> builtins.bool:
         return self._np.kind == 'f'
 
     @property
-    def is_integer(self):
+    def is_integer(self) -> builtins.bool:
         return self._np.kind in 'iu'
 
     @property
-    def is_unsigned(self):
+    def is_unsigned(self) -> builtins.bool:
         return self._np.kind == 'u'
 
     @property
-    def is_complex(self):
+    def is_complex(self) -> builtins.bool:
         return self._np.kind == 'c'
 
     @property
-    def is_bool(self):
+    def is_bool(self) -> builtins.bool:
         return self._np.kind == 'b'
 
     @property
-    def is_numeric(self):
+    def is_numeric(self) -> builtins.bool:
         return self._np.kind in 'iufc'
 
     @property
-    def is_differentiable(self):
+    def is_differentiable(self) -> builtins.bool:
         """Float and complex tensors carry gradients; TF returns None for all others."""
         return self._np.kind in 'fc'
 
     @property
-    def real_dtype(self):
+    def real_dtype(self) -> DType:
         if self is complex64:
             return float32
         if self is complex128:
@@ -61,7 +65,7 @@ class DType:
         return self
 
     @property
-    def np_dtype(self):
+    def np_dtype(self) -> np.dtype:
         return self._np
 
     @property
@@ -85,10 +89,10 @@ class DType:
         raise TypeError(f'Cannot find maximum value of {self.name}.')
 
     @property
-    def size(self):
+    def size(self) -> int:
         return self._np.itemsize
 
-    def is_compatible_with(self, other):
+    def is_compatible_with(self, other: object) -> builtins.bool:
         return self is as_dtype(other)
 
     def __repr__(self):
@@ -143,7 +147,7 @@ _BY_NAME.update(half=float16, float=float32, double=float64)  # TF's non-canonic
 _BY_NP = {d.np_dtype: d for d in ALL if d.np_dtype.kind != "O"}
 
 
-def as_dtype(value):
+def as_dtype(value: object) -> DType:
     """Returns the DType for a DType, a name, a numpy dtype or a Python type."""
     if isinstance(value, DType):
         return value
@@ -174,7 +178,7 @@ def as_dtype(value):
         raise TypeError(f'Cannot convert {value!r} to a DType.') from None
 
 
-def from_numpy(npdtype):
+def from_numpy(npdtype: object) -> DType:
     """Fast path from an ndarray's dtype to its DType."""
     try:
         return _BY_NP[npdtype]

@@ -6,6 +6,11 @@ a tensor of known shape); otherwise folding runs the kernel of a `foldable` op o
 values. It stops at placeholders, stateful ops and large arrays (folding is for shapes and small
 constants, not for moving compute to build time).
 """
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
 import numpy as np
 
 from defun.tensor import EagerTensor, Tensor
@@ -17,7 +22,7 @@ __all__ = ['fold', 'fold_outputs', 'get_static_value', 'FOLD_LIMIT']
 FOLD_LIMIT = 1 << 16
 
 
-def fold(tensor):
+def fold(tensor: Tensor) -> np.ndarray | None:
     """The value of graph tensor `tensor` computed at build time, or None."""
     op = tensor.op
     opdef = op.opdef
@@ -37,7 +42,7 @@ def fold(tensor):
     return None if results is None else results[tensor.value_index]
 
 
-def fold_outputs(op, arrays):
+def fold_outputs(op: Any, arrays: Sequence[np.ndarray]) -> tuple | None:
     """The values of all outputs of `op` run at build time on its inputs' values `arrays`, or
     None: the op is not foldable, an input is too large, or the kernel fails (the op reports the
     problem when it runs). The one constant folder: `fold` above and the executor use it."""
@@ -50,7 +55,7 @@ def fold_outputs(op, arrays):
     return (result,) if op.opdef.num_outputs == 1 else tuple(result)
 
 
-def get_static_value(tensor, partial=False):
+def get_static_value(tensor: Any, partial: bool = False) -> np.ndarray | None:
     """The value of `tensor` if it is known without running the graph, else None."""
     if isinstance(tensor, EagerTensor):
         return tensor.numpy()

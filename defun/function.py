@@ -318,8 +318,9 @@ class Function:
         if not self._autograph:
             return fn
         if isinstance(fn, _WeakMethod):  # a method: convert the function, keep the weak binding
-            return fn.rebound(autograph_impl.convert(fn.function, self._autograph_features))
-        return autograph_impl.convert(fn, self._autograph_features)
+            return fn.rebound(autograph_impl.convert(fn.function, self._autograph_features,
+                                                     user_requested=True))
+        return autograph_impl.convert(fn, self._autograph_features, user_requested=True)
 
     # -- retrace explanations
     def _record_retrace(self, key):
@@ -370,9 +371,9 @@ class _WeakMethod:
         return new
 
     def __call__(self, *args, **kwargs):
+        # An instance already gone (`Model().f(x)` drops the temporary before the call) is
+        # passed as None, as TF's weakly bound methods do.
         instance = self._ref()
-        if instance is None:
-            raise ReferenceError(f'the instance of {self.__name__} has been deleted')
         return self._func(instance, *args, **kwargs)
 
 
@@ -434,3 +435,9 @@ def function(func=None, input_signature=None, autograph=True, jit_compile=None,
         return decorate
     return decorate(func)
 
+
+
+def call_converted(fn, args):
+    """Calls `fn(*args)` converted by AutoGraph as a tf.function body is: for the other tracers of
+    user code (tf.data's map, filter and reduce functions), so only this module imports autograph."""
+    return autograph_impl.converted_call(fn, args)

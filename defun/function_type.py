@@ -100,6 +100,6 @@ def function_type(signature, key, values, outputs):
 
 def from_placeholders(placeholders, outputs):
     """The FunctionType of a graph called with flat tensors (a backward function)."""
-    params = [Parameter(ph.op.name, _P.POSITIONAL_ONLY,
+    params = [Parameter(ph.op.name, _P.POSITIONAL_OR_KEYWORD,
                         annotation=TensorSpec(ph.shape, ph.dtype)) for ph in placeholders]
     return FunctionType(params, return_annotation=output_type(outputs))

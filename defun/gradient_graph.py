@@ -9,9 +9,15 @@ it needs by capturing them; `forward_reads()` lists those (the caller decides ho
 forward input, an extra forward output, a per-iteration stack), `outer_reads()` the tensors of
 enclosing graphs it captured. Callers then set its inputs and outputs.
 """
+from __future__ import annotations
+
+from collections.abc import Sequence
+
 from defun import backprop, context
 from defun.funcgraph import FuncGraph
-from defun.graph import GraphTensor
+from defun.graph import Graph, GraphTensor
+from defun.shapes import TensorShape
+from defun.tensor import Tensor
 
 __all__ = ['GradientGraph']
 
@@ -23,7 +29,9 @@ class GradientGraph:
     takes the loop variable's shape invariant). outer_graph: the graph the gradient graph is
     nested in, whose tensors it may capture (None: a standalone function)."""
 
-    def __init__(self, forward, targets, sources, name, seed_shapes=None, outer_graph=None):
+    def __init__(self, forward: FuncGraph, targets: Sequence[Tensor], sources: Sequence[Tensor],
+                 name: str, seed_shapes: Sequence[TensorShape] | None = None,
+                 outer_graph: Graph | None = None) -> None:
         self.forward = forward
         self.graph = graph = FuncGraph(name, outer_graph=outer_graph, foreign_ok=True)
         shapes = seed_shapes if seed_shapes is not None else [t.shape for t in targets]
@@ -42,12 +50,12 @@ class GradientGraph:
         """A context in which new ops go to the gradient graph (with no tape recording them)."""
         return context.graph_mode(self.graph, fresh_tapes=True)
 
-    def forward_reads(self):
+    def forward_reads(self) -> list[tuple[Tensor, Tensor]]:
         """(forward tensor, placeholder) for each tensor of `forward` the gradient reads."""
         return [(source, ph) for source, ph in self.graph.captures
                 if isinstance(source, GraphTensor) and source.op.graph is self.forward]
 
-    def outer_reads(self):
+    def outer_reads(self) -> list[tuple[Tensor, Tensor]]:
         """(tensor, placeholder) for each tensor of another graph the gradient reads."""
         return [(source, ph) for source, ph in self.graph.captures
                 if not (isinstance(source, GraphTensor) and source.op.graph is self.forward)]

@@ -44,6 +44,10 @@ class GraphTensor(Tensor):
         return self.op.graph
 
     @property
+    def device(self):
+        return self.op.device
+
+    @property
     def name(self):
         return f'{self.op.name}:{self.value_index}'
 
@@ -126,7 +130,7 @@ class Operation:
     """A node of a graph: an op type applied to input tensors, with attrs and control inputs."""
 
     __slots__ = ('graph', 'opdef', 'type', 'name', 'inputs', 'outputs', 'attrs', 'control_inputs',
-                 'gradient_type', 'origin', '__weakref__')
+                 'gradient_type', 'origin', 'device', '__weakref__')
 
     def __init__(self, graph, opdef, name, inputs, attrs, control_inputs, origin):
         self.graph = graph
@@ -139,6 +143,7 @@ class Operation:
         self.outputs = ()
         self.gradient_type = None
         self.origin = origin
+        self.device = ''  # the device a tf.device scope requested (execution is on the CPU)
 
     @property
     def node_def(self):
@@ -228,6 +233,8 @@ class Graph:
                        inputs, attrs, control, user_origin())
         if self._overrides:
             op.gradient_type = self._overrides.get(opdef.type)
+        if frame.device:
+            op.device = frame.device
         if opdef.num_outputs == 1:
             op.outputs = (GraphTensor(op, 0, inferred[0], _as_shape(inferred[1])),)
         else:

@@ -1,11 +1,15 @@
 """Nested structures, as `tf.nest`: lists, tuples, namedtuples and dicts (flattened in sorted key
 order) are structure; everything else (None, tensors, dataclasses, other objects) is a leaf."""
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
 
 __all__ = ['flatten', 'flatten_with_tree', 'flatten_with_tuple_paths', 'pack_sequence_as',
            'map_structure', 'assert_same_structure', 'is_nested']
 
 
-def is_nested(value):
+def is_nested(value: Any) -> bool:
     return isinstance(value, (list, tuple, dict))
 
 
@@ -22,7 +26,7 @@ def _children(value):
     return list(value)
 
 
-def flatten(structure, expand_composites=False):
+def flatten(structure: Any, expand_composites: bool = False) -> list:
     """The leaves of `structure`, depth first (dict values in sorted key order)."""
     if not is_nested(structure):
         return [structure]
@@ -67,7 +71,7 @@ def _tree_into(structure, leaves):
     return None
 
 
-def flatten_with_tuple_paths(structure, expand_composites=False):
+def flatten_with_tuple_paths(structure: Any, expand_composites: bool = False) -> list[tuple]:
     """(path, leaf) pairs in flatten's order; a path is the tuple of keys and indices to the leaf."""
     out = []
     _paths_into(structure, (), out)
@@ -97,7 +101,7 @@ def _rebuild(template, children):
     return type(template)(children)
 
 
-def pack_sequence_as(structure, flat_sequence, expand_composites=False):
+def pack_sequence_as(structure: Any, flat_sequence: Sequence, expand_composites: bool = False) -> Any:
     """Packs the leaves of `flat_sequence` into the shape of `structure`."""
     flat_sequence = list(flat_sequence)
     if not is_nested(structure):
@@ -124,7 +128,8 @@ def _pack(structure, flat, index):
     return _rebuild(structure, children), index
 
 
-def assert_same_structure(nest1, nest2, check_types=True, expand_composites=False):
+def assert_same_structure(nest1: Any, nest2: Any, check_types: bool = True,
+                          expand_composites: bool = False) -> None:
     """Raises ValueError (different nesting) or TypeError (different sequence types)."""
     _assert_same(nest1, nest2, check_types, nest1, nest2)
 
@@ -165,7 +170,7 @@ def _seq_type(value):
     return type(value)
 
 
-def map_structure(func, *structures, **kwargs):
+def map_structure(func: Callable, *structures: Any, **kwargs: Any) -> Any:
     """Applies `func` to corresponding leaves; returns the result in the first structure's shape."""
     if not structures:
         raise ValueError('Must provide at least one structure')

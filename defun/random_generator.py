@@ -63,9 +63,14 @@ def _words(seed):
 
 
 def _seed_state(seed, alg):
+    """TF's create_rng_state: an int is cut into the state's words (low word first); a shorter
+    sequence is padded with zeros on the left, so a small seed lands in the key."""
     size = _STATE_SIZES[_algorithm(alg)]
     words = _words(seed)[:size]
-    return np.concatenate([words, np.zeros(size - len(words), np.int64)])
+    padding = np.zeros(size - len(words), np.int64)
+    if isinstance(seed, (int, np.integer)):
+        return np.concatenate([words, padding])
+    return np.concatenate([padding, words])
 
 
 def create_rng_state(seed, alg):

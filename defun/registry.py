@@ -10,7 +10,11 @@ The gradient function of an op has TF's signature `grad(op, *output_grads) -> in
 has `type`, `name`, `inputs`, `outputs` and `get_attr(name)`: an Operation in a graph, or the record an
 eager tape keeps. It must use public ops only, so that it works on eager and graph tensors alike.
 """
+from __future__ import annotations
+
 import sys
+from collections.abc import Callable
+from typing import Any
 
 __all__ = ['OpDef', 'Kernels', 'define_op', 'get_op', 'RegisterGradient', 'no_gradient', 'NotDifferentiable',
            'get_gradient_function', 'registered_ops']
@@ -22,7 +26,7 @@ class Kernels:
 
     __slots__ = ('eager', 'graph')
 
-    def __init__(self, eager, graph):
+    def __init__(self, eager: Callable, graph: Callable) -> None:
         self.eager = eager
         self.graph = graph
 
@@ -106,8 +110,9 @@ def _caller_site(depth=2):
     return f'{frame.f_code.co_filename}:{frame.f_lineno}'
 
 
-def define_op(type, kernel, infer, grad=MISSING, num_outputs=1, stateful=False, doc='',
-              explain_error=None, **facts):
+def define_op(type: str, kernel: Callable | Kernels, infer: Callable, grad: Callable | None = MISSING,
+              num_outputs: int | None = 1, stateful: bool = False, doc: str = '',
+              explain_error: Callable | None = None, **facts: Any) -> OpDef:
     """Defines op `type`; `grad` may be a gradient function, None (not differentiable) or omitted.
 
     `kernel` is a function or a `Kernels` pair; `facts` are the other OpDef fields (emit, fold,
@@ -123,14 +128,14 @@ def define_op(type, kernel, infer, grad=MISSING, num_outputs=1, stateful=False, 
     return opdef
 
 
-def get_op(type):
+def get_op(type: str) -> OpDef:
     try:
         return _OPS[type]
     except KeyError:
         raise LookupError(f"No op named '{type}' is defined") from None
 
 
-def registered_ops():
+def registered_ops() -> list[OpDef]:
     """All OpDefs, in definition order (tests walk this to check every op)."""
     return list(_OPS.values())
 
@@ -146,17 +151,17 @@ def _register_gradient(op_type, fn, site):
 class RegisterGradient:
     """Decorator registering the gradient function for an op type, as `tf.RegisterGradient`."""
 
-    def __init__(self, op_type):
+    def __init__(self, op_type: str) -> None:
         if not isinstance(op_type, str):
             raise TypeError('op_type must be a string')
         self._op_type = op_type
 
-    def __call__(self, fn):
+    def __call__(self, fn: Callable) -> Callable:
         _register_gradient(self._op_type, fn, _caller_site())
         return fn
 
 
-def no_gradient(op_type):
+def no_gradient(op_type: str) -> None:
     """Marks `op_type` as not differentiable: its gradient is None, never an error."""
     if not isinstance(op_type, str):
         raise TypeError('op_type must be a string')
@@ -166,7 +171,7 @@ def no_gradient(op_type):
 NotDifferentiable = no_gradient
 
 
-def get_gradient_function(op):
+def get_gradient_function(op: Any) -> Callable | None:
     """The gradient function for an op (honouring a graph's gradient_override_map).
 
     Returns None for ops registered as not differentiable; raises LookupError when the op type has no

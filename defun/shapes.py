@@ -3,6 +3,10 @@
 A TensorShape is immutable. `dims` is None for an unknown rank, else a tuple whose entries are ints or
 None for an unknown dimension, as in TensorFlow 2 (no Dimension objects).
 """
+from __future__ import annotations
+
+from collections.abc import Iterable
+
 from defun import dtypes
 
 __all__ = ['TensorShape', 'TensorSpec', 'as_shape']
@@ -13,7 +17,7 @@ class TensorShape:
 
     __slots__ = ('_dims',)
 
-    def __init__(self, dims):
+    def __init__(self, dims: Iterable[int | None] | int | TensorShape | None) -> None:
         if isinstance(dims, TensorShape):
             dims = dims._dims
         elif dims is not None:
@@ -23,7 +27,7 @@ class TensorShape:
         self._dims = dims
 
     @classmethod
-    def from_tuple(cls, dims):
+    def from_tuple(cls, dims: tuple[int | None, ...] | None) -> TensorShape:
         """Builds a shape from a tuple known to hold ints or None (no checking: the hot path)."""
         shape = cls.__new__(cls)
         shape._dims = dims
@@ -34,26 +38,26 @@ class TensorShape:
         return None if self._dims is None else list(self._dims)
 
     @property
-    def rank(self):
+    def rank(self) -> int | None:
         return None if self._dims is None else len(self._dims)
 
     @property
-    def ndims(self):
+    def ndims(self) -> int | None:
         return self.rank
 
-    def as_list(self):
+    def as_list(self) -> list[int | None]:
         if self._dims is None:
             raise ValueError('as_list() is not defined on an unknown TensorShape.')
         return list(self._dims)
 
-    def as_tuple(self):
+    def as_tuple(self) -> tuple[int | None, ...] | None:
         """The dims as a tuple (None for unknown rank)."""
         return self._dims
 
-    def is_fully_defined(self):
+    def is_fully_defined(self) -> bool:
         return self._dims is not None and None not in self._dims
 
-    def num_elements(self):
+    def num_elements(self) -> int | None:
         if not self.is_fully_defined():
             return None
         n = 1
@@ -61,7 +65,7 @@ class TensorShape:
             n *= d
         return n
 
-    def is_compatible_with(self, other):
+    def is_compatible_with(self, other: object) -> bool:
         other = as_shape(other)
         if self._dims is None or other._dims is None:
             return True
@@ -69,7 +73,7 @@ class TensorShape:
             return False
         return all(a is None or b is None or a == b for a, b in zip(self._dims, other._dims))
 
-    def merge_with(self, other):
+    def merge_with(self, other: object) -> TensorShape:
         other = as_shape(other)
         if self._dims is None:
             return other
@@ -80,7 +84,7 @@ class TensorShape:
         return TensorShape.from_tuple(
             tuple(a if a is not None else b for a, b in zip(self._dims, other._dims)))
 
-    def most_specific_compatible_shape(self, other):
+    def most_specific_compatible_shape(self, other: object) -> TensorShape:
         """The most specific shape compatible with both: dims that differ become None."""
         other = as_shape(other)
         if self._dims is None or other._dims is None or len(self._dims) != len(other._dims):
@@ -88,7 +92,7 @@ class TensorShape:
         return TensorShape.from_tuple(
             tuple(a if a == b else None for a, b in zip(self._dims, other._dims)))
 
-    def is_subtype_of(self, other):
+    def is_subtype_of(self, other: object) -> bool:
         """True when every value of this shape also fits `other` (other is at least as general)."""
         other = as_shape(other)
         if other._dims is None:
@@ -97,13 +101,13 @@ class TensorShape:
             return False
         return all(b is None or a == b for a, b in zip(self._dims, other._dims))
 
-    def concatenate(self, other):
+    def concatenate(self, other: object) -> TensorShape:
         other = as_shape(other)
         if self._dims is None or other._dims is None:
             return TensorShape(None)
         return TensorShape.from_tuple(self._dims + other._dims)
 
-    def with_rank(self, rank):
+    def with_rank(self, rank: int) -> TensorShape:
         if self._dims is None:
             return TensorShape([None] * rank)
         if len(self._dims) != rank:
@@ -181,7 +185,7 @@ def _as_dim(d):
     return index
 
 
-def as_shape(value):
+def as_shape(value: object) -> TensorShape:
     return value if isinstance(value, TensorShape) else TensorShape(value)
 
 
@@ -190,7 +194,7 @@ class TensorSpec:
 
     __slots__ = ('_shape', '_dtype', '_name')
 
-    def __init__(self, shape, dtype=dtypes.float32, name=None):
+    def __init__(self, shape: object, dtype: object = dtypes.float32, name: str | None = None) -> None:
         self._shape = as_shape(shape)
         self._dtype = dtypes.as_dtype(dtype)
         self._name = name
@@ -200,14 +204,14 @@ class TensorSpec:
     name = property(lambda self: self._name)
 
     @classmethod
-    def from_tensor(cls, tensor, name=None):
+    def from_tensor(cls, tensor: object, name: str | None = None) -> TensorSpec:
         return cls(tensor.shape, tensor.dtype, name if name is not None else _tensor_name(tensor))
 
     @classmethod
-    def from_spec(cls, spec, name=None):
+    def from_spec(cls, spec: TensorSpec, name: str | None = None) -> TensorSpec:
         return cls(spec.shape, spec.dtype, name if name is not None else spec.name)
 
-    def is_compatible_with(self, spec_or_tensor):
+    def is_compatible_with(self, spec_or_tensor: object) -> bool:
         other_dtype = getattr(spec_or_tensor, 'dtype', None)
         other_shape = getattr(spec_or_tensor, 'shape', None)
         if other_dtype is None or other_shape is None:
@@ -215,7 +219,7 @@ class TensorSpec:
         return (self._dtype == other_dtype
                 and self._shape.is_compatible_with(other_shape))
 
-    def is_subtype_of(self, other):
+    def is_subtype_of(self, other: object) -> bool:
         return self._dtype == other.dtype and self._shape.is_subtype_of(other.shape)
 
     def most_specific_common_supertype(self, others):

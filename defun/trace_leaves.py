@@ -164,9 +164,24 @@ class VariableLeaf(_Leaf):
     numbers the distinct Variables of one call, so f(a, a) and f(a, b) trace apart."""
     __slots__ = ()
 
-    def __new__(cls, variable, alias):
-        return tuple.__new__(cls, (VARIABLE, variable.dtype.np_dtype,
-                                   variable.shape.as_tuple(), variable.trainable, alias))
+    def __new__(cls, np_dtype, shape, trainable, alias):
+        return tuple.__new__(cls, (VARIABLE, np_dtype, shape, trainable, alias))
+
+    def coarse(self):
+        return (VARIABLE, self[1], self[3], self[4])
+
+    def exact(self):
+        return self[2] is not None and None not in self[2]
+
+    def accepts(self, other):
+        return self == other or (other[0] == VARIABLE and self.coarse() == other.coarse() and
+                                 TensorShape(other[2]).is_subtype_of(TensorShape(self[2])))
+
+    def relax(self, other):
+        if other[0] != VARIABLE or self.coarse() != other.coarse():
+            return None
+        shape = TensorShape(self[2]).most_specific_compatible_shape(TensorShape(other[2]))
+        return VariableLeaf(self[1], shape.as_tuple(), self[3], self[4])
 
     def spec(self):
         return VariableSpec(self[2], dtypes.from_numpy(self[1]), self[3], self[4])
@@ -180,7 +195,7 @@ class VariableLeaf(_Leaf):
         ph = graph.add_placeholder(dtypes.resource, (), name)
         graph.inputs.append(ph)
         out.append(ph)
-        proxy = ArgumentVariable(ph, value)
+        proxy = ArgumentVariable(ph, value, TensorShape(self[2]))
         graph.add_variable_input(ph, proxy)
         aliases[self[4]] = proxy
         return proxy
@@ -198,7 +213,7 @@ class VariableLeaf(_Leaf):
 
     def matches(self, value):
         return isinstance(value, Variable) and value.dtype.np_dtype == self[1] and \
-            value.shape.as_tuple() == self[2] and value.trainable == self[3]
+            value.shape.is_subtype_of(TensorShape(self[2])) and value.trainable == self[3]
 
 
 class CustomLeaf(_Leaf):
@@ -227,7 +242,21 @@ class CustomLeaf(_Leaf):
         return repr(self[1])
 
     def placeholder(self, value, graph, name, out, aliases):
-        return self[1].placeholder_value(TracingContext())
+        # A type whose values carry tensors (TF's flatten / to_tensors / from_tensors, as a
+        # tf.data Dataset's variant) is rebuilt from placeholders for them.
+        specs = self[1].flatten()
+        if not specs:
+            return self[1].placeholder_value(TracingContext())
+        components = []
+        for i, spec in enumerate(specs):
+            ph = graph.add_placeholder(spec.dtype, spec.shape.as_tuple(), f'{name}_{i}')
+            graph.inputs.append(ph)
+            components.append(ph)
+        out.extend(components)
+        return self[1].from_tensors(iter(components))
+
+    def feed(self, value, out, fed):
+        out.extend(self[1].to_tensors(value))
 
     def trace_type(self, value):
         return self[1]
@@ -267,14 +296,12 @@ def leaf_for(value, feeds, holders, aliases):
         if id(value) not in aliases:  # an aliased Variable is fed once
             aliases[id(value)] = len(aliases)
             feeds.append(value.handle)
-        return VariableLeaf(value, aliases[id(value)])
+        return VariableLeaf(value.dtype.np_dtype, value.shape.as_tuple(), value.trainable,
+                            aliases[id(value)])
     trace_type = _custom_type(value)
     if trace_type is not None:
-        if getattr(trace_type, 'flatten', list)():
-            raise NotImplementedError(
-                f'{type(trace_type).__name__}: a TraceType whose values carry tensors (flatten / '
-                f'to_tensors) is not supported by defun; its placeholder_value must not need '
-                f'tensor inputs.')
+        if trace_type.flatten():
+            feeds.extend(trace_type.to_tensors(value))
         return CustomLeaf(trace_type)
     holders.append(value)
     return ObjectLeaf(value)

@@ -22,11 +22,10 @@ TF_NAMESPACES = {
     'ragged': 'ragged tensors', 'RaggedTensor': 'ragged tensors',
     'summary': 'TensorBoard summaries', 'image': 'image ops', 'io': 'file and format I/O',
     'lookup': 'lookup tables',
-    'data': 'tf.data input pipelines', 'audio': 'audio ops', 'feature_column': 'feature columns',
+    'audio': 'audio ops', 'feature_column': 'feature columns',
     'lite': 'TensorFlow Lite', 'tpu': 'TPUs', 'xla': 'XLA', 'queue': 'queues',
     'sets': 'set ops', 'signal': 'signal processing', 'profiler': 'the profiler',
     'mlir': 'MLIR', 'quantization': 'quantization', 'raw_ops': 'raw ops',
-    'experimental': 'tf.experimental (including tf.experimental.numpy)',
     'sysconfig': 'build configuration', 'saved_model_cli': 'SavedModel', 'tools': 'tools',
     'Session': 'TF1 sessions (use tf.function)', 'load_op_library': 'custom C++ ops',
 }

@@ -211,9 +211,9 @@ class ArgumentVariable(Variable):
     dtype, shape, name and trainability whose handle is the trace's handle placeholder, so the
     compiled function reads and writes whichever Variable each call passes."""
 
-    def __init__(self, handle, variable):
+    def __init__(self, handle, variable, shape=None):
         self._dtype = variable.dtype
-        self._shape = variable.shape
+        self._shape = variable.shape if shape is None else shape  # relaxed by reduce_retracing
         self._trainable = variable.trainable
         self._name = variable.name
         self._storage = None

@@ -10,8 +10,10 @@ errors name the variable (undefined in a branch, changing dtype or shape across 
 from defun import control_flow as cf
 from defun import nest
 from defun.control_flow import trial_tracing
+from defun.graph import placeholder
 from defun.ops import creation
 from defun.ops import logic
+from defun.ops import python_ops
 
 from autograph.operators import loop_state
 from autograph.operators import py_builtins
@@ -185,6 +187,10 @@ def for_stmt(iter_, extra_test, body, get_state, set_state, symbol_names, opts):
             opts = {k: v for k, v in (opts or {}).items() if k != 'iterate_names'}
         _graph_for(iterable, extra_test, body, get_state, set_state, symbol_names, opts)
         return
+    if tensors.building_graph() and hasattr(iter_, 'graph_iterator'):
+        _iterator_for(iter_.graph_iterator(), extra_test, body, get_state, set_state,
+                      symbol_names, opts)
+        return
     if tensors.is_tensor_array(iter_):
         iter_ = (iter_.read(i) for i in range(int(iter_.size())))
     if extra_test is not None and not _python_extra_test(extra_test):
@@ -225,3 +231,68 @@ def _graph_for(iterable, extra_test, body, get_state, set_state, symbol_names, o
     results = cf.while_loop(cond_fn, body_fn, (creation.constant(0),) + state.initial,
                                **state.loop_kwargs(extra=1))
     state.finish(results[1:])
+
+
+def _iterator_for(iterator, extra_test, body, get_state, set_state, symbol_names, opts):
+    """A loop over a graph iterator (a tf.data dataset, see defun/data/graph_ops.py): the element
+    and whether there is one are loop variables, refetched after each run of the body; unknown
+    dims of the element (a last partial batch) are allowed by its shape invariants."""
+    state = loop_state.LoopState(get_state, set_state, symbol_names, opts, 'for loop')
+    has_value, element = iterator.next_or_default()
+    state.prepare(lambda: body(element))
+    _relax_invariants(state, lambda: body(element))
+
+    def cond_fn(has_value, element, *loop_vars):
+        state.enter(loop_vars)
+        if extra_test is None:
+            return has_value
+        return logic.logical_and(has_value, _as_condition(extra_test()))
+
+    def body_fn(has_value, element, *loop_vars):
+        state.enter(loop_vars)
+        body(element)
+        return tuple(iterator.next_or_default()) + state.leave(loop_vars)
+
+    kwargs = state.loop_kwargs()
+    invariants = kwargs.pop('shape_invariants', None) or nest.map_structure(
+        lambda _: None, state.initial)
+    kwargs['shape_invariants'] = (None, iterator.element_shapes) + tuple(invariants)
+    results = cf.while_loop(cond_fn, body_fn, (has_value, element) + state.initial, **kwargs)
+    # TF runs this loop as a reduce over the dataset, which has no gradient; neither do its results
+    state.finish(tuple(nest.map_structure(_without_gradient, r) for r in results[2:]))
+
+
+def _without_gradient(value):
+    return python_ops.stop_gradient(value) if tensors.is_tensor(value) else value
+
+
+def _relax_invariants(state, iteration):
+    """TF runs a loop over a dataset as a reduce, which relaxes the shape of a loop variable that
+    changes across iterations (a scalar accumulating tensors of unknown shape); here staged trial
+    iterations (in throwaway graphs) find those shapes, which become the variables' invariants."""
+    n = len(state.names)
+    for _ in range(3):
+        entry = [_trial_input(v, i) for v, i in zip(state.initial[:n], state.invariants)]
+
+        def trial():
+            state.set_state(tuple(entry))
+            iteration()
+            return tuple(state.get_state())
+        try:
+            after = trial_tracing.trial_trace(trial, name='dataset_loop_probe')
+        finally:
+            state.set_state(state.user_initial)
+        changed = False
+        for i, (before, out) in enumerate(zip(entry, after)):
+            if tensors.is_tensor(before) and tensors.is_tensor(out) and \
+                    before.dtype == out.dtype and not out.shape.is_subtype_of(before.shape):
+                state.invariants[i] = before.shape.most_specific_compatible_shape(out.shape)
+                changed = True
+        if not changed:
+            return
+
+
+def _trial_input(value, invariant):
+    if not tensors.is_tensor(value) or tensors.is_tensor_array(value):
+        return value
+    return placeholder(value.dtype, invariant if invariant is not None else value.shape)

@@ -71,12 +71,21 @@ def _refuse_tensor_iteration(name, iterables):
             f'and index.')
 
 
+def _is_dataset(value):
+    # tf.data datasets (defun/data): iterated by the graph, so enumerate/zip stay datasets (TF's).
+    return hasattr(value, 'graph_iterator') and hasattr(value, 'enumerate')
+
+
 def enumerate_(iterable, start=0):
+    if tensors.building_graph() and _is_dataset(iterable):
+        return iterable.enumerate(start)
     _refuse_tensor_iteration('enumerate', [iterable])
     return builtins.enumerate(iterable, start)
 
 
 def zip_(*iterables):
+    if tensors.building_graph() and iterables and all(_is_dataset(it) for it in iterables):
+        return type(iterables[0]).zip(iterables)
     _refuse_tensor_iteration('zip', iterables)
     return builtins.zip(*iterables)
 

@@ -6,5 +6,5 @@ from defun.ops import base_ops, math, creation, array, state  # noqa: F401  (def
 from defun.ops import transform, indexing, gathering, sorting, nn, nn_conv, random, debug  # noqa: F401
 from defun.ops import python_ops, linalg_diag, linalg_solve, linalg_decomp  # noqa: F401,E402
 from defun.ops import random_stateless  # noqa: F401
-from defun.ops import nn_more, clip_ops, math_more, array_more  # noqa: F401
+from defun.ops import nn_more, clip_ops, math_more, array_more, special  # noqa: F401
 from defun.ops import tensor_array_ops  # noqa: F401

@@ -1,4 +1,4 @@
-"""Linear algebra: matmul, einsum (and tensordot, written with it), norm, and the square-matrix ops
+"""Linear algebra: matmul, einsum (and tensordot, written with it), and the square-matrix ops
 inv, det and solve (tf.linalg.*), all batched over leading dimensions.
 
 einsum's gradient is again an einsum per operand (the output gradient contracted with the other
@@ -14,13 +14,11 @@ from defun.ops.op_helpers import binary_args, dims, to_tensor
 from defun.ops.base_ops import ones_like, sum_to
 from defun.ops.dtype_checks import INEXACT, check_inputs, checked_kernel
 from defun.ops.arithmetic import conj
-from defun.ops.elementary import abs, pow, sqrt
-from defun.ops.reductions import reduce_max, reduce_sum
 from defun.registry import define_op
 from defun.tensor import install_operator, is_tensor
 from defun.ops import validation
 
-__all__ = ['matmul', 'tensordot', 'einsum', 'norm']
+__all__ = ['matmul', 'tensordot', 'einsum']
 
 
 # ---------------------------------------------------------------- matmul
@@ -252,53 +250,6 @@ def tensordot(a, b, axes, name=None):
     output = ([t for i, t in enumerate(a_letters) if i not in a_axes]
               + [t for j, t in enumerate(b_letters) if j not in b_axes])
     return einsum(_join([a_letters, b_letters], output), a, b)
-
-
-# ---------------------------------------------------------------- norm
-
-def _norm_axes(axis, ord):
-    if isinstance(axis, (list, tuple)) and len(axis) == 2:
-        if not all(isinstance(a, (int, np.integer)) for a in axis) or axis[0] == axis[1]:
-            raise ValueError(f"'axis' must be None, an integer, or a tuple of 2 unique integers, "
-                             f"got {axis}")
-        supported = ['euclidean', 'fro', 1, 2, np.inf]
-        if ord not in supported:
-            raise ValueError(f"'ord' must be a supported matrix norm in {supported}, got {ord}")
-        return tuple(int(a) for a in axis), True
-    if isinstance(axis, (list, tuple)) and len(axis) == 1:
-        axis = axis[0]
-    if not (axis is None or isinstance(axis, (int, np.integer))):
-        raise ValueError(f"'axis' must be None, an integer, or a tuple of 2 unique integers, got "
-                         f"{axis}")
-    if isinstance(ord, str):
-        if ord not in ('euclidean', 'fro') or (ord == 'fro' and axis is not None):
-            raise ValueError(f"'ord' must be a supported vector norm, got {ord}")
-    elif not ord > 0:
-        raise ValueError(f"'ord' must be a supported vector norm, got {ord}")
-    return (None if axis is None else int(axis)), False
-
-
-def norm(tensor, ord='euclidean', axis=None, keepdims=None, name=None):
-    """Vector norms (axis None or an int: p-norms, p > 0 or inf) and matrix norms (axis a pair:
-    'fro'/'euclidean', 1, inf), as TF computes them."""
-    axes, is_matrix = _norm_axes(axis, ord)
-    x = to_tensor(tensor, name='tensor', op='norm')
-    keepdims = bool(keepdims)
-    if ord in ('fro', 'euclidean') or (not isinstance(ord, str) and ord == 2):
-        if is_matrix and not isinstance(ord, str):
-            raise errors.UnimplementedError('norm: the matrix 2-norm (largest singular value) is '
-                                            'not supported')
-        return sqrt(reduce_sum(x * conj(x), axes, keepdims=keepdims))
-    magnitude = abs(x)
-    if ord == 1:
-        if is_matrix:   # the largest column sum
-            return reduce_max(reduce_sum(magnitude, axes[0], keepdims=True), axes, keepdims)
-        return reduce_sum(magnitude, axes, keepdims=keepdims)
-    if ord == np.inf:
-        if is_matrix:   # the largest row sum
-            return reduce_max(reduce_sum(magnitude, axes[1], keepdims=True), axes, keepdims)
-        return reduce_max(magnitude, axes, keepdims=keepdims)
-    return pow(reduce_sum(pow(magnitude, ord), axes, keepdims=keepdims), 1.0 / ord)
 
 
 # ---------------------------------------------------------------- inv, det, solve

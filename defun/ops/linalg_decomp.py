@@ -13,7 +13,7 @@ import collections
 
 import numpy as np
 
-from defun import errors
+from defun import dtypes, errors
 from defun.dispatch import apply_op
 from defun.ops.op_helpers import dims, to_tensor
 from defun.ops.base_ops import cast, ones_like, shape, zeros_like
@@ -25,12 +25,12 @@ from defun.ops.linalg_diag import adjoint, band_part, diag, diag_part, matrix_tr
 from defun.ops.op_helpers import binary_args
 from defun.ops.linalg_solve import cholesky, cholesky_solve, square_batch, triangular_solve
 from defun.ops.logic import where
-from defun.ops.reductions import reduce_max
+from defun.ops.reductions import reduce_max, reduce_sum
 from defun.ops.transform import expand_dims
 from defun.registry import define_op
 from defun.ops import validation
 
-__all__ = ['qr', 'eigh', 'eigvalsh', 'svd', 'pinv', 'lstsq']
+__all__ = ['qr', 'eigh', 'eigvalsh', 'svd', 'pinv', 'lstsq', 'matrix_rank']
 
 Qr = collections.namedtuple('Qr', ['q', 'r'])
 
@@ -294,3 +294,17 @@ def _lstsq_by_svd(a, b, l2):
     s, u, v = svd(a, full_matrices=False, compute_uv=True)
     scale = s / (s * s + l2) if l2 is not None else reciprocal(s)
     return matmul(v * expand_dims(scale, -2), matmul(u, b, adjoint_a=True))
+
+
+def matrix_rank(a, tol=None, validate_args=False, name=None):
+    """The number of singular values above tol (default: max(s) * max(rows, cols) * eps)."""
+    x = to_tensor(a, name='a', op='matrix_rank')
+    _matrix_dims(x, 'matrix_rank')
+    s = svd(x, compute_uv=False)
+    if tol is None:
+        largest_dim = cast(reduce_max(shape(x)[-2:]), s.dtype)
+        tol = reduce_max(s, axis=-1, keepdims=True) * largest_dim * np.finfo(
+            s.dtype.np_dtype).eps
+    else:
+        tol = to_tensor(tol, dtype=s.dtype, name='tol', op='matrix_rank')
+    return reduce_sum(cast(s > tol, dtypes.int32), axis=-1)

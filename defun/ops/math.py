@@ -6,16 +6,18 @@ modules that define them, lowest first:
   elementary.py   pow, exp/log, trigonometric and hyperbolic functions, sigmoid, erf, abs, rounding,
                   complex numbers
   reductions.py   reduce_*, argmax/argmin, cumsum/cumprod
-  linalg.py       matmul, einsum, tensordot, norm (and tf.linalg's inv, det, solve)
+  linalg.py       matmul, einsum, tensordot (and tf.linalg's inv, det, solve)
+  linalg_norm.py  norm
 
 Other tables and the gradient machinery import from here (`from defun.ops import math as math_ops`).
 """
-from defun.ops import arithmetic, elementary, linalg, logic, reductions
+from defun.ops import arithmetic, elementary, linalg, linalg_norm, logic, reductions
 from defun.ops.arithmetic import *  # noqa: F401,F403
 from defun.ops.elementary import *  # noqa: F401,F403
 from defun.ops.linalg import *  # noqa: F401,F403
+from defun.ops.linalg_norm import *  # noqa: F401,F403
 from defun.ops.logic import *  # noqa: F401,F403
 from defun.ops.reductions import *  # noqa: F401,F403
 
 __all__ = (logic.__all__ + arithmetic.__all__ + elementary.__all__ + reductions.__all__
-           + linalg.__all__)
+           + linalg.__all__ + linalg_norm.__all__)

@@ -22,16 +22,19 @@ from defun.ops.gathering import gather
 from defun.ops.linalg import einsum
 from defun.ops.linalg_diag import diag
 from defun.ops.logic import greater_equal, where
-from defun.ops.nn_conv import CONV2D_BACKPROP_INPUT, conv2d, hw_arg, padding_arg
+from defun.ops.nn import relu
+from defun.ops.nn_conv import (CONV2D_BACKPROP_INPUT, avg_pool2d, conv2d, hw_arg, max_pool2d,
+                               padding_arg)
 from defun.ops.random import uniform
 from defun.ops.reductions import reduce_sum
-from defun.ops.transform import expand_dims, squeeze
+from defun.ops.transform import expand_dims, squeeze, transpose
 from defun.ops import validation
 from defun.registry import define_op
 
 __all__ = ['softsign', 'selu', 'l2_normalize', 'embedding_lookup', 'dropout', 'conv1d',
            'conv2d_transpose', 'depthwise_conv2d', 'batch_normalization', 'normalize_moments',
-           'weighted_cross_entropy_with_logits', 'log_poisson_loss']
+           'weighted_cross_entropy_with_logits', 'log_poisson_loss', 'crelu', 'max_pool1d',
+           'avg_pool1d', 'separable_conv2d', 'space_to_depth', 'depth_to_space']
 
 
 def _features(x, op):
@@ -275,3 +278,69 @@ def depthwise_conv2d(input, filter, strides, padding, data_format=None, dilation
     full = reshape(spread, stack([size[0], size[1], size[2], size[2] * size[3]]))
     return conv2d(x, full, strides, padding, data_format=data_format or 'NHWC',
                   dilations=dilations)
+
+
+# ---------------------------------------------------------------- built on conv2d and pooling
+
+def crelu(features, axis=-1, name=None):
+    """relu(x) and relu(-x) concatenated along axis (twice the channels)."""
+    x = to_tensor(features, name='features', op='crelu')
+    return concat([relu(x), relu(-x)], axis=axis)
+
+
+def _pool1d(pool, input, ksize, strides, padding, data_format, op):
+    if data_format not in (None, 'NWC'):
+        raise errors.UnimplementedError(f'{op}: only data_format="NWC" is supported, got '
+                                        f'{data_format!r}')
+    x = to_tensor(input, name='input', op=op)
+    if x.shape.rank not in (None, 3):
+        raise ValueError(f'{op}: input must be 3-D [batch, width, channels], got '
+                         f'{errors.describe(x)}')
+    k, s = _one(ksize, 'ksize', op), _one(strides, 'strides', op)
+    return squeeze(pool(expand_dims(x, 1), (1, k), (1, s), padding), [1])
+
+
+def max_pool1d(input, ksize, strides, padding, data_format='NWC', name=None):
+    return _pool1d(max_pool2d, input, ksize, strides, padding, data_format, 'max_pool1d')
+
+
+def avg_pool1d(input, ksize, strides, padding, data_format='NWC', name=None):
+    return _pool1d(avg_pool2d, input, ksize, strides, padding, data_format, 'avg_pool1d')
+
+
+def separable_conv2d(input, depthwise_filter, pointwise_filter, strides, padding,
+                     data_format=None, dilations=None, name=None):
+    """depthwise_conv2d followed by a 1x1 conv2d mixing the channels."""
+    spatial = depthwise_conv2d(input, depthwise_filter, strides, padding, data_format, dilations)
+    return conv2d(spatial, pointwise_filter, 1, 'VALID', data_format=data_format or 'NHWC')
+
+
+def _block(block_size, op):
+    b = int(block_size)
+    if b < 2:
+        raise ValueError(f'{op}: block_size should be > 1, got {b}')
+    return b
+
+
+def space_to_depth(input, block_size, data_format='NHWC', name=None):
+    """Each block_size x block_size patch of pixels moved into the depth, as TF orders it."""
+    if data_format != 'NHWC':
+        raise errors.UnimplementedError('space_to_depth: only data_format="NHWC" is supported')
+    b = _block(block_size, 'space_to_depth')
+    x = to_tensor(input, name='input', op='space_to_depth')
+    s = shape(x)
+    blocks = reshape(x, stack([s[0], s[1] // b, b, s[2] // b, b, s[3]]))
+    moved = transpose(blocks, [0, 1, 3, 2, 4, 5])
+    return reshape(moved, stack([s[0], s[1] // b, s[2] // b, s[3] * (b * b)]))
+
+
+def depth_to_space(input, block_size, data_format='NHWC', name=None):
+    """The inverse of space_to_depth."""
+    if data_format != 'NHWC':
+        raise errors.UnimplementedError('depth_to_space: only data_format="NHWC" is supported')
+    b = _block(block_size, 'depth_to_space')
+    x = to_tensor(input, name='input', op='depth_to_space')
+    s = shape(x)
+    blocks = reshape(x, stack([s[0], s[1], s[2], b, b, s[3] // (b * b)]))
+    moved = transpose(blocks, [0, 1, 3, 2, 4, 5])
+    return reshape(moved, stack([s[0], s[1] * b, s[2] * b, s[3] // (b * b)]))

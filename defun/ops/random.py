@@ -22,6 +22,7 @@ from defun.ops import op_helpers
 from defun.ops.base_ops import ones_like, sum_to
 from defun.ops.op_helpers import dims, to_tensor
 from defun.ops import validation
+from defun.ops.philox import Stream
 from defun.registry import define_op
 from defun.tensor import Tensor
 
@@ -49,14 +50,14 @@ def random_attrs(op_type, dtype, seed):
     """The seed, seed2 and stream attrs of a new stateful random op."""
     context.check_random_seed(seed)   # tf.config.experimental.enable_op_determinism's rule
     seeds = op_seeds(seed)
-    if context.current_graph() is not None:
-        stream = np.random.default_rng(None if seeds is None else list(seeds))
-    elif seeds is None:
-        stream = context.random_generator()
-    elif seed is None:   # an op seed from the global sequence: used once, never cached
-        stream = np.random.default_rng(list(seeds))
+    if seeds is None:    # unseeded: TF draws both seeds from OS entropy
+        stream = Stream(*(int(w) for w in context.random_generator().integers(
+            1, 2 ** 63, size=2)))
+    elif context.current_graph() is not None or seed is None:
+        # A graph's op owns its kernel; an op seed from the global sequence is used once.
+        stream = Stream(*seeds)
     else:
-        stream = context.random_stream((op_type, dtype.name, seeds), list(seeds))
+        stream = context.random_stream((op_type, dtype.name, seeds), lambda: Stream(*seeds))
     seed, seed2 = seeds or (0, 0)
     return {'seed': seed, 'seed2': seed2, 'stream': stream}
 
@@ -92,14 +93,9 @@ def float_dtype(dtype, op):
     return dtype
 
 
-def truncated_draw(stream, n_shape):
-    """Standard normal samples redrawn until within two standard deviations (TF's rule)."""
-    out = stream.standard_normal(n_shape)
-    bad = np.abs(out) > 2
-    while bad.any():
-        out[bad] = stream.standard_normal(int(bad.sum()))
-        bad = np.abs(out) > 2
-    return out
+def compute_dtype(dtype):
+    """The numpy dtype TF's kernels draw floats of `dtype` in (half precision via float32)."""
+    return np.float64 if dtype == dtypes.float64 else np.float32
 
 
 def _define(op_type, draw, infer=shape_infer):
@@ -107,18 +103,18 @@ def _define(op_type, draw, infer=shape_infer):
 
 
 RANDOM_NORMAL = _define('RandomStandardNormal', lambda s, dtype, seed, seed2, stream: stream.
-                        standard_normal(sizes(s)).astype(dtype.np_dtype))
+                        standard_normal(sizes(s), compute_dtype(dtype)).astype(dtype.np_dtype))
 RANDOM_UNIFORM = _define('RandomUniform', lambda s, dtype, seed, seed2, stream: stream.random(
-    sizes(s)).astype(dtype.np_dtype))
-TRUNCATED_NORMAL = _define('TruncatedNormal', lambda s, dtype, seed, seed2, stream: truncated_draw(
-    stream, sizes(s)).astype(dtype.np_dtype))
+    sizes(s), compute_dtype(dtype)).astype(dtype.np_dtype))
+TRUNCATED_NORMAL = _define('TruncatedNormal', lambda s, dtype, seed, seed2, stream: stream.
+                           truncated_normal(sizes(s), compute_dtype(dtype)).astype(dtype.np_dtype))
 
 
 def _uniform_int_kernel(s, minval, maxval, seed, seed2, stream):
     if not minval < maxval:
         raise validation.invalid_argument(f'Need minval < maxval: {minval} >= {maxval} '
                                           f'[Op:RandomUniformInt]')
-    return stream.integers(minval, maxval, size=sizes(s), dtype=np.asarray(minval).dtype)
+    return stream.integers(minval, maxval, sizes(s), np.asarray(minval).dtype)
 
 
 RANDOM_UNIFORM_INT = _define('RandomUniformInt', _uniform_int_kernel,
@@ -218,7 +214,7 @@ def categorical_infer(logits, num_samples, *rest, dtype=None, **attrs):
 
 def _multinomial_kernel(logits, num_samples, dtype, seed, seed2, stream):
     n = int(num_samples)
-    draws = stream.random((logits.shape[0], max(n, 0))) if logits.ndim == 2 else None
+    draws = stream.random((logits.shape[0], max(n, 0)), np.float64) if logits.ndim == 2 else None
     return categorical_draw(logits, n, dtype, draws)
 
 

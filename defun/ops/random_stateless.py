@@ -2,10 +2,10 @@
 makes: the same seed always gives the same numbers, in eager code and in graphs alike.
 
 As in TF, a shape-[2] seed is first turned into a Philox key and counter
-(StatelessRandomGetKeyCounter); every distribution op then takes (shape, key, counter) and draws
-from a numpy Philox bit generator at exactly that key and counter, so the ops are pure functions
-of their inputs. A Generator passes the key and counter read from its state Variable instead. Bit
-values are not TF's; determinism and independence of distinct seeds are.
+(StatelessRandomGetKeyCounter, TF's scrambling); every distribution op then takes (shape, key,
+counter) and draws TF's own numbers at exactly that key and counter (defun.ops.philox), so the ops
+are pure functions of their inputs. A Generator passes the key and counter read from its state
+Variable instead.
 """
 import numpy as np
 
@@ -15,33 +15,35 @@ from defun.ops import op_helpers
 from defun.ops.array import stack
 from defun.ops.base_ops import cast, ones_like
 from defun.ops.op_helpers import to_tensor
-from defun.ops.random import (categorical_draw, categorical_infer, float_dtype,
-                              gamma_grad, shape_arg, shape_infer, sizes, truncated_draw)
+from defun.ops.random import (categorical_draw, categorical_infer, compute_dtype,
+                              float_dtype, gamma_grad, shape_arg, shape_infer, sizes)
 from defun.ops import validation
+from defun.ops.philox import Draws, key_counter_from_seed
 from defun.registry import define_op
 
 __all__ = ['stateless_normal', 'stateless_uniform', 'stateless_truncated_normal',
            'stateless_categorical', 'stateless_binomial', 'stateless_gamma', 'stateless_poisson']
 EXPERIMENTAL = ['stateless_split', 'stateless_fold_in']   # tf.random.experimental only
 
-_MASK = np.uint64(0xFFFFFFFFFFFFFFFF)
+_MASK = (1 << 64) - 1
 
 
 def philox(key, counter):
-    """The numpy Generator at one Philox key ([1] int64) and counter ([2] int64)."""
-    k = np.asarray(key).astype(np.uint64).ravel()
-    c = np.asarray(counter).astype(np.uint64).ravel()
-    return np.random.Generator(np.random.Philox(key=np.array([k[0], 0], np.uint64),
-                                                counter=np.array([c[0], c[-1], 0, 0], np.uint64)))
+    """TF's Philox draws at one key ([1] int64) and counter ([2] int64, low word first)."""
+    k = int(np.asarray(key).astype(np.uint64).ravel()[0])
+    words = [int(w) for w in np.asarray(counter).astype(np.uint64).ravel()[:2]]
+    # ThreeFry's state has a one-word counter; it draws Philox bits too (not TF's ThreeFry).
+    return Draws(k, words[0] | (words[-1] << 64 if len(words) == 2 else 0))
 
 
 def _key_counter_kernel(seed):
     if np.shape(seed) != (2,):
         raise validation.invalid_argument(f'seed must have shape [2], not {list(np.shape(seed))} '
                                           f'[Op:StatelessRandomGetKeyCounter]')
-    words = np.asarray(seed).astype(np.int64).astype(np.uint64)
-    mixed = np.random.SeedSequence([int(w) for w in words]).generate_state(3, np.uint64)
-    return mixed[:1].astype(np.int64), mixed[1:].astype(np.int64)
+    s0, s1 = (int(w) & _MASK for w in np.asarray(seed).astype(np.int64))
+    key, counter = key_counter_from_seed(s0, s1)
+    words = np.array([counter & _MASK, counter >> 64], np.uint64).astype(np.int64)
+    return np.array([key], np.uint64).astype(np.int64), words
 
 
 def _key_counter_infer(seed):
@@ -69,42 +71,42 @@ def key_counter(seed):
 
 def _kernel(draw):
     def kernel(s, key, counter, *params, dtype):
-        return draw(philox(key, counter), sizes(s), *params).astype(dtype.np_dtype)
+        return draw(philox(key, counter), sizes(s), *params, dtype=dtype).astype(dtype.np_dtype)
     return kernel
 
 
-def _uniform_int(gen, size, lo, hi):
+def _uniform_int(gen, size, lo, hi, dtype):
     if not lo < hi:
         raise validation.invalid_argument(f'Need minval < maxval: {lo} >= {hi}')
-    return gen.integers(lo, hi, size=size, dtype=np.asarray(lo).dtype)
+    return gen.integers(lo, hi, size, np.asarray(lo).dtype)
 
 
-def _full_int(gen, size, dtype_holder):
-    info = np.iinfo(dtype_holder.dtype)
-    return gen.integers(info.min, info.max, size=size, dtype=dtype_holder.dtype, endpoint=True)
+def _full_int(gen, size, dtype_holder, dtype):
+    return gen.full_int(size, dtype_holder.dtype)
 
 
-def _binomial(gen, size, counts, probs):
+def _binomial(gen, size, counts, probs, dtype):
     return gen.binomial(np.broadcast_to(counts, size).astype(np.int64),
                         np.clip(np.broadcast_to(probs, size), 0, 1))
 
 
-NORMAL = define_op('StatelessRandomNormalV2', _kernel(lambda g, s: g.standard_normal(s)),
-                   shape_infer, None)
-UNIFORM = define_op('StatelessRandomUniformV2', _kernel(lambda g, s: g.random(s)), shape_infer,
-                    None)
-TRUNCATED = define_op('StatelessTruncatedNormalV2', _kernel(truncated_draw), shape_infer, None)
+NORMAL = define_op('StatelessRandomNormalV2', _kernel(
+    lambda g, s, dtype: g.standard_normal(s, compute_dtype(dtype))), shape_infer, None)
+UNIFORM = define_op('StatelessRandomUniformV2', _kernel(
+    lambda g, s, dtype: g.random(s, compute_dtype(dtype))), shape_infer, None)
+TRUNCATED = define_op('StatelessTruncatedNormalV2', _kernel(
+    lambda g, s, dtype: g.truncated_normal(s, compute_dtype(dtype))), shape_infer, None)
 UNIFORM_INT = define_op('StatelessRandomUniformIntV2', _kernel(_uniform_int), shape_infer, None)
 FULL_INT = define_op('StatelessRandomUniformFullIntV2', _kernel(_full_int), shape_infer, None)
 BINOMIAL = define_op('StatelessRandomBinomial', _kernel(_binomial), shape_infer, None)
 # Unlike tf.random.gamma/poisson, the stateless forms broadcast their parameter to `shape`.
 GAMMA = define_op(
     'StatelessRandomGammaV3',
-    _kernel(lambda g, s, alpha: g.standard_gamma(np.broadcast_to(alpha, s))), shape_infer,
+    _kernel(lambda g, s, alpha, dtype: g.standard_gamma(np.broadcast_to(alpha, s))), shape_infer,
     gamma_grad)
 POISSON = define_op(
-    'StatelessRandomPoisson', _kernel(lambda g, s, lam: g.poisson(np.broadcast_to(lam, s))),
-    shape_infer, None)
+    'StatelessRandomPoisson',
+    _kernel(lambda g, s, lam, dtype: g.poisson(np.broadcast_to(lam, s))), shape_infer, None)
 
 
 def _multinomial_kernel(logits, num_samples, key, counter, dtype):

@@ -18,9 +18,10 @@ import inspect
 
 import numpy as np
 
-from defun import dtypes, registry
+from defun import context, dtypes, registry
 from defun.funcgraph import FuncGraph
 from defun.graph import PLACEHOLDER, GraphTensor
+from defun.ops.philox import Stream
 from defun.shapes import TensorShape, TensorSpec
 
 __all__ = ['GraphWriter', 'GraphReader', 'FormatError', 'MAX_ELEMENTS', 'lookup']
@@ -85,6 +86,9 @@ class GraphWriter:
             return {'t': 'slice', 'v': [self.value(x, where) for x in (v.start, v.stop, v.step)]}
         if v is Ellipsis:
             return {'t': 'ellipsis'}
+        if isinstance(v, Stream):
+            # A random op's generator: rebuilt from the op's own seed attrs when loaded.
+            return {'t': 'stream'}
         if isinstance(v, GraphTensor) and id(v) in self.sub_tensors:
             return {'t': 'tensor', 'v': list(self.sub_tensors[id(v)])}
         if isinstance(v, FuncGraph) and op is not None:
@@ -198,7 +202,8 @@ class GraphReader:
             self.fail(f'{where}: the op type is not registered in defun')
         encoded = _require(self, data.get('attrs', {}), dict, where)
         # Sub-graphs first: other attrs (a while loop's `accumulate`) name tensors inside them.
-        order = sorted(encoded, key=lambda k: not _holds_graph(encoded[k]))
+        order = sorted(encoded, key=lambda k: (not _holds_graph(encoded[k]),
+                                               _kind(encoded[k]) == 'stream'))
         attrs = {}
         for k in order:
             self.op_attrs = attrs
@@ -311,6 +316,19 @@ def _holds_graph(encoded):
         isinstance(x, dict) and x.get('t') == 'graph' for x in encoded['v'])
 
 
+def _kind(encoded):
+    return encoded.get('t') if isinstance(encoded, dict) else None
+
+
+def _decode_stream(reader, v, data, where, graph, outputs):
+    seed, seed2 = reader.op_attrs.get('seed'), reader.op_attrs.get('seed2')
+    if not all(isinstance(x, int) and not isinstance(x, bool) for x in (seed, seed2)):
+        reader.fail(f'{where}: a random stream without integer seed attrs')
+    if seed == 0 and seed2 == 0:  # unseeded: fresh entropy, as every new TF kernel
+        seed, seed2 = (int(w) for w in context.random_generator().integers(1, 2 ** 63, size=2))
+    return Stream(seed, seed2)
+
+
 def _decode_tensor(reader, v, data, where, graph, outputs):
     if not (isinstance(v, list) and len(v) == 4 and isinstance(v[0], str)
             and isinstance(v[1], int)):
@@ -333,7 +351,7 @@ _DECODERS = {
     'py': _decode_py, 'float': _decode_float, 'dtype': _decode_dtype, 'shape': _decode_shape,
     'spec': _decode_spec, 'list': _decode_sequence, 'tuple': _decode_sequence,
     'dict': _decode_dict, 'slice': _decode_slice, 'graph': _decode_graph,
-    'function': _decode_function, 'tensor': _decode_tensor,
+    'function': _decode_function, 'tensor': _decode_tensor, 'stream': _decode_stream,
     'array': lambda reader, v, data, where, graph, outputs: reader.array(v, data, where),
     'ellipsis': lambda reader, v, data, where, graph, outputs: Ellipsis,
 }

@@ -11,8 +11,8 @@ import time
 from defun import errors
 from defun.train import checkpoint_format, checkpoint_state
 
-__all__ = ['CheckpointManager', 'CheckpointReader', 'list_variables', 'load_variable',
-           'load_checkpoint']
+__all__ = ['CheckpointManager', 'CheckpointReader', 'CheckpointState', 'list_variables',
+           'load_variable', 'load_checkpoint', 'get_checkpoint_state', 'checkpoints_iterator']
 
 
 class CheckpointManager:
@@ -152,3 +152,51 @@ def list_variables(ckpt_dir_or_file):
 def load_variable(ckpt_dir_or_file, name):
     """The saved value (a numpy array) of the key `name`."""
     return load_checkpoint(ckpt_dir_or_file).get_tensor(name)
+
+
+class CheckpointState:
+    """What a directory's state file records (tf.train.get_checkpoint_state)."""
+
+    def __init__(self, state):
+        self.model_checkpoint_path = state['model_checkpoint_path']
+        self.all_model_checkpoint_paths = list(state['all_model_checkpoint_paths'])
+        self.all_model_checkpoint_timestamps = list(state['all_model_checkpoint_timestamps'])
+        self.last_preserved_timestamp = state['last_preserved_timestamp']
+
+    def __repr__(self):
+        return (f'CheckpointState(model_checkpoint_path={self.model_checkpoint_path!r}, '
+                f'all_model_checkpoint_paths={self.all_model_checkpoint_paths!r})')
+
+
+def get_checkpoint_state(checkpoint_dir, latest_filename=None):
+    """The CheckpointState of `checkpoint_dir`, or None when it has no state file."""
+    state = checkpoint_state.read(os.fspath(checkpoint_dir), latest_filename)
+    return None if state is None or state['model_checkpoint_path'] is None else \
+        CheckpointState(state)
+
+
+def checkpoints_iterator(checkpoint_dir, min_interval_secs=0, timeout=None, timeout_fn=None):
+    """Yields each new latest checkpoint of `checkpoint_dir` as it appears; stops when none came
+    for `timeout` seconds (and `timeout_fn`, if given, returns True)."""
+    last = None
+    while True:
+        found = _wait_for_new(checkpoint_dir, last, timeout)
+        if found is None:
+            if timeout_fn is None or timeout_fn():
+                return
+            continue
+        started = time.time()
+        last = found
+        yield found
+        time.sleep(max(0.0, min_interval_secs - (time.time() - started)))
+
+
+def _wait_for_new(checkpoint_dir, last, timeout):
+    deadline = None if timeout is None else time.time() + timeout
+    while True:
+        latest = checkpoint_state.latest_checkpoint(checkpoint_dir)
+        if latest is not None and latest != last:
+            return latest
+        if deadline is not None and time.time() >= deadline:
+            return None
+        time.sleep(0.05 if timeout is not None and timeout < 1 else 1.0)

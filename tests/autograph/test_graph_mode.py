@@ -317,3 +317,15 @@ def test_print_of_python_values_inside_a_compiled_function_prints_them(capsys):
     f(3)
     f(3)
     assert capsys.readouterr().out == "x is 3 {'foo': 'bar'}\n"
+
+
+def test_autograph_trace_prints_while_tracing(capsys):
+    @defun.function
+    def f(x):
+        for i in defun.range(2):
+            autograph.trace('i is', i.dtype.name)
+        return x
+    capsys.readouterr()
+    f(defun.constant(1))
+    f(defun.constant(2))
+    assert capsys.readouterr().out == 'i is int32\n'

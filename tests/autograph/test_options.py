@@ -70,3 +70,25 @@ def test_compat_v1_constant():
     assert defun.compat.v1.constant([1, 2], shape=[2, 1]).shape == (2, 1)
     with pytest.raises(TypeError):
         defun.compat.v1.constant([1, 2], shape=[3], verify_shape=True)
+
+
+def _abs_by_if(x):
+    if x > 0:
+        return x
+    return -x
+
+
+def _calls_abs_by_if(x):
+    return _abs_by_if(x)
+
+
+def test_the_function_handed_to_function_converts_whatever_its_module_is_called(monkeypatch):
+    # As TF (user_requested): a module name on the allow-list ('tensorflow...') does not stop the
+    # conversion of the function given to tf.function / to_graph; the functions it calls follow
+    # the allow-list.
+    monkeypatch.setattr(_abs_by_if, '__module__', 'tensorflow.user_code')
+    monkeypatch.setattr(_calls_abs_by_if, '__module__', 'tensorflow.user_code')
+    assert int(defun.function(_abs_by_if)(defun.constant(-3))) == 3
+    assert autograph.to_graph(_abs_by_if) is not _abs_by_if
+    with pytest.raises(defun.errors.OperatorNotAllowedInGraphError):
+        defun.function(_calls_abs_by_if)(defun.constant(-3))

@@ -182,3 +182,33 @@ def test_log_device_placement_is_recorded(restore_config):
     assert tf.debugging.get_log_device_placement() is False
     tf.debugging.set_log_device_placement(True)
     assert tf.debugging.get_log_device_placement() is True
+
+
+def test_graph_ops_record_the_requested_device():
+    seen = []
+
+    @tf.function
+    def f(x):
+        y = x + 1
+        seen.append((y.device, y.op.device, x.device))
+        with tf.device('/cpu:0'):
+            seen.append((y * 2).device)
+        with tf.device('/GPU:1'):
+            z = y * 2
+            seen.append(z.device)
+            with tf.device('/CPU:0'):
+                seen.append((z + 1).device)
+            with tf.device('cpu'):
+                seen.append((z + 1).device)
+            with tf.device(None):
+                seen.append((z + 1).device)
+        return z
+    assert f(tf.constant(1.0)).device == CPU
+    # Recorded from TF 2.21: nested scopes refine the enclosing one, None clears it.
+    assert seen == [('', '', ''), '/device:CPU:0', '/device:GPU:1', '/device:CPU:0',
+                    '/device:CPU:1', '']
+    g = tf.Graph()
+    with g.as_default():
+        with tf.device('/GPU:0'):
+            c = tf.constant(1.0)
+    assert c.device == c.op.device == '/device:GPU:0'

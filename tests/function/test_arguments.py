@@ -116,3 +116,30 @@ def test_concrete_function_of_a_variable_argument():
     with pytest.raises(TypeError, match="missing a required argument: 'x'"):
         c(a)
     assert fn.experimental_get_tracing_count() == 1
+
+
+def test_reduce_retracing_relaxes_variable_shapes():
+    @tf.function(reduce_retracing=True)
+    def r(v):
+        v.assign(v * 2.0)
+        return tf.reduce_sum(v)
+    vs = [tf.Variable([1.0]), tf.Variable([1.0, 2.0]), tf.Variable([1.0, 2.0, 3.0])]
+    assert [float(r(v)) for v in vs] == [2.0, 6.0, 12.0]
+    assert r.experimental_get_tracing_count() == 2 and vs[2].numpy().tolist() == [2.0, 4.0, 6.0]
+    assert r.pretty_printed_concrete_signatures(verbose=False).splitlines()[1] == (
+        '(v: VariableSpec(shape=(None,), dtype=tf.float32, trainable=True, alias_id=0)) -> '
+        'TensorSpec(shape=(), dtype=tf.float32, name=None)')
+
+
+def test_variables_nested_in_arguments():
+    g = tf.Variable(1.0)
+
+    @tf.function
+    def f(vs, d):
+        vs[0].assign_add(1.0)
+        g.assign_add(d['x'])
+        return vs[0] + vs[1] + d['w'] + g
+    a, b = tf.Variable(1.0), tf.Variable(2.0)
+    assert float(f([a, b], {'x': 1.0, 'w': tf.constant(3.0)})) == 9.0 and a.numpy() == 2.0
+    assert float(f([b, a], {'x': 1.0, 'w': tf.constant(3.0)})) == 11.0 and b.numpy() == 3.0
+    assert f.experimental_get_tracing_count() == 1

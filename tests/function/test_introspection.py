@@ -184,3 +184,15 @@ def test_trace_type_is_abstract_and_function_rejects_unknown_options():
         tf.function(lambda x: x, foo=1)
     with pytest.raises(TypeError, match="unexpected keyword argument 'foo'"):
         tf.function(foo=1)
+
+
+def test_inference_fn_is_called_with_flat_tensors():
+    @tf.function
+    def double(a):
+        return (a + a, [a])
+    atomic = double.get_concrete_function(tf.constant(1.0)).inference_fn
+    assert atomic.name == b'__inference_double'   # TF appends a uid: b'__inference_double_7'
+    assert str(atomic.function_type) == (
+        f'(a: {SCALAR_F32}) -> Tuple[{SCALAR_F32}, List[{SCALAR_F32}]]')
+    twice, (same,) = atomic(tf.constant(2.0))
+    assert float(twice) == 4.0 and float(same) == 2.0

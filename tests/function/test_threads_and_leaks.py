@@ -160,3 +160,14 @@ def test_variable_created_once_from_input_dependent_value():
     m = Lazy()
     np.testing.assert_allclose(m(tf.constant([1.0, 2.0])).numpy(), [3.0, 6.0])
     np.testing.assert_allclose(m.v.numpy(), [3.0, 3.0])
+
+
+def test_method_of_a_temporary_instance_runs_with_self_none_as_tf():
+    # TF 2.21 binds methods weakly: `P().f(x)` traces with the (already freed) instance as None.
+    class P:
+        @tf.function
+        def f(self, x):
+            return x * 2.0, self is None
+
+    value, self_was_none = P().f(tf.constant(1.0))
+    assert value.numpy() == 2.0 and bool(self_was_none)

@@ -150,4 +150,11 @@ SPECS = [
     Spec('Svd', lambda a: tf.linalg.svd(a, compute_uv=False), [_svd_input(3, 2)],
          lambda a: np.linalg.svd(a, compute_uv=False), id='values'),
     Spec('Svd', tf.linalg.pinv, [_svd_input(3, 2)], np.linalg.pinv, id='pinv'),
+    Spec('Svd', tf.linalg.matrix_rank, [np.array([[1., 2, 3], [2, 4, 6], [1, 0, 1]])],
+         lambda a: np.int32(np.linalg.matrix_rank(a)), id='matrix_rank'),
+    Spec('Svd', lambda a: tf.norm(a, ord=2, axis=[0, 1]), [_svd_input(3, 2)],
+         lambda a: np.linalg.norm(a, 2), id='norm-2'),
+    Spec('Svd', lambda a: tf.norm(a, ord=2, axis=[0, 2], keepdims=True), [_svd_input(2, 2, 3)],
+         lambda a: np.linalg.norm(np.moveaxis(a, 1, 0), 2, axis=(1, 2))[None, :, None],
+         id='norm-2-axes'),
 ]

@@ -1,5 +1,7 @@
 """Specs for defun/ops/math_more.py and array_more.py; references are numpy's (np.add.at for the
 segment reductions, np.roll, np.repeat, np.searchsorted, ...)."""
+import math
+
 import numpy as np
 
 import defun as tf
@@ -101,5 +103,27 @@ SPECS = [
     Spec('SearchSorted', lambda s, v: tf.searchsorted(s, v, side='right'),
          [np.array([1., 3, 5]), np.array([3., 0])], lambda s, v: np.array([2, 0], np.int32),
          id='right'),
+    Spec('Lgamma', tf.math.lgamma, [positive(5) * 3],
+         lambda x: np.array([math.lgamma(v) for v in x])),
+    Spec('Lgamma', tf.math.lgamma, [np.array([-1.5, -0.5, 0.3])],
+         lambda x: np.array([math.lgamma(v) for v in x]), id='negative'),
+    # digamma's references: closed forms at half-integers and integers (ψ(1) = -γ, ψ(1/2) =
+    # -γ - 2 ln 2, ψ(x + 1) = ψ(x) + 1/x).
+    Spec('Digamma', tf.math.digamma, [np.array([0.5, 1.0, 3.0, 12.5])],
+         lambda x: np.array([-np.euler_gamma - 2 * np.log(2), -np.euler_gamma,
+                             1.5 - np.euler_gamma,
+                             -np.euler_gamma - 2 * np.log(2) + sum(1 / (k + 0.5)
+                                                                   for k in range(12))])),
+    Spec('Polygamma', lambda x: tf.math.polygamma(tf.constant([1.0, 1.0, 2.0], tf.float64), x),
+         [np.array([0.5, 1.0, 3.0])],
+         lambda x: np.array([np.pi ** 2 / 2, np.pi ** 2 / 6, -0.1541138063191886])),
+    Spec('Pack', tf.linalg.cross, [rand(2, 3), rand(3)], lambda a, b: np.cross(a, b),
+         id='cross'),
+    Spec('Mul', lambda x: tf.math.polyval([1.0, -2.0, 3.0], x), [rand(4)],
+         lambda x: x * x - 2 * x + 3, id='polyval'),
+    Spec('AddV2', lambda a, b: tf.math.accumulate_n([a, b, a]), [rand(3), rand(3)],
+         lambda a, b: 2 * a + b, id='accumulate_n'),
+    Spec('Cumsum', lambda x: tf.math.cumulative_logsumexp(x, axis=1), [rand(2, 4)],
+         lambda x: np.log(np.cumsum(np.exp(x), axis=1)), id='cumulative_logsumexp'),
     Spec('EnsureShape', lambda x: tf.ensure_shape(x, [None, 3]), [rand(2, 3)], lambda x: x),
 ]

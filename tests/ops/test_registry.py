@@ -17,6 +17,10 @@ SPECS = [s for name in SPEC_FILES for s in importlib.import_module(f'tests.ops.{
 # Op types whose behaviour needs state or structure a spec cannot express; each names its tests.
 TESTED_ELSEWHERE = {
     'ReadVariableOp': 'tests/test_variables.py',
+    'MakeDataset': 'tests/data/test_in_function.py (datasets built from graph tensors)',
+    'IteratorCreate': 'tests/data/test_in_function.py',
+    'IteratorGetNext': 'tests/data/test_in_function.py (explicit iterators)',
+    'IteratorGetNextAsOptional': 'tests/data/test_in_function.py (for loops over datasets)',
     'AssignVariableOp': 'tests/test_variables.py',
     'AssignAddVariableOp': 'tests/test_variables.py',
     'AssignSubVariableOp': 'tests/test_variables.py',

@@ -276,3 +276,32 @@ def test_show_command_lists_signatures(saved):
             outputs:
               out: TensorSpec(shape=(None,), dtype=tf.float32, name='out')''') in out
     assert '__call__: 2 concrete function(s)' in out
+
+
+def test_functions_with_random_ops_are_saved(tmp_path):
+    class Noisy(tf.Module):
+        def __init__(self):
+            super().__init__()
+            self.g = tf.random.Generator.from_seed(0)
+
+        @tf.function(input_signature=[tf.TensorSpec([4], tf.float32)])
+        def __call__(self, x):
+            return tf.nn.dropout(x, 0.5, seed=3) + self.g.normal([4]) * 0.0
+
+        @tf.function
+        def state(self):
+            return self.g.state
+
+    m = Noisy()
+    m(tf.ones([4]))
+    m.state()
+    path = str(tmp_path / 'noisy')
+    tf.saved_model.save(m, path)
+    loaded = tf.saved_model.load(path)
+    out = loaded(tf.ones([4])).numpy()
+    assert set(np.unique(out)) <= {0.0, 2.0}
+    # The state was saved after one call (4 numbers: 4 * 256 counters) and advances with each
+    # loaded call, as TF's.
+    assert list(loaded.state().numpy()) == [256 * 8, 0, 0]
+    loaded(tf.ones([4]))
+    assert list(loaded.state().numpy()) == [256 * 12, 0, 0]

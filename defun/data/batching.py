@@ -1,0 +1,226 @@
+"""Batching transformations: batch, unbatch, padded_batch, window.
+
+A batch stacks the flat components of `batch_size` consecutive elements (np.stack per component);
+its static batch dimension is known only with `drop_remainder=True`, as in TF. padded_batch pads
+each component to the largest size in the batch (or to `padded_shapes`) with `padding_values`.
+window groups elements into datasets (one per component), streaming with a buffer of one window.
+"""
+import numpy as np
+
+from defun import nest
+from defun.errors import InvalidArgumentError
+from defun.shapes import TensorShape, TensorSpec
+from defun.tensor import Tensor, convert_to_tensor
+
+from defun.data import structure
+from defun.data.base import INFINITE, UNKNOWN, Dataset, check_count, register
+from defun.data.structure import DatasetSpec
+
+__all__ = []
+
+
+def _batched_cardinality(n, size, drop_remainder):
+    if n < 0:
+        return n
+    return n // size if drop_remainder else -(-n // size)
+
+
+def _batched_spec(spec, size, drop_remainder, what):
+    def one(s):
+        if isinstance(s, DatasetSpec):
+            raise TypeError(f'{what}: elements that are datasets cannot be batched')
+        dims = s.shape.as_tuple()
+        if dims is None:
+            return TensorSpec(TensorShape(None), s.dtype)
+        return TensorSpec((size if drop_remainder else None,) + dims, s.dtype)
+    return nest.map_structure(one, spec)
+
+
+def _stack(column):
+    first = np.shape(column[0])
+    for value in column[1:]:
+        if np.shape(value) != first:
+            raise InvalidArgumentError(
+                f'Cannot add tensor to the batch: number of elements does not match. Shapes are: '
+                f'[tensor]: {list(np.shape(value))}, [batch]: {list(first)} [Op:IteratorGetNext]')
+    return np.stack(column)
+
+
+def _groups(iterator, size, drop_remainder):
+    group = []
+    for element in iterator:
+        group.append(element)
+        if len(group) == size:
+            yield group
+            group = []
+    if group and not drop_remainder:
+        yield group
+
+
+@register('batch')
+class _BatchDataset(Dataset):
+    def __init__(self, input_dataset, batch_size, drop_remainder):
+        self._size = check_count(batch_size, 'batch_size', 1,
+                                 'Batch size must be greater than zero. [Op:BatchDatasetV2]')
+        self._drop = bool(drop_remainder)
+        self._inputs = (input_dataset,)
+        self.element_spec = _batched_spec(input_dataset.element_spec, self._size, self._drop,
+                                          'batch')
+        self._cardinality = _batched_cardinality(input_dataset._cardinality, self._size,
+                                                 self._drop)
+
+    def flat_iterator(self):
+        for group in _groups(self._inputs[0].flat_iterator(), self._size, self._drop):
+            yield tuple([_stack(column) for column in zip(*group)])
+
+
+@register('unbatch')
+class _UnbatchDataset(Dataset):
+    def __init__(self, input_dataset):
+        def one(s):
+            if isinstance(s, DatasetSpec) or s.shape.rank == 0:
+                raise ValueError('Cannot unbatch an input with scalar components.')
+            dims = s.shape.as_tuple()
+            return TensorSpec(TensorShape(None) if dims is None else dims[1:], s.dtype)
+        self.element_spec = nest.map_structure(one, input_dataset.element_spec)
+        self._inputs = (input_dataset,)
+        self._cardinality = INFINITE if input_dataset._cardinality == INFINITE else UNKNOWN
+
+    def flat_iterator(self):
+        for element in self._inputs[0].flat_iterator():
+            sizes = [len(a) for a in element]
+            if any(s != sizes[0] for s in sizes):
+                bad = next(i for i, s in enumerate(sizes) if s != sizes[0])
+                raise InvalidArgumentError(
+                    f'Input element must have the same batch size in each component. Component 0 '
+                    f'had size {sizes[0]} but component {bad} had size {sizes[bad]}.')
+            if len(element) == 1:
+                a = element[0]
+                for i in range(sizes[0]):
+                    yield (a[i, ...],)
+            else:
+                for i in range(sizes[0]):
+                    yield tuple([a[i, ...] for a in element])
+
+
+def _padding_value(value, spec):
+    if value is None:
+        return np.zeros((), spec.dtype.np_dtype) if spec.dtype.name != 'string' else b''
+    array = value.array if isinstance(value, Tensor) else convert_to_tensor(value).array
+    if np.ndim(array) != 0:
+        raise ValueError(f'padded_batch: padding values must be scalars, got shape '
+                         f'{np.shape(array)}')
+    if array.dtype != spec.dtype.np_dtype:
+        raise TypeError(f'padded_batch: padding value of dtype {array.dtype} does not match the '
+                        f'component dtype {spec.dtype.name}')
+    return array
+
+
+def _padded_shape(given, spec):
+    shape = spec.shape if given is None else TensorShape(
+        [None if d == -1 else d for d in given] if isinstance(given, (list, tuple)) else given)
+    if shape.rank is None:
+        raise ValueError('padded_batch: the padded shape of a component of unknown rank must be '
+                         'given in `padded_shapes`')
+    if not spec.shape.is_compatible_with(TensorShape([None] * shape.rank)):
+        raise ValueError(f'padded_batch: the padded shape {shape} is not compatible with the '
+                         f'component shape {spec.shape}')
+    return shape
+
+
+@register('padded_batch')
+class _PaddedBatchDataset(Dataset):
+    def __init__(self, input_dataset, batch_size, padded_shapes, padding_values, drop_remainder):
+        self._size = check_count(batch_size, 'batch_size', 1,
+                                 'Batch size must be greater than zero.')
+        self._drop = bool(drop_remainder)
+        spec = input_dataset.element_spec
+        specs = nest.flatten(spec)
+        shapes = structure.flatten_up_to(spec, padded_shapes)
+        values = structure.flatten_up_to(spec, padding_values)
+        self._shapes = [_padded_shape(g, s) for g, s in zip(shapes, specs)]
+        self._values = [_padding_value(v, s) for v, s in zip(values, specs)]
+        self._inputs = (input_dataset,)
+        padded = nest.pack_sequence_as(spec, [TensorSpec(sh, s.dtype)
+                                              for sh, s in zip(self._shapes, specs)])
+        self.element_spec = _batched_spec(padded, self._size, self._drop, 'padded_batch')
+        self._cardinality = _batched_cardinality(input_dataset._cardinality, self._size,
+                                                 self._drop)
+
+    def flat_iterator(self):
+        for group in _groups(self._inputs[0].flat_iterator(), self._size, self._drop):
+            yield tuple([self._pad(column, shape, value) for column, shape, value in
+                         zip(zip(*group), self._shapes, self._values)])
+
+    @staticmethod
+    def _pad(column, shape, value):
+        target = [max(np.shape(a)[i] for a in column) if d is None else d
+                  for i, d in enumerate(shape.as_tuple())]
+        out = np.full([len(column)] + target, value, dtype=np.asarray(column[0]).dtype)
+        for k, a in enumerate(column):
+            if np.ndim(a) != len(target) or any(n > t for n, t in zip(np.shape(a), target)):
+                raise InvalidArgumentError('Attempted to pad to a smaller size than the input '
+                                           'element. [Op:IteratorGetNext]')
+            out[(k,) + tuple(slice(0, n) for n in np.shape(a))] = a
+        return out
+
+
+class _WindowElementDataset(Dataset):
+    """One component of one window: the elements it holds, in order."""
+
+    def __init__(self, values, spec):
+        self._values = values
+        self.element_spec = spec
+        self._cardinality = len(values)
+
+    def __repr__(self):
+        return f'<_VariantDataset element_spec={self.element_spec!r}>'
+
+    def flat_iterator(self):
+        for v in self._values:
+            yield (v,)
+
+
+def _window_cardinality(n, size, shift, stride, drop_remainder):
+    if n < 0:
+        return n
+    if not drop_remainder:
+        return -(-n // shift)
+    span = (size - 1) * stride + 1
+    return (n - span) // shift + 1 if n >= span else 0
+
+
+@register('window')
+class _WindowDataset(Dataset):
+    def __init__(self, input_dataset, size, shift, stride, drop_remainder):
+        self._size = check_count(size, 'size', 1, 'Window size must be greater than zero.')
+        self._shift = check_count(self._size if shift is None else shift, 'shift', 1,
+                                  'Window shift must be greater than zero.')
+        self._stride = check_count(stride, 'stride', 1, 'Window stride must be greater than zero.')
+        self._drop = bool(drop_remainder)
+        self._inputs = (input_dataset,)
+        self._specs = nest.flatten(input_dataset.element_spec)
+        self.element_spec = nest.map_structure(DatasetSpec, input_dataset.element_spec)
+        self._cardinality = _window_cardinality(input_dataset._cardinality, self._size,
+                                                self._shift, self._stride, self._drop)
+
+    def _window(self, buffer):
+        taken = buffer[:(self._size - 1) * self._stride + 1:self._stride]
+        return tuple(_WindowElementDataset([e[i] for e in taken], spec)
+                     for i, spec in enumerate(self._specs))
+
+    def flat_iterator(self):
+        span = (self._size - 1) * self._stride + 1
+        buffer, skip = [], 0
+        for element in self._inputs[0].flat_iterator():
+            if skip:
+                skip -= 1
+                continue
+            buffer.append(element)
+            if len(buffer) == span:
+                yield self._window(buffer)
+                skip = max(0, self._shift - span)
+                buffer = buffer[self._shift:]
+        while buffer and not self._drop:
+            yield self._window(buffer)
+            buffer = buffer[self._shift:]

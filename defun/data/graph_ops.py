@@ -1,0 +1,239 @@
+"""Datasets inside graphs: variant tensors, iterator ops, and the graph side of iteration.
+
+How a dataset runs in a compiled function. A dataset is a Python object describing a pipeline; in a
+graph it is a *variant* tensor whose run-time value is that object:
+
+  * a dataset the function closes over (or builds from Python values) is an eager `DatasetVariant`,
+    which the FuncGraph captures like any eager tensor, so each call iterates the same pipeline;
+  * a Dataset argument is a variant placeholder (its trace key is its element_spec, so any dataset
+    of that spec reuses the trace), wrapped in a `VariantDataset` with that spec;
+  * a dataset built in the graph from graph tensors, or from a VariantDataset, or with functions
+    that capture graph tensors, is a template: `MakeDataset` takes those graph tensors as inputs
+    and, when the graph runs, rebinds the template to their values (Dataset.rebind).
+
+Iteration is two stateful ops: `IteratorCreate` turns a variant into a resource holding a fresh
+Python iterator over the pipeline, and `IteratorGetNextAsOptional` returns (has_value, *components),
+zeros of the element's shape (unknown dims 0) once the iterator is exhausted. AutoGraph turns
+`for x in ds:` into: create the iterator, fetch the first element, then a `while_loop` whose
+condition is `has_value` (and not `break`) and whose body runs the user's body on the element and
+fetches the next; the element is a loop variable with the element_spec's shapes as invariants, so
+unknown dims (a last partial batch) are allowed. `ds.reduce` in a graph is the same loop. Being
+stateful, the ops keep program order, so the next element is fetched after the body's own effects.
+`IteratorGetNext` (explicit `next(it)`) raises OutOfRangeError at the end, as TF.
+"""
+import numpy as np
+
+from defun import dtypes, nest
+from defun.dispatch import apply_op
+from defun.errors import InvalidArgumentError, OutOfRangeError
+from defun.registry import define_op
+from defun.shapes import TensorShape, TensorSpec
+from defun.tensor import EagerTensor
+
+from defun.data.base import Dataset, DatasetSpec, ElementTraceType, VariantDataset, register
+from defun.data.optional import Optional
+
+__all__ = ['DatasetVariant', 'variant_of', 'GraphIterator', 'IteratorState', 'IteratorResource',
+           'IteratorSpec']
+
+
+class DatasetVariant(EagerTensor):
+    """The eager variant tensor of a dataset: its `array` is the dataset itself."""
+
+    __slots__ = ()
+
+    @property
+    def dtype(self):
+        return dtypes.variant
+
+    @property
+    def shape(self):
+        return TensorShape([])
+
+    def numpy(self):
+        raise TypeError('A dataset variant has no numpy value; iterate the dataset instead.')
+
+    def __repr__(self):
+        return f'<DatasetVariant of {self.array!r}>'
+
+    __str__ = __repr__
+
+
+def _make_kernel(*arrays, template, keys):
+    return template.rebind(dict(zip(keys, arrays)))
+
+
+def _variant_infer(*inputs, **attrs):
+    return (dtypes.variant, ())
+
+
+MAKE_DATASET = define_op('MakeDataset', _make_kernel, _variant_infer, None,
+                         doc='Rebinds a dataset template to the values of its graph tensors.')
+
+
+def variant_of(dataset):
+    """The variant tensor standing for `dataset` in the current graph (or eagerly)."""
+    if isinstance(dataset, VariantDataset):
+        return dataset._variant
+    symbolic = dataset.symbolic_inputs([])
+    if not symbolic:
+        return DatasetVariant(dataset)
+    attrs = {'template': dataset, 'keys': tuple(id(t) for t in symbolic)}
+    return apply_op(MAKE_DATASET, symbolic, attrs)
+
+
+class IteratorState:
+    """The run-time value of an iterator resource: a Python iterator over flat elements."""
+
+    __slots__ = ('iterator', '__weakref__')
+
+    def __init__(self, dataset):
+        if not isinstance(dataset, Dataset):
+            raise InvalidArgumentError(f'IteratorCreate expects a dataset, got {dataset!r}')
+        self.iterator = dataset.flat_iterator()
+
+
+class IteratorResource(EagerTensor):
+    """The eager resource tensor of an iterator (its `array` is the IteratorState), so that an
+    eager iterator passed to a compiled function is advanced by the graph's ops."""
+
+    __slots__ = ()
+
+    @property
+    def dtype(self):
+        return dtypes.resource
+
+    @property
+    def shape(self):
+        return TensorShape([])
+
+    def numpy(self):
+        raise TypeError('An iterator resource has no numpy value; call next() on the iterator.')
+
+    def __repr__(self):
+        return '<IteratorResource>'
+
+    __str__ = __repr__
+
+
+class IteratorSpec(ElementTraceType):
+    """The trace type of an iterator argument: its element_spec and one resource tensor."""
+
+    __slots__ = ()
+
+    def __init__(self, element_spec):
+        self.element_spec = element_spec
+
+    def flatten(self):
+        return [TensorSpec([], dtypes.resource)]
+
+    def from_tensors(self, tensors):
+        return GraphIterator(None, self.element_spec, resource=next(tensors))
+
+    def to_tensors(self, value):
+        return [value.resource]
+
+    def __repr__(self):
+        return f'IteratorSpec({self.element_spec!r})'
+
+
+def _create_kernel(variant):
+    return IteratorState(variant)
+
+
+def _create_infer(variant):
+    return (dtypes.resource, ())
+
+
+def _default(spec):
+    dims = spec.shape.as_tuple()
+    shape = () if dims is None else tuple(0 if d is None else d for d in dims)
+    return np.zeros(shape, spec.dtype.np_dtype)
+
+
+def _next_optional_kernel(state, specs):
+    try:
+        flat = next(state.iterator)
+    except StopIteration:
+        return (np.array(False),) + tuple(_default(s) for s in specs)
+    return (np.array(True),) + tuple(flat)
+
+
+def _next_kernel(state, specs):
+    try:
+        return tuple(next(state.iterator))
+    except StopIteration:
+        raise OutOfRangeError('End of sequence [Op:IteratorGetNext]') from None
+
+
+def _next_infer(state, specs):
+    return [(s.dtype, s.shape.as_tuple()) for s in specs]
+
+
+def _next_optional_infer(state, specs):
+    return [(dtypes.bool, ())] + _next_infer(state, specs)
+
+
+ITERATOR_CREATE = define_op('IteratorCreate', _create_kernel, _create_infer, None,
+                            stateful=True)
+ITERATOR_GET_NEXT = define_op('IteratorGetNext', _next_kernel, _next_infer, None,
+                              num_outputs=None, stateful=True)
+ITERATOR_GET_NEXT_AS_OPTIONAL = define_op('IteratorGetNextAsOptional', _next_optional_kernel,
+                                          _next_optional_infer, None, num_outputs=None,
+                                          stateful=True)
+
+
+class GraphIterator:
+    """An iterator over a dataset inside a graph (what `iter(ds)` gives while tracing)."""
+
+    def __init__(self, dataset, element_spec=None, resource=None):
+        self.element_spec = dataset.element_spec if dataset is not None else element_spec
+        self._specs = tuple(nest.flatten(self.element_spec))
+        if any(isinstance(s, DatasetSpec) for s in self._specs):
+            raise NotImplementedError('iterating a dataset of datasets (window) inside a compiled '
+                                      'function is not supported; flat_map the windows first')
+        self._resource = resource if resource is not None else apply_op(
+            ITERATOR_CREATE, [variant_of(dataset)])
+
+    @property
+    def resource(self):
+        return self._resource
+
+    def __tf_tracing_type__(self, context):
+        return IteratorSpec(self.element_spec)
+
+    def graph_iterator(self):
+        return self
+
+    def __iter__(self):
+        return self
+
+    @property
+    def element_shapes(self):
+        """The shape invariants of the element as a loop variable."""
+        return nest.map_structure(lambda s: s.shape, self.element_spec)
+
+    def _pack(self, flat):
+        return nest.pack_sequence_as(self.element_spec, list(flat))
+
+    def next_or_default(self):
+        """(has_value, element): zeros of the element's spec when exhausted."""
+        outs = apply_op(ITERATOR_GET_NEXT_AS_OPTIONAL, [self._resource], {'specs': self._specs})
+        return outs[0], self._pack(outs[1:])
+
+    def get_next(self):
+        return self._pack(apply_op(ITERATOR_GET_NEXT, [self._resource], {'specs': self._specs}))
+
+    __next__ = get_next
+
+    def get_next_as_optional(self):
+        has_value, element = self.next_or_default()
+        return Optional(has_value, element, self.element_spec)
+
+
+register('_variant_of')(variant_of)
+
+
+@register('_graph_iterator')
+def _graph_iterator(dataset):
+    return GraphIterator(dataset)

@@ -1,0 +1,125 @@
+"""Element structures of tf.data: specs, normalisation of user values, and the flat form.
+
+A dataset's element is a nested structure (tuples, dicts, namedtuples; lists count as tensors, as in
+TF) of tensors or datasets. Its `element_spec` is the same structure of TensorSpecs and DatasetSpecs.
+Inside a pipeline an element travels flat: a tuple of its leaves (numpy arrays, or Datasets for
+dataset-valued components) in `nest.flatten` order; only the edges (user functions, iteration) pack
+it into tensors. `Packer` is that edge, precomputed once per spec so the per-element cost is small.
+"""
+import numpy as np
+
+from defun import nest
+from defun.shapes import TensorSpec
+from defun.tensor import EagerTensor, Tensor, convert_to_tensor
+
+from defun.data.base import DatasetSpec
+
+__all__ = ['DatasetSpec', 'normalize', 'spec_of', 'Packer', 'flat_arrays', 'is_dataset',
+           'check_compatible', 'most_specific', 'flatten_up_to']
+
+
+def is_dataset(value):
+    """Datasets are recognised by their element_spec plus the flat-iteration protocol."""
+    return hasattr(value, 'element_spec') and hasattr(value, 'flat_iterator')
+
+
+def _leaf(value, what):
+    if is_dataset(value) or isinstance(value, Tensor):
+        return value
+    if hasattr(value, 'read_value') and hasattr(value, 'handle'):
+        return value.read_value()
+    try:
+        return convert_to_tensor(value)
+    except (TypeError, ValueError) as exc:
+        raise type(exc)(f'{what}: {exc}') from None
+
+
+def normalize(value, what='element'):
+    """A user value as an element: its structure kept, each leaf a tensor (or a Dataset)."""
+    if value is None:
+        raise TypeError(f'{what}: None is not a valid element of a dataset')
+    if isinstance(value, dict):
+        return type(value)((k, normalize(v, what)) for k, v in value.items())
+    if isinstance(value, tuple):
+        items = [normalize(v, what) for v in value]
+        return type(value)(*items) if hasattr(value, '_fields') else tuple(items)
+    return _leaf(value, what)   # lists are tensors in tf.data, as in TF
+
+
+def spec_of(value):
+    """The element_spec of an element (a structure of tensors / datasets)."""
+    def one(leaf):
+        if is_dataset(leaf):
+            return DatasetSpec(leaf.element_spec)
+        return TensorSpec(leaf.shape, leaf.dtype)
+    return nest.map_structure(one, value)
+
+
+def flat_arrays(element):
+    """The flat tuple of an eager element: numpy arrays (datasets stay datasets)."""
+    return tuple(leaf if is_dataset(leaf) else leaf.array for leaf in nest.flatten(element))
+
+
+def _wrap(leaf):
+    return leaf if is_dataset(leaf) else EagerTensor(leaf)
+
+
+class Packer:
+    """Turns flat tuples into elements of one spec: EagerTensors in the spec's structure."""
+
+    def __init__(self, spec):
+        self.spec = spec
+        self.leaves = nest.flatten(spec)
+        self.single = not nest.is_nested(spec)
+        self.datasets = any(isinstance(s, DatasetSpec) for s in self.leaves)
+
+    def __call__(self, flat):
+        if self.single:
+            return flat[0] if self.datasets else EagerTensor(flat[0])
+        return nest.pack_sequence_as(self.spec, [_wrap(v) for v in flat])
+
+    def numpy(self, flat):
+        """The element as as_numpy_iterator gives it: numpy values (datasets as their iterators)."""
+        values = [v.as_numpy_iterator() if is_dataset(v) else _numpy_value(v) for v in flat]
+        return values[0] if self.single else nest.pack_sequence_as(self.spec, values)
+
+
+def _numpy_value(array):
+    return array[()] if isinstance(array, np.ndarray) and array.ndim == 0 else array
+
+
+def check_compatible(expected, actual, what):
+    """TypeError naming `what` when two element specs differ in structure or dtype."""
+    try:
+        nest.assert_same_structure(expected, actual)
+    except (ValueError, TypeError):
+        raise TypeError(f'Incompatible dataset elements:\n  {expected!r} vs.   {actual!r}') \
+            from None
+    for a, b in zip(nest.flatten(expected), nest.flatten(actual)):
+        if type(a) is not type(b) or a.dtype != b.dtype:
+            raise TypeError(f'Incompatible dataset elements:\n  {expected!r} vs.   {actual!r}')
+
+
+def most_specific(a, b):
+    """The most specific spec both `a` and `b` fit (structures and dtypes already agree)."""
+    def one(x, y):
+        if isinstance(x, DatasetSpec):
+            return x
+        return TensorSpec(x.shape.most_specific_compatible_shape(y.shape), x.dtype)
+    return nest.map_structure(one, a, b)
+
+
+def flatten_up_to(spec, value):
+    """The leaves of `value` at the positions of `spec`'s leaves (lists and shapes below them
+    stay whole); all None when `value` is None."""
+    if value is None:
+        return [None] * len(nest.flatten(spec))
+    if not nest.is_nested(spec):
+        return [value]
+    if isinstance(spec, dict):
+        if not isinstance(value, dict) or set(value) != set(spec):
+            raise ValueError(f'The two structures do not match: {spec!r} and {value!r}')
+        return [leaf for k in sorted(spec) for leaf in flatten_up_to(spec[k], value[k])]
+    if not isinstance(value, (list, tuple)) or len(value) != len(spec):
+        raise ValueError(f'The two structures do not match: {spec!r} and {value!r}')
+    return [leaf for s, v in zip(spec, value) for leaf in flatten_up_to(s, v)]
