@@ -88,7 +88,8 @@ class Function:
         self._all_positional = (len(self._binder.names) if self._binder.simple
                                 and input_signature is None else -1)
         self._cache = {}            # TraceKey -> ConcreteFunction
-        self._memo = {}             # (names, tree, leaves) -> ConcreteFunction: the hot path
+        self._memo = {}             # (names, tree, leaves) -> ConcreteFunction
+        self._positional = {}       # leaves -> ConcreteFunction: the hot path's part of _memo
         self._flat_tree = TraceKey.flat_tree(len(self._binder.names))
         self._holders = {}          # TraceKey -> weak refs of objects keyed by identity
         self._dead = []             # keys whose objects died: dropped on the next miss
@@ -164,7 +165,7 @@ class Function:
                     array = v.array
                     leaves.append((TENSOR, array.dtype, array.shape))
                 else:
-                    concrete = self._memo.get((self._binder.names, self._flat_tree, tuple(leaves)))
+                    concrete = self._positional.get(tuple(leaves))
                     if concrete is not None:
                         return concrete.call_flat(list(args))
             names, values, _ = self._binder.bind(args, kwargs)
@@ -184,6 +185,8 @@ class Function:
                 if self._input_signature is None and not holders and \
                         not concrete.captures_enclosing_graph():
                     self._memo[(names, key.tree, key.leaves)] = concrete
+                    if names == self._binder.names and key.tree == self._flat_tree:
+                        self._positional[key.leaves] = concrete
             return concrete.call_flat(feeds)
         except Exception as exc:
             # TF's traceback filtering: the user's frames only (see errors.filtered).
