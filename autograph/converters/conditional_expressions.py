@@ -2,7 +2,6 @@
 
 Only the chosen side runs for a Python test; a tensor test builds a `cond` over both sides.
 """
-import gast
 
 from autograph.pyct import origin
 from autograph.pyct import templates
