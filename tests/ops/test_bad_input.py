@@ -29,6 +29,7 @@ NOT_TENSOR_FIRST = {
     'get_default_graph', 'device', 'group', 'tuple', 'Assert', 'is_tensor', 'get_static_value',
     'as_dtype', 'set_seed', 'set_log_device_placement', 'broadcast_static_shape',
     'create_rng_state', 'einsum', 'vectorized_map', 'recompute_grad', 'identity_n',
+    'is_numeric_tensor', 'assert_shapes',  # a predicate; a list of (tensor, shape) pairs
 }
 ESCAPING = (AttributeError, IndexError, ZeroDivisionError, KeyError)
 
