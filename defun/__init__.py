@@ -41,6 +41,7 @@ from defun.version import VERSION as __version__  # noqa
 from defun.device import device, DeviceSpec  # noqa
 from defun.ops.clip_ops import clip_by_norm, clip_by_global_norm, sequence_mask, meshgrid  # noqa
 from defun.ops.array_more import *  # noqa
+from defun.ops.array_more import tuple_ as tuple  # noqa: A001  (TF's name)
 from defun.ops.math_more import asinh, acosh, atanh  # noqa
 from defun import data  # noqa: E402  (tf.data)
 from defun import experimental  # noqa: E402  (tf.experimental.Optional)
@@ -71,3 +72,4 @@ for _name in ('convert_like', 'sum_to', 'reduced_shape', 'static_or_tensor_shape
     globals().pop(_name, None)
 del _name, _value
 from defun.initializers import *  # noqa
+from defun.ops.debug import assert_equal, assert_greater, assert_less, assert_rank  # noqa

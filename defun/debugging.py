@@ -1,6 +1,9 @@
 """The `tf.debugging` namespace."""
 from defun import context
-from defun.ops.debug import Assert, assert_equal, assert_greater, check_numerics  # noqa: F401
+from defun.ops.debug import (Assert, assert_equal, assert_greater, assert_greater_equal,  # noqa: F401
+                             assert_less, assert_less_equal, assert_negative, assert_non_negative,
+                             assert_non_positive, assert_none_equal, assert_positive, assert_rank,
+                             check_numerics)
 
 
 def set_log_device_placement(enabled):

@@ -10,13 +10,11 @@ the message, so no bare numpy traceback reaches the user without that context.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import Any
 
 from defun import context, errors
+from defun.registry import OpDef
 from defun.tensor import EagerTensor, Tensor
-
-if TYPE_CHECKING:  # for annotations only: the registry needs no import here at run time
-    from defun.registry import OpDef
 
 __all__ = ['apply_op', 'OpRecord']
 
@@ -51,7 +49,7 @@ class OpRecord:
 
 
 def apply_op(opdef: OpDef, inputs: Sequence[Tensor], attrs: dict | None = None,
-             name: str | None = None):
+             name: str | None = None) -> Any:
     """Runs (eager) or adds (graph) one op. Returns a Tensor, or a tuple when num_outputs != 1
     (in a graph, an op with no outputs returns its Operation).
 

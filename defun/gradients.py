@@ -5,12 +5,15 @@ so the gradient functions, the aggregation of several incoming gradients and the
 missing output gradients are the tape's. `stop_gradients` are treated as constants; gradient
 overrides (`Graph.gradient_override_map`) are honoured through each op's gradient type.
 """
+from __future__ import annotations
+
 import enum
+from typing import Any
 
 from defun import backprop, context, nest
 from defun.graph import GraphTensor
 from defun.ops import base_ops
-from defun.tensor import convert_to_tensor
+from defun.tensor import Tensor, convert_to_tensor
 
 __all__ = ['gradients', 'UnconnectedGradients', 'AggregationMethod']
 
@@ -44,10 +47,11 @@ def _as_graph_tensor(graph, value, role):
                     f'variables), got {value!r}')
 
 
-def gradients(ys, xs, grad_ys=None, name='gradients', gate_gradients=False,
-              aggregation_method=None, stop_gradients=None,
-              unconnected_gradients=UnconnectedGradients.NONE,
-              colocate_gradients_with_ops=True):
+def gradients(ys: Any, xs: Any, grad_ys: Any = None, name: str = 'gradients',
+              gate_gradients: bool = False, aggregation_method: Any = None,
+              stop_gradients: Any = None,
+              unconnected_gradients: UnconnectedGradients | str = UnconnectedGradients.NONE,
+              colocate_gradients_with_ops: bool = True) -> list[Tensor | None]:
     """d(sum of ys)/d(xs) as new tensors of the current graph; a list with one entry per x."""
     graph = context.current_graph()
     if graph is None:

@@ -7,14 +7,18 @@ program order that stateful ops must keep.
 
 FuncGraph (funcgraph.py) adds inputs, outputs and captures on top of this.
 """
+from __future__ import annotations
+
 import contextlib
 import linecache
+from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
 from defun import context, dtypes, errors, folding, graph_text, names
 from defun.user_frame import user_origin
-from defun.registry import define_op
+from defun.registry import OpDef, define_op
 from defun.shapes import TensorShape
 from defun.tensor import EagerTensor, Tensor
 
@@ -149,7 +153,7 @@ class Operation:
     def node_def(self):
         return self.graph.node_def(self)
 
-    def add_output(self, dtype, shape):
+    def add_output(self, dtype: dtypes.DType, shape: object) -> GraphTensor:
         """Appends an output and returns it: how an op holding sub-graphs grows when it is
         differentiated (its gradient reads intermediates of the sub-graphs, which become extra
         outputs, as TF's cond_v2 and while_v2 add them). Existing outputs never change."""
@@ -157,11 +161,11 @@ class Operation:
         self.outputs = self.outputs + (tensor,)
         return tensor
 
-    def set_attr(self, name, value):
+    def set_attr(self, name: str, value: Any) -> None:
         """Sets attr `name` (with add_output, how a control-flow op grows when differentiated)."""
         self.attrs[name] = value
 
-    def get_attr(self, name):
+    def get_attr(self, name: str) -> Any:
         try:
             return self.attrs[name]
         except KeyError:
@@ -213,7 +217,8 @@ class Graph:
     def as_default(self):
         return context.graph_mode(self)
 
-    def create_op(self, opdef, inputs, attrs=None, name=None):
+    def create_op(self, opdef: OpDef, inputs: Sequence[Tensor], attrs: dict | None = None,
+                  name: str | None = None) -> Operation:
         """Adds one op and returns it (its `outputs` are the new tensors). Called by the dispatch
         point."""
         if self._finalized:
@@ -292,20 +297,20 @@ class Graph:
         return unique
 
     # -- queries
-    def get_operations(self):
+    def get_operations(self) -> list[Operation]:
         return list(self._ops)
 
     @property
     def operations(self):
         return self._ops
 
-    def get_operation_by_name(self, name):
+    def get_operation_by_name(self, name: str) -> Operation:
         try:
             return self._by_name[name]
         except KeyError:
             raise KeyError(f"The name '{name}' refers to an Operation not in the graph.") from None
 
-    def get_tensor_by_name(self, name):
+    def get_tensor_by_name(self, name: str) -> GraphTensor:
         op_name, _, index = name.partition(':')
         if not index:
             raise ValueError(f"The name '{name}' looks like an Operation name; tensor names look "
@@ -343,7 +348,7 @@ class Graph:
             self._overrides = saved
 
     # -- constant folding
-    def fold(self, tensor):
+    def fold(self, tensor: Tensor) -> Any:
         """Computes `tensor` at build time when it depends only on constants and static shapes."""
         key = id(tensor)
         if key in self._folded:
@@ -359,11 +364,11 @@ class Graph:
         """A GraphDef-like object: `node` holds name, op, input and attr per op; JSON-serialisable."""
         return graph_text.graph_def(self)
 
-    def as_text(self):
+    def as_text(self) -> str:
         """One line per op: outputs, op type, inputs, dtype and shape (nested graphs indented)."""
         return graph_text.as_text(self)
 
-    def as_dot(self):
+    def as_dot(self) -> str:
         """The graph in Graphviz DOT text (no Graphviz needed to produce it)."""
         return graph_text.as_dot(self)
 
@@ -408,7 +413,7 @@ def _control_ops(control_inputs):
     return ops
 
 
-def get_default_graph():
+def get_default_graph() -> Graph:
     """The current graph; outside any graph, a per-thread default graph, as in TF."""
     graph = context.current_graph()
     if graph is not None:
@@ -416,7 +421,7 @@ def get_default_graph():
     return context.default_graph(Graph)
 
 
-def placeholder(dtype, shape=None, name=None):
+def placeholder(dtype: Any, shape: Any = None, name: str | None = None) -> GraphTensor:
     """compat.v1.placeholder: an input of the current graph (not usable eagerly)."""
     graph = context.current_graph()
     if graph is None:

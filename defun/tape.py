@@ -8,7 +8,10 @@ tape, so no reference cycle keeps tensors alive.
 
 The backward pass itself lives in backprop.py.
 """
+from __future__ import annotations
+
 import logging
+from typing import Any
 
 from defun import backprop, context, nest
 from defun.dispatch import OpRecord
@@ -90,12 +93,12 @@ class GradientTape:
             self._recording = False
         return False
 
-    def watch(self, tensor):
+    def watch(self, tensor: Any) -> None:
         """Ensures `tensor` (a tensor, a variable, or a nested structure of them) is traced."""
         for t in nest.flatten(tensor):
             watch_tensor(self._records, t)
 
-    def watched_variables(self):
+    def watched_variables(self) -> tuple:
         return tuple(self._records.variables.values())
 
     def stop_recording(self):
@@ -104,7 +107,7 @@ class GradientTape:
             raise ValueError('Tape.stop_recording() called when not recording.')
         return context.recording_paused(self._records)
 
-    def reset(self):
+    def reset(self) -> None:
         """Clears everything recorded so far; the tape keeps recording if it was, and (as in TF)
         can compute gradients again."""
         # Cleared in place: the records object may sit in a saved tape stack (inside
@@ -112,8 +115,8 @@ class GradientTape:
         self._records.clear()
         self._used = False
 
-    def gradient(self, target, sources, output_gradients=None,
-                 unconnected_gradients='none'):
+    def gradient(self, target: Any, sources: Any, output_gradients: Any = None,
+                 unconnected_gradients: Any = 'none') -> Any:
         """Gradients of `target` with respect to `sources` (both may be nested structures)."""
         return self._run(backprop.gradient, target, sources, output_gradients,
                          unconnected_gradients)

@@ -8,6 +8,10 @@ this module importing the op tables (see DESIGN.md's layering).
 Conversion follows TensorFlow 2: Python floats become float32, ints int32 (int64 when too large),
 numpy arrays keep their dtype, and a requested dtype never silently truncates a float to an integer.
 """
+from __future__ import annotations
+
+from typing import Any
+
 import numpy as np
 
 from defun import context, dtypes
@@ -120,7 +124,7 @@ class EagerTensor(Tensor):
     def graph(self):
         raise AttributeError('Tensor.graph is undefined when eager execution is enabled.')
 
-    def numpy(self):
+    def numpy(self) -> np.ndarray:
         v = self.array
         # TF hands out a copy for arrays (callers may mutate it) and a numpy scalar for rank 0.
         if type(v) is np.ndarray:
@@ -191,7 +195,7 @@ def numpy_text(value, fmt):
     return repr(value.item() if isinstance(value, np.generic) else value)
 
 
-def is_tensor(x):
+def is_tensor(x: object) -> bool:
     """True for eager and graph tensors (and anything registered as tensor-like, e.g. Variables)."""
     return isinstance(x, Tensor) or type(x) in _CONVERSION_FUNCTIONS
 
@@ -204,7 +208,8 @@ def register_tensor_conversion_function(cls, fn):
     _CONVERSION_FUNCTIONS[cls] = fn
 
 
-def convert_to_tensor(value, dtype=None, name=None, dtype_hint=None, preferred_dtype=None):
+def convert_to_tensor(value: Any, dtype: Any = None, name: str | None = None, dtype_hint: Any = None,
+                      preferred_dtype: Any = None) -> Tensor:
     """Converts a Tensor, Variable, numpy array or Python value to a Tensor, following TF's rules."""
     if dtype is not None:
         dtype = dtypes.as_dtype(dtype)

@@ -10,7 +10,7 @@ import weakref
 
 import numpy as np
 
-from defun import context, dtypes, names
+from defun import context, dtypes, errors, names
 from defun.ops import state
 from defun.shapes import TensorShape
 from defun.tape import variable_accessed
@@ -143,8 +143,7 @@ class Variable:
     def _assign(self, value, mode, read_value):
         value = convert_to_tensor(value, dtype=self._dtype)
         if not self._shape.is_compatible_with(value.shape):
-            raise ValueError(f'Cannot assign value of shape {value.shape} to variable '
-                             f'{self._name} of shape {self._shape}')
+            self._refuse_shape(value.shape, mode)
         result = state.assign_variable(self.handle, value, mode)
         if not read_value:
             return None
@@ -152,6 +151,18 @@ class Variable:
             return result
         # TF hands back a view of the variable named 'UnreadVariable' (its value read on use).
         return UnreadVariable(self)
+
+    def _refuse_shape(self, shape, mode):
+        # TF's classes: assign checks in Python (ValueError); eager assign_add/sub fail in the
+        # kernel (InvalidArgumentError, itself a ValueError here).
+        if mode == 'set' or context.current_graph() is not None:
+            raise ValueError(f"Cannot assign value to variable ' {self._name}': Shape mismatch."
+                             f'The variable shape {self._shape}, and the assigned value shape '
+                             f'{shape} are incompatible.')
+        op = 'AssignAddVariableOp' if mode == 'add' else 'AssignSubVariableOp'
+        raise errors.InvalidArgumentError(
+            f'Cannot update variable with shape {self._shape.as_list()} using a Tensor with shape '
+            f'{shape.as_list()}, shapes must be equal. [Op:{op}]')
 
     def assign(self, value, use_locking=None, name=None, read_value=True):
         return self._assign(value, 'set', read_value)

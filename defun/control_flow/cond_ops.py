@@ -13,6 +13,11 @@ other branches), so the backward never recomputes a branch. When tapes are activ
 built, those outputs are added before the tapes record it, so their gradients (second order) reach
 the tapes too.
 """
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
 import numpy as np
 
 from defun import context, dtypes, nest
@@ -95,7 +100,8 @@ STATELESS_CASE = define_op('StatelessCase', _case_kernel, _infer, _grad, emit=_e
 
 # ---------------------------------------------------------------- building
 
-def cond(pred, true_fn=None, false_fn=None, name=None):
+def cond(pred: Any, true_fn: Callable[[], Any] | None = None,
+         false_fn: Callable[[], Any] | None = None, name: str | None = None) -> Any:
     """Returns true_fn() if pred else false_fn(); in a graph, one op choosing at run time."""
     if not callable(true_fn):
         raise TypeError('true_fn must be callable.')
@@ -121,7 +127,8 @@ def _known_value(tensor):
     return None if array is None else np.asarray(array)[()]
 
 
-def switch_case(branch_index, branch_fns, default=None, name='switch_case'):
+def switch_case(branch_index: Any, branch_fns: Any, default: Callable[[], Any] | None = None,
+                name: str = 'switch_case') -> Any:
     """Calls branch_fns[branch_index] (the default, or the last branch, when out of range)."""
     fns = _branch_fn_list(branch_fns)
     if default is not None:
@@ -166,7 +173,8 @@ def _branch_fn_list(branch_fns):
     return [fn for _, fn in pairs]
 
 
-def case(pred_fn_pairs, default=None, exclusive=False, strict=False, name='case'):
+def case(pred_fn_pairs: Any, default: Callable[[], Any] | None = None, exclusive: bool = False,
+         strict: bool = False, name: str = 'case') -> Any:
     """Runs the fn of the first pair whose predicate is true, else default (TF's tf.case).
 
     Built as nested conds, as TF does; `exclusive` is accepted (the first true predicate wins)."""

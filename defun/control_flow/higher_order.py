@@ -1,6 +1,11 @@
 """map_fn, scan, foldl and foldr: loops over the first axis of tensors, built on while_loop and
 TensorArray as TF builds them, so they run as Python loops eagerly, as one While op in a graph, and
 are differentiable either way."""
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
 from defun import dtypes, nest
 from defun.ops import base_ops
 from defun.control_flow.while_ops import while_loop
@@ -40,8 +45,10 @@ def _signature(signature):
     return [spec(leaf) for leaf in nest.flatten(signature)]
 
 
-def map_fn(fn, elems, dtype=None, parallel_iterations=None, back_prop=True, swap_memory=False,
-           infer_shape=True, name=None, fn_output_signature=None):
+def map_fn(fn: Callable[[Any], Any], elems: Any, dtype: Any = None,
+           parallel_iterations: int | None = None, back_prop: bool = True,
+           swap_memory: bool = False, infer_shape: bool = True, name: str | None = None,
+           fn_output_signature: Any = None) -> Any:
     """Stacks fn(x) for each x unstacked from elems along axis 0 (a nested structure of tensors)."""
     if not callable(fn):
         raise TypeError(f'map_fn: fn must be callable, got {fn!r}')
@@ -108,20 +115,23 @@ def _fold_loop(fn, elems, initializer, reverse, keep_all, what, name):
     return nest.pack_sequence_as(acc, final)
 
 
-def scan(fn, elems, initializer=None, parallel_iterations=10, back_prop=True, swap_memory=False,
-         infer_shape=True, reverse=False, name=None):
+def scan(fn: Callable[[Any, Any], Any], elems: Any, initializer: Any = None,
+         parallel_iterations: int = 10, back_prop: bool = True, swap_memory: bool = False,
+         infer_shape: bool = True, reverse: bool = False, name: str | None = None) -> Any:
     """The stacked accumulators of a = fn(a, x) over elems (the first element starts a without an
     initializer)."""
     return _fold_loop(fn, elems, initializer, reverse, True, 'scan', name)
 
 
-def foldl(fn, elems, initializer=None, parallel_iterations=10, back_prop=True, swap_memory=False,
-          name=None):
+def foldl(fn: Callable[[Any, Any], Any], elems: Any, initializer: Any = None,
+          parallel_iterations: int = 10, back_prop: bool = True, swap_memory: bool = False,
+          name: str | None = None) -> Any:
     """The final accumulator of a = fn(a, x) over elems from the first element."""
     return _fold_loop(fn, elems, initializer, False, False, 'foldl', name)
 
 
-def foldr(fn, elems, initializer=None, parallel_iterations=10, back_prop=True, swap_memory=False,
-          name=None):
+def foldr(fn: Callable[[Any, Any], Any], elems: Any, initializer: Any = None,
+          parallel_iterations: int = 10, back_prop: bool = True, swap_memory: bool = False,
+          name: str | None = None) -> Any:
     """The final accumulator of a = fn(a, x) over elems from the last element."""
     return _fold_loop(fn, elems, initializer, True, False, 'foldr', name)

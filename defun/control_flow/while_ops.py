@@ -15,6 +15,11 @@ iterations backwards feeding the body gradient row k of each stack. Captured ten
 of their per-iteration gradients. That backward loop is an ordinary While, so it can be
 differentiated again.
 """
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
 import numpy as np
 
 from defun import context, dtypes, nest
@@ -45,8 +50,10 @@ STATELESS_WHILE = define_op('StatelessWhile', run.kernel, run.infer, _grad, num_
 
 # ---------------------------------------------------------------- building
 
-def while_loop(cond, body, loop_vars, shape_invariants=None, parallel_iterations=10,
-               back_prop=True, swap_memory=False, maximum_iterations=None, name=None):
+def while_loop(cond: Callable[..., Any], body: Callable[..., Any], loop_vars: Any,
+               shape_invariants: Any = None, parallel_iterations: int = 10, back_prop: bool = True,
+               swap_memory: bool = False, maximum_iterations: Any = None,
+               name: str | None = None) -> Any:
     """Repeats `loop_vars = body(*loop_vars)` while `cond(*loop_vars)`; returns the final loop_vars
     in loop_vars' structure."""
     if not callable(cond):

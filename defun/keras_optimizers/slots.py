@@ -35,6 +35,9 @@ class OptimizerVariable(Variable):
     def path(self):
         return self._path
 
+    def __bool__(self):
+        raise TypeError('A Keras Variable cannot be used as a boolean.')  # as Keras 3's
+
     def __repr__(self):
         if context.current_graph() is not None:
             value = '<symbolic>'

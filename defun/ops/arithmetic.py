@@ -11,12 +11,12 @@ import operator
 
 import numpy as np
 
-from defun import dtypes
+from defun import dtypes, errors
 from defun.dispatch import apply_op
 from defun.ops import op_helpers
 from defun.ops.op_helpers import binary_args, dims, operator_method, same_as_first, to_tensor
 from defun.ops.base_ops import cast, sum_to, zeros_like
-from defun.ops.dtype_checks import INEXACT, REAL, check_inputs, checked_kernel
+from defun.ops.dtype_checks import INEXACT, NUMERIC, REAL, check_inputs, checked_kernel
 from defun.ops.logic import greater_equal, less_equal, where
 from defun.registry import define_op
 from defun.tensor import EagerTensor, install_operator, is_tensor
@@ -60,13 +60,17 @@ def conj(x, name=None):
 # Gradients of complex ops follow TF's convention (the conjugate of the derivative), hence conj.
 # Kernels are Python's operators, not the ufuncs: the same numpy arithmetic on arrays, and ten
 # times cheaper on numpy scalars (loop counters and other scalar math in compiled loops).
+# TF's type constraints: numbers (and strings, which AddV2 concatenates); never bool.
 ADD = _define_binary('AddV2', operator.add, lambda op, g: (sum_to(g, op.inputs[0]),
-                                                     sum_to(g, op.inputs[1])), 'add')
+                                                     sum_to(g, op.inputs[1])), 'add',
+                     NUMERIC + 'O')
 SUB = _define_binary('Sub', operator.sub, lambda op, g: (sum_to(g, op.inputs[0]),
-                                                        sum_to(-g, op.inputs[1])), 'subtract')
+                                                        sum_to(-g, op.inputs[1])), 'subtract',
+                     NUMERIC)
 MUL = _define_binary('Mul', operator.mul,
                      lambda op, g: (sum_to(g * conj(op.inputs[1]), op.inputs[0]),
-                                    sum_to(conj(op.inputs[0]) * g, op.inputs[1])), 'multiply')
+                                    sum_to(conj(op.inputs[0]) * g, op.inputs[1])), 'multiply',
+                     NUMERIC)
 
 
 def _real_div_grad(op, g):
@@ -107,6 +111,9 @@ def _int_div_dtype(dtype):
 
 def truediv(x, y, name=None):
     x, y = _operands(x, y, 'truediv')
+    if not x.dtype.is_numeric:  # TF's wrapper checks this itself: a TypeError in both modes
+        raise TypeError(f'truediv: Invalid dtype {x.dtype.name} in __truediv__ '
+                        f'({errors.describe(x)} / {errors.describe(y)})')
     if x.dtype.is_integer:
         target = _int_div_dtype(x.dtype)
         x, y = cast(x, target), cast(y, target)
@@ -239,9 +246,12 @@ ADD_N = define_op('AddN', _add_n_kernel, _add_n_infer,
 
 
 def add_n(inputs, name=None):
-    if not inputs:
+    if inputs is None:
+        raise TypeError('add_n: `inputs` must be a list of tensors, got None')
+    if isinstance(inputs, (list, tuple)) and not inputs:
         raise ValueError('add_n: inputs must be a non-empty list of tensors')
     tensors = op_helpers.same_dtype_args(list(inputs), 'add_n')
+    validation.same_shapes(tensors, 'add_n')
     if len(tensors) == 1:
         return tensors[0]
     return apply_op(ADD_N, tuple(tensors), None, name)

@@ -8,7 +8,7 @@ import builtins
 
 import numpy as np
 
-from defun import dtypes
+from defun import dtypes, errors
 from defun.dispatch import apply_op
 from defun.ops import op_helpers
 from defun.ops.op_helpers import dims, to_tensor
@@ -17,6 +17,7 @@ from defun.ops.base_ops import (broadcast_to, cast, fill, identity, ones_like,  
                             reduced_shape, reshape, shape, zeros_like)
 from defun.ops.creation import constant, ones, zeros  # noqa: F401
 from defun.registry import define_op
+from defun.ops import validation
 from defun.tensor import Tensor, install_packer
 
 __all__ = ['stack', 'unstack', 'concat', 'split', 'one_hot', 'size']
@@ -47,12 +48,15 @@ STACK = define_op('Pack', lambda *xs, axis: np.stack(xs, axis=axis), _stack_infe
 
 
 def stack(values, axis=0, name='stack'):
+    if isinstance(values, (list, tuple)) and not values:
+        return constant([], name=None if name == 'stack' else name)  # TF: an empty float32[0]
     tensors = op_helpers.same_dtype_args(list(values), 'stack')
     rank = tensors[0].shape.rank
+    axis = validation.python_int(axis, 'stack', 'axis')
     if rank is not None and not -(rank + 1) <= axis <= rank:
-        raise op_helpers.shape_error('stack', f'axis {axis} out of range for stacking rank-{rank} '
-                                 f'tensors (expected in [{-(rank + 1)}, {rank}])')
-    return apply_op(STACK, tuple(tensors), {'axis': int(axis)}, name)
+        raise ValueError(f'stack: axis {axis} is out of range for stacking rank-{rank} tensors '
+                         f'(expected in [{-(rank + 1)}, {rank}])')
+    return apply_op(STACK, tuple(tensors), {'axis': axis}, name)
 
 
 def _unstack_kernel(x, num, axis):
@@ -78,14 +82,24 @@ def unstack(value, num=None, axis=0, name='unstack'):
     d = dims(x)
     if d is None:
         raise ValueError('unstack: cannot infer num from a tensor of unknown rank')
+    if not d:
+        raise ValueError(f'unstack: Input shape axis {axis} must be in range [-0, 0) (the input '
+                         f'is a scalar, {errors.describe(x)})')
+    if not isinstance(axis, (int, np.integer)) or isinstance(axis, bool):
+        raise TypeError(f'unstack: `axis` must be an int, got {axis!r}')
     if not -len(d) <= axis < len(d):
-        raise op_helpers.shape_error('unstack', f'axis {axis} out of range for rank {len(d)}')
+        # TF's wrapper checks the axis against the static rank (a ValueError in both modes).
+        raise ValueError(f'unstack: axis {axis} is out of range for {errors.describe(x)}')
     axis = axis % len(d)
     if num is None:
         num = d[axis]
         if num is None:
             raise ValueError(f'Cannot infer argument `num` from shape {list(d)}')
-    return list(apply_op(UNSTACK, (x,), {'num': int(num), 'axis': axis}, None))
+    num = validation.count(num, 'unstack', 'num')
+    if d[axis] is not None and num != d[axis]:
+        raise validation.invalid_argument(f'unstack: `num` {num} does not match dimension {axis} '
+                                          f'of {errors.describe(x)} (size {d[axis]})')
+    return list(apply_op(UNSTACK, (x,), {'num': num, 'axis': axis}, None))
 
 
 def _concat_infer(*xs, axis):
@@ -129,11 +143,14 @@ CONCAT = define_op('ConcatV2', lambda *xs, axis: np.concatenate(xs, axis=axis), 
 
 
 def concat(values, axis, name='concat'):
+    if isinstance(values, (list, tuple)) and not values:
+        raise validation.invalid_argument('concat: `values` is empty; concat needs at least one '
+                                          'tensor')
     tensors = op_helpers.same_dtype_args(list(values), 'concat')
+    axis = validation.python_int(axis, 'concat', 'axis')
     if len(tensors) == 1:
         return identity(tensors[0])
     rank = tensors[0].shape.rank
-    axis = int(axis)
     if rank is not None and not -rank <= axis < rank:
         raise op_helpers.shape_error('concat', f'axis {axis} out of range for rank-{rank} inputs')
     if rank is not None:
@@ -185,16 +202,46 @@ SPLIT = define_op('Split', _split_kernel, _split_infer,
 
 def split(value, num_or_size_splits, axis=0, num=None, name='split'):
     x = to_tensor(value, op='split')
+    rank = x.shape.rank
+    axis = validation.axis(axis, rank, 'split')
+    size = None if rank is None else x.shape[axis]
     if isinstance(num_or_size_splits, (int, np.integer)):
-        n = int(num_or_size_splits)
-        size = x.shape[axis]
+        n = validation.count(num_or_size_splits, 'split', 'num_split', minimum=1)
         if size is not None and size % n:
             raise op_helpers.shape_error('split', f'Number of ways to split should evenly divide the '
                                      f'split dimension, but got split_dim {size} and num_split {n}')
-        return list(apply_op(SPLIT, (x,), {'axis': int(axis), 'num': n}, None))
-    sizes = [s if isinstance(s, Tensor) else to_tensor(int(s), op='split')
-             for s in num_or_size_splits]
-    return list(apply_op(SPLIT, (x, *sizes), {'axis': int(axis), 'num': len(sizes)}, None))
+        return list(apply_op(SPLIT, (x,), {'axis': axis, 'num': n}, None))
+    if isinstance(num_or_size_splits, float) or not isinstance(num_or_size_splits, (
+            list, tuple, np.ndarray, Tensor)):
+        raise ValueError(f'split: `num_or_size_splits` must be an int or a list of ints, got '
+                        f'{num_or_size_splits!r}')
+    if isinstance(num_or_size_splits, Tensor):
+        known = op_helpers.static_value(num_or_size_splits)
+        if known is None:
+            return _split_dynamic(x, num_or_size_splits, axis, num)
+        num_or_size_splits = [int(s) for s in np.ravel(known)]
+    sizes = list(num_or_size_splits)
+    if any(isinstance(s, Tensor) and op_helpers.static_value(s) is None for s in sizes):
+        # Sizes known only at run time (gradients split by shape tensors): the kernel checks.
+        tensors = [s if isinstance(s, Tensor) else to_tensor(int(s), op='split') for s in sizes]
+        return list(apply_op(SPLIT, (x, *tensors), {'axis': axis, 'num': len(sizes)}, None))
+    sizes = validation.split_sizes([int(op_helpers.static_value(s)) if isinstance(s, Tensor)
+                                    else s for s in sizes], size, 'split')
+    if num is not None and num != len(sizes):
+        raise validation.invalid_argument(f'split: `num` {num} does not match the {len(sizes)} '
+                                          f'sizes {sizes}')
+    tensors = [to_tensor(int(s), op='split') for s in sizes]
+    return list(apply_op(SPLIT, (x, *tensors), {'axis': axis, 'num': len(sizes)}, None))
+
+
+def _split_dynamic(x, sizes, axis, num):
+    """Split sizes known only when the graph runs: `num` must say how many there are."""
+    n = sizes.shape.as_tuple()
+    count = num if num is not None else (n[0] if n and n[0] is not None else None)
+    if count is None:
+        raise ValueError(f'split: Cannot infer argument `num` from shape {sizes.shape}')
+    parts = [sizes[i] for i in builtins.range(count)]
+    return list(apply_op(SPLIT, (x, *parts), {'axis': axis, 'num': count}, None))
 
 
 # ---------------------------------------------------------------- one_hot / size
@@ -218,11 +265,12 @@ ONE_HOT = define_op('OneHot', _one_hot_kernel, _one_hot_infer, None)
 
 
 def one_hot(indices, depth, on_value=None, off_value=None, axis=None, dtype=None, name=None):
-    idx = to_tensor(indices, op='one_hot')
+    idx = validation.element_type(to_tensor(indices, op='one_hot'), 'iu', 'one_hot', 'indices')
+    depth = validation.count(depth, 'one_hot', 'depth')
     if dtype is None:
         dtype = (to_tensor(on_value).dtype if on_value is not None else dtypes.float32)
     dtype = dtypes.as_dtype(dtype)
-    attrs = {'depth': int(depth), 'on_value': 1 if on_value is None else _scalar(on_value),
+    attrs = {'depth': depth, 'on_value': 1 if on_value is None else _scalar(on_value),
              'off_value': 0 if off_value is None else _scalar(off_value),
              'axis': -1 if axis is None else int(axis), 'dtype': dtype}
     return apply_op(ONE_HOT, (idx,), attrs, name)

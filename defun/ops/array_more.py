@@ -9,10 +9,11 @@ import collections
 
 import numpy as np
 
-from defun import dtypes, errors
+from defun import context, dtypes, errors
 from defun.dispatch import apply_op
 from defun.ops import validation
-from defun.ops.base_ops import identity, reshape, shape
+from defun.ops.arithmetic import maximum, minimum
+from defun.ops.base_ops import cast, identity, reshape, shape
 from defun.ops.gathering import gather
 from defun.ops.op_helpers import broadcast_dims, dims, static_value, to_tensor
 from defun.registry import define_op
@@ -20,7 +21,9 @@ from defun.shapes import TensorShape
 from defun.tensor import Tensor
 
 __all__ = ['roll', 'repeat', 'unique', 'searchsorted', 'ensure_shape', 'identity_n',
-           'broadcast_static_shape', 'broadcast_dynamic_shape']
+           'broadcast_static_shape', 'broadcast_dynamic_shape', 'shape_n', 'saturate_cast',
+           'unravel_index', 'histogram_fixed_width', 'no_op', 'group']
+# tuple_ is tf.tuple (named so here to leave Python's tuple alone in this module).
 
 Unique = collections.namedtuple('Unique', ['y', 'idx'])
 
@@ -181,3 +184,93 @@ def broadcast_dynamic_shape(shape_x, shape_y):
             f'Incompatible shapes: {[int(d) for d in known_x]} vs. {[int(d) for d in known_y]}'
         ) from None
     return to_tensor(np.asarray(result, dtype=x.dtype.np_dtype))
+
+
+def shape_n(input, out_type=dtypes.int32, name=None):
+    """The shape of each tensor of a list."""
+    return [shape(t, out_type=out_type) for t in input]
+
+
+def saturate_cast(value, dtype, name=None):
+    """cast, with values first clamped to the range of the target dtype."""
+    x = to_tensor(value, name='value', op='saturate_cast')
+    dtype = dtypes.as_dtype(dtype)
+    if x.dtype.is_integer or x.dtype.is_floating:
+        info = np.iinfo(dtype.np_dtype) if dtype.is_integer else np.finfo(dtype.np_dtype)
+        source = np.finfo(x.dtype.np_dtype) if x.dtype.is_floating else np.iinfo(x.dtype.np_dtype)
+        if info.min > source.min:
+            x = maximum(x, to_tensor(np.asarray(info.min).astype(x.dtype.np_dtype)))
+        if info.max < source.max:
+            x = minimum(x, to_tensor(np.asarray(info.max).astype(x.dtype.np_dtype)))
+    return cast(x, dtype)
+
+
+def _unravel_kernel(indices, dims):
+    if np.any(np.asarray(indices) >= np.prod(dims)) or np.any(np.asarray(indices) < 0):
+        raise validation.invalid_argument(f'unravel_index: an index of {np.asarray(indices)} is '
+                                          f'out of range for dims {list(np.ravel(dims))}')
+    return np.stack(np.unravel_index(indices, tuple(int(d) for d in dims))).astype(indices.dtype)
+
+
+UNRAVEL_INDEX = define_op(
+    'UnravelIndex', _unravel_kernel,
+    lambda i, d: (i.dtype, (dims(d)[0] if dims(d) else None,) + (dims(i) or ())), None)
+
+
+def unravel_index(indices, dims, name=None):
+    """The coordinates of flat indices in an array of shape `dims` ([len(dims), ...])."""
+    i = to_tensor(indices, name='indices', op='unravel_index')
+    d = to_tensor(dims, dtype=i.dtype, name='dims', op='unravel_index')
+    return apply_op(UNRAVEL_INDEX, (i, d), None, name)
+
+
+def _histogram_kernel(values, value_range, nbins, dtype):
+    lo, hi = (float(v) for v in value_range)
+    n = int(nbins)
+    scaled = (np.ravel(values).astype(np.float64) - lo) / (hi - lo) * n
+    bins = np.clip(np.floor(scaled), 0, n - 1).astype(np.int64)   # outside: the edge bins
+    return np.bincount(bins, minlength=n).astype(dtype.np_dtype)
+
+
+HISTOGRAM = define_op('HistogramFixedWidth', _histogram_kernel,
+                      lambda v, r, n, dtype: (dtype, (op_static_int(n),)), None)
+
+
+def op_static_int(t):
+    value = static_value(t)
+    return None if value is None else int(value)
+
+
+def histogram_fixed_width(values, value_range, nbins=100, dtype=dtypes.int32, name=None):
+    """Counts of values in nbins equal-width bins over value_range (outliers in the edge bins)."""
+    v = to_tensor(values, name='values', op='histogram_fixed_width')
+    r = to_tensor(value_range, dtype=v.dtype, name='value_range', op='histogram_fixed_width')
+    n = to_tensor(nbins, dtype=dtypes.int32, name='nbins', op='histogram_fixed_width')
+    return apply_op(HISTOGRAM, (v, r, n), {'dtype': dtypes.as_dtype(dtype)}, name)
+
+
+NO_OP = define_op('NoOp', lambda: (), lambda: [], None, num_outputs=0, stateful=True)
+
+
+def no_op(name=None):
+    """Does nothing; in a graph, an op to hang control dependencies on (None eagerly, as TF)."""
+    if context.executing_eagerly():
+        return None
+    return apply_op(NO_OP, (), None, name)
+
+
+def group(*inputs, name=None):
+    """One op that runs after all of `inputs` (None eagerly, where they already ran)."""
+    if context.executing_eagerly():
+        return None
+    with context.control_dependencies([t for t in inputs if t is not None]):
+        return no_op(name)
+
+
+def tuple_(tensors, name=None, control_inputs=None):
+    """The tensors, each available only once all of them (and control_inputs) are computed."""
+    if context.executing_eagerly():
+        return list(tensors)
+    gate = [t for t in tensors if t is not None] + list(control_inputs or [])
+    with context.control_dependencies(gate):
+        return [None if t is None else identity(t) for t in tensors]

@@ -19,7 +19,9 @@ from defun.registry import define_op
 from defun.tensor import EagerTensor, Tensor, is_tensor
 from defun.ops import validation
 
-__all__ = ['check_numerics', 'Assert', 'assert_equal', 'assert_greater', 'print',
+__all__ = ['check_numerics', 'Assert', 'assert_equal', 'assert_greater', 'assert_less',
+           'assert_greater_equal', 'assert_less_equal', 'assert_none_equal', 'assert_positive',
+           'assert_negative', 'assert_non_negative', 'assert_non_positive', 'assert_rank', 'print',
            'format_tensor']
 
 
@@ -89,7 +91,12 @@ def Assert(condition, data, summarize=None, name=None):
     return None if context.executing_eagerly() else op
 
 
-_COMPARISONS = {'equal': ('==', np.equal), 'greater': ('>', np.greater)}
+_COMPARISONS = {'equal': ('==', np.equal), 'greater': ('>', np.greater), 'less': ('<', np.less),
+                'greater_equal': ('>=', np.greater_equal), 'less_equal': ('<=', np.less_equal),
+                'none_equal': ('!=', np.not_equal)}
+_GRAPH_COMPARISONS = {'equal': logic.equal, 'greater': logic.greater, 'less': logic.less,
+                      'greater_equal': logic.greater_equal, 'less_equal': logic.less_equal,
+                      'none_equal': logic.not_equal}
 
 
 def _comparison_message(kind, x, y, xv, yv, message, summarize):
@@ -118,7 +125,7 @@ def _assert_compare(kind, x, y, message, summarize, name):
                 _comparison_message(kind, x, y, xv, yv, message, summarize))
         return None
     # The kernel reduces the elementwise condition itself, so no reduce_all op is needed.
-    condition = (logic.equal if kind == 'equal' else logic.greater)(x, y)
+    condition = _GRAPH_COMPARISONS[kind](x, y)
     header = f'{message + chr(10) if message else ""}Condition x {_COMPARISONS[kind][0]} y did ' \
              f'not hold element-wise:'
     return Assert(condition, [header, 'x = ', x, 'y = ', y], summarize, name)
@@ -132,6 +139,54 @@ def assert_equal(x, y, message=None, summarize=None, name=None):
 def assert_greater(x, y, message=None, summarize=None, name=None):
     """Raises InvalidArgumentError unless x > y everywhere (broadcasting)."""
     return _assert_compare('greater', x, y, message, summarize, name)
+
+
+def assert_less(x, y, message=None, summarize=None, name=None):
+    return _assert_compare('less', x, y, message, summarize, name)
+
+
+def assert_greater_equal(x, y, message=None, summarize=None, name=None):
+    return _assert_compare('greater_equal', x, y, message, summarize, name)
+
+
+def assert_less_equal(x, y, message=None, summarize=None, name=None):
+    return _assert_compare('less_equal', x, y, message, summarize, name)
+
+
+def assert_none_equal(x, y, message=None, summarize=None, name=None):
+    return _assert_compare('none_equal', x, y, message, summarize, name)
+
+
+def _against_zero(kind, x, message, summarize, name):
+    x = op_helpers.to_tensor(x, name='x', op=f'assert_{kind}')
+    zero = op_helpers.to_tensor(np.zeros((), x.dtype.np_dtype))
+    return _assert_compare(kind, x, zero, message, summarize, name)
+
+
+def assert_positive(x, message=None, summarize=None, name=None):
+    return _against_zero('greater', x, message, summarize, name)
+
+
+def assert_negative(x, message=None, summarize=None, name=None):
+    return _against_zero('less', x, message, summarize, name)
+
+
+def assert_non_negative(x, message=None, summarize=None, name=None):
+    return _against_zero('greater_equal', x, message, summarize, name)
+
+
+def assert_non_positive(x, message=None, summarize=None, name=None):
+    return _against_zero('less_equal', x, message, summarize, name)
+
+
+def assert_rank(x, rank, message=None, name=None):
+    """Raises ValueError unless x has the given (static) rank."""
+    x = op_helpers.to_tensor(x, name='x', op='assert_rank')
+    if x.shape.rank is not None and x.shape.rank != int(rank):
+        prefix = f'{message}.  ' if message else ''
+        raise ValueError(f'{prefix}Tensor  must have rank {int(rank)}.  Received rank '
+                         f'{x.shape.rank}, shape {x.shape}')
+    return None
 
 
 # ---------------------------------------------------------------- print

@@ -30,7 +30,7 @@ NUMERIC = 'fciu'
 BOOL = 'b'
 
 _KIND_NAMES = {'f': 'floating point', 'c': 'complex', 'i': 'signed integer',
-               'u': 'unsigned integer', 'b': 'bool'}
+               'u': 'unsigned integer', 'b': 'bool', 'O': 'string'}
 
 
 def _allowed_text(kinds):

@@ -13,15 +13,16 @@ import numpy as np
 
 from defun import dtypes, errors
 from defun.dispatch import apply_op
-from defun.ops.arithmetic import conj, divide_no_nan, square
-from defun.ops.base_ops import cast, ones_like, zeros_like
+from defun.ops.arithmetic import conj, divide_no_nan, maximum, square
+from defun.ops.array import stack
+from defun.ops.base_ops import cast, ones_like, reshape, zeros_like
 from defun.ops.dtype_checks import FLOAT, NUMERIC, REAL, checked_kernel, check_inputs
 from defun.ops.elementary import log, log1p, softplus, sqrt
 from defun.ops.gathering import gather
 from defun.ops.logic import equal, not_equal, where
 from defun.ops.op_helpers import binary_args, dims, static_value, to_tensor
 from defun.ops import validation
-from defun.ops.reductions import reduce_max, reduce_sum
+from defun.ops.reductions import reduce_all, reduce_max, reduce_sum
 from defun.ops.sorting import top_k
 from defun.ops.transform import expand_dims
 from defun.registry import define_op
@@ -30,7 +31,8 @@ __all__ = ['asinh', 'acosh', 'atanh', 'squared_difference', 'log_sigmoid', 'coun
            'xlogy', 'xlog1py', 'xdivy', 'multiply_no_nan', 'reciprocal_no_nan',
            'unsorted_segment_sum', 'unsorted_segment_mean', 'unsorted_segment_max',
            'unsorted_segment_min', 'segment_sum', 'segment_mean', 'segment_max', 'segment_min',
-           'in_top_k', 'bincount']
+           'in_top_k', 'bincount', 'is_non_decreasing', 'is_strictly_increasing',
+           'confusion_matrix']
 TOP_LEVEL = ['squared_difference', 'count_nonzero']   # also tf.<name>, as in TF
 
 
@@ -308,3 +310,38 @@ def bincount(arr, weights=None, minlength=None, maxlength=None, dtype=dtypes.int
         w = to_tensor(weights, name='weights', op='bincount')
         out_dtype = w.dtype
     return apply_op(BINCOUNT, (a, w, size), {'dtype': out_dtype}, name)
+
+
+# ---------------------------------------------------------------- orderings, confusion_matrix
+
+def _consecutive(x, op, strict):
+    flat = reshape(to_tensor(x, name='x', op=op), [-1])
+    diffs = flat[1:] > flat[:-1] if strict else flat[1:] >= flat[:-1]
+    return reduce_all(diffs)
+
+
+def is_non_decreasing(x, name=None):
+    """Whether x (flattened) never decreases; True for fewer than two elements."""
+    return _consecutive(x, 'is_non_decreasing', strict=False)
+
+
+def is_strictly_increasing(x, name=None):
+    """Whether x (flattened) always increases; True for fewer than two elements."""
+    return _consecutive(x, 'is_strictly_increasing', strict=True)
+
+
+def confusion_matrix(labels, predictions, num_classes=None, weights=None, dtype=dtypes.int32,
+                     name=None):
+    """counts[i, j] of examples with label i predicted as j (num_classes: max + 1 by default)."""
+    labels = cast(to_tensor(labels, name='labels', op='confusion_matrix'), dtypes.int64)
+    predictions = cast(to_tensor(predictions, name='predictions', op='confusion_matrix'),
+                       dtypes.int64)
+    if num_classes is None:
+        num_classes = maximum(reduce_max(labels), reduce_max(predictions)) + 1
+    n = cast(to_tensor(num_classes, name='num_classes', op='confusion_matrix'), dtypes.int64)
+    dtype = dtypes.as_dtype(dtype)
+    values = ones_like(labels, dtype=dtype) if weights is None else cast(
+        to_tensor(weights, name='weights', op='confusion_matrix'), dtype)
+    flat = labels * n + predictions
+    counts = apply_op(SEGMENT_SUM, (values, flat, n * n))
+    return reshape(counts, stack([n, n]))

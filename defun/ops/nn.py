@@ -29,7 +29,8 @@ _HALF = np.dtype(np.float16)
 
 
 def _float_arg(x, op, name='features'):
-    return op_helpers.float_only(to_tensor(x, name=name, op=op), op)
+    # TF's activations, softmax and losses take real floating point types only.
+    return validation.element_type(to_tensor(x, name=name, op=op), 'f', op, name)
 
 
 def _pair_infer(g, x, **attrs):
@@ -55,7 +56,8 @@ def relu_grad(g, y):
 
 
 def relu(features, name=None):
-    x = to_tensor(features, name='features', op='relu')
+    x = validation.element_type(to_tensor(features, name='features', op='relu'), 'fiu', 'relu',
+                                'features')
     return apply_op(RELU, (x,), None, name)
 
 
@@ -67,7 +69,8 @@ RELU6 = define_op('Relu6', lambda x: np.clip(x, 0, 6).astype(x.dtype, copy=False
 
 
 def relu6(features, name=None):
-    x = to_tensor(features, name='features', op='relu6')
+    x = validation.element_type(to_tensor(features, name='features', op='relu6'), 'fiu',
+                                'relu6', 'features')
     return apply_op(RELU6, (x,), None, name)
 
 
@@ -112,6 +115,8 @@ def leaky_relu(features, alpha=0.2, name=None):
     if x.dtype.is_integer:  # TF casts integer features to float32 here
         x = cast(x, dtypes.float32)
     x = _float_arg(x, 'leaky_relu')
+    if not isinstance(alpha, (int, float, np.number)) or isinstance(alpha, bool):
+        raise TypeError(f'leaky_relu: `alpha` must be a float, got {alpha!r}')
     return apply_op(LEAKY_RELU, (x,), {'alpha': float(alpha)}, name)
 
 
@@ -167,13 +172,20 @@ LOG_SOFTMAX = define_op('LogSoftmax', _log_softmax_kernel, same_as_first, _log_s
 
 
 def _softmax_axis(x, axis, op):
-    axis = -1 if axis is None else int(axis)
+    if axis is None:
+        axis = -1
+    elif isinstance(axis, float):  # TF's shape function refuses it
+        raise validation.invalid_argument(f'{op}: `axis` must be an int, got {axis!r}')
+    elif not isinstance(axis, (int, np.integer)) or isinstance(axis, bool):
+        raise TypeError(f'{op}: `axis` must be an int, got {axis!r}')
+    axis = int(axis)
     r = x.shape.rank
     if r is not None:
         if r == 0:
             raise validation.invalid_argument(f'{op}: logits must have rank >= 1, got a scalar')
         if not -r <= axis < r:
-            raise validation.invalid_argument(
+            # TF's kernel makes this check, so it is an InvalidArgumentError in graphs too.
+            raise errors.InvalidArgumentError(
                 f'{op}: axis {axis} is out of range for {errors.describe(x)}')
     return axis
 

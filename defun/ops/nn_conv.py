@@ -51,8 +51,15 @@ def _padded(x, ph, pw, value=0):
 
 
 def _out_dim(size, k, stride, dilation, padding):
-    return None if size is None or k is None else _out_and_pads(size, k, stride, dilation,
-                                                                padding)[0]
+    if size is None or k is None:
+        return None
+    out = _out_and_pads(size, k, stride, dilation, padding)[0]
+    if out <= 0:  # a VALID window larger than the input (TF's shape function refuses it)
+        raise validation.invalid_argument(
+            f'Computed output size would be negative: {size - ((k - 1) * dilation + 1)} '
+            f'[input size: {size}, effective window size: {(k - 1) * dilation + 1}, stride: '
+            f'{stride}] with padding {padding}')
+    return out
 
 
 # ---------------------------------------------------------------- conv2d and its backprops
@@ -145,17 +152,25 @@ def hw_arg(value, name, op):
     """strides/ksize/dilations as TF accepts them (int, [h, w] or [1, h, w, 1]) -> (h, w)."""
     if value is None:
         return (1, 1)
-    values = [int(v) for v in np.reshape(np.asarray(value), [-1])]
+    values = [validation.python_int(v, op, name)
+              for v in np.reshape(np.asarray(value, dtype=object), [-1])]
     if len(values) == 1:
-        return (values[0], values[0])
-    if len(values) == 2:
-        return tuple(values)
-    if len(values) == 4:
+        values = [values[0], values[0]]
+    elif len(values) == 4:
         if values[0] != 1 or values[3] != 1:
             raise validation.invalid_argument(
                 f'{op}: {name} in the batch and depth dimensions must be 1, got {values}')
-        return (values[1], values[2])
-    raise validation.invalid_argument(f'{op}: {name} must have 1, 2 or 4 elements, got {values}')
+        values = values[1:3]
+    elif len(values) != 2:
+        raise validation.invalid_argument(f'{op}: {name} must have 1, 2 or 4 elements, got '
+                                          f'{values}')
+    if min(values) <= 0:
+        message = f'{op}: {name} must be positive, got {value!r}'
+        # TF's pool kernels check the window at run time (InvalidArgumentError in both modes);
+        # strides and dilations are checked by the shape function.
+        raise (errors.InvalidArgumentError(message) if name == 'ksize'
+               else validation.invalid_argument(message))
+    return tuple(values)
 
 
 def padding_arg(padding, op):

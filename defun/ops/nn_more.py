@@ -34,7 +34,8 @@ from defun.registry import define_op
 __all__ = ['softsign', 'selu', 'l2_normalize', 'embedding_lookup', 'dropout', 'conv1d',
            'conv2d_transpose', 'depthwise_conv2d', 'batch_normalization', 'normalize_moments',
            'weighted_cross_entropy_with_logits', 'log_poisson_loss', 'crelu', 'max_pool1d',
-           'avg_pool1d', 'separable_conv2d', 'space_to_depth', 'depth_to_space']
+           'avg_pool1d', 'separable_conv2d', 'space_to_depth', 'depth_to_space',
+           'compute_average_loss', 'scale_regularization_loss', 'zero_fraction']
 
 
 def _features(x, op):
@@ -344,3 +345,34 @@ def depth_to_space(input, block_size, data_format='NHWC', name=None):
     blocks = reshape(x, stack([s[0], s[1], s[2], b, b, s[3] // (b * b)]))
     moved = transpose(blocks, [0, 1, 3, 2, 4, 5])
     return reshape(moved, stack([s[0], s[1] * b, s[2] * b, s[3] // (b * b)]))
+
+
+# ---------------------------------------------------------------- loss scaling helpers
+
+def compute_average_loss(per_example_loss, sample_weight=None, global_batch_size=None):
+    """sum(per_example_loss * sample_weight) / global_batch_size (default: the batch size); with
+    one replica, as here, TF's replica scaling is 1."""
+    loss = to_tensor(per_example_loss, name='per_example_loss', op='compute_average_loss')
+    if sample_weight is not None:
+        loss = loss * to_tensor(sample_weight, dtype=loss.dtype, op='compute_average_loss')
+    if global_batch_size is None:
+        global_batch_size = cast(shape(loss)[0], loss.dtype) if loss.shape.rank else 1.0
+    return reduce_sum(loss) / to_tensor(global_batch_size, dtype=loss.dtype)
+
+
+def scale_regularization_loss(regularization_loss):
+    """The regularization loss divided by the number of replicas (one here)."""
+    losses = regularization_loss if isinstance(regularization_loss, (list, tuple)) else [
+        regularization_loss]
+    tensors = [to_tensor(t, op='scale_regularization_loss') for t in losses]
+    total = tensors[0]
+    for t in tensors[1:]:
+        total = total + t
+    return total
+
+
+def zero_fraction(value, name=None):
+    """The fraction of elements of value that are zero, as a float32 scalar."""
+    x = to_tensor(value, name='value', op='zero_fraction')
+    zeros = cast(x == zeros_like(x), dtypes.float32)
+    return reduce_sum(zeros) / cast(reduce_sum(ones_like(zeros)), dtypes.float32)

@@ -99,7 +99,7 @@ def same_dtype_args(values, op, dtype=None):
         dtype = result[0].dtype
     for i, t in enumerate(result):
         if t.dtype is not dtype:
-            raise validation.invalid_argument(
+            raise validation.dtype_mismatch(
                 f'{op}: all inputs must have the same dtype; input {i} is {t.dtype.name}, '
                 f'expected {dtype.name}')
     return result

@@ -55,7 +55,14 @@ EXPAND_DIMS = define_op('ExpandDims', lambda x, axis: np.expand_dims(x, axis), _
 
 def expand_dims(input, axis, name=None):
     x = to_tensor(input, op='expand_dims')
-    axis = int(axis)
+    if axis is None:
+        raise ValueError('expand_dims: `axis` must be set (an int), got None')
+    if isinstance(axis, (list, tuple)):  # TF's kernel wants one axis: a 0-D or 1-element tensor
+        if len(axis) != 1:
+            raise validation.invalid_argument(f'expand_dims: `axis` must be a single int, got '
+                                              f'{axis!r}')
+        axis = axis[0]
+    axis = validation.axis(axis, None, 'expand_dims')
     r = x.shape.rank
     if r is not None and not -r - 1 <= axis <= r:
         raise validation.invalid_argument(

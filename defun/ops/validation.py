@@ -21,7 +21,7 @@ import numpy as np
 
 from defun import context, errors
 
-__all__ = ['invalid_argument', 'dtype_mismatch', 'python_int', 'axis', 'axes', 'count',
+__all__ = ['invalid_argument', 'dtype_mismatch', 'element_type', 'python_int', 'axis', 'axes', 'count',
            'split_sizes', 'window', 'same_shapes', 'padding']
 
 
@@ -37,6 +37,20 @@ def dtype_mismatch(message):
     if context.executing_eagerly():
         return errors.InvalidArgumentError(message)
     return TypeError(message)
+
+
+_KIND_NAMES = {'f': 'floating point', 'c': 'complex', 'i': 'signed integer',
+               'u': 'unsigned integer', 'b': 'bool', 'O': 'string'}
+
+
+def element_type(x, kinds, op, name='x'):
+    """Returns tensor `x` if its dtype is of one of `kinds` (numpy kind letters: 'f' float, 'c'
+    complex, 'i'/'u' integers, 'b' bool), else TF's error for a dtype the op's signature refuses."""
+    if x.dtype.np_dtype.kind not in kinds:
+        allowed = ' or '.join(_KIND_NAMES[k] for k in kinds)
+        raise dtype_mismatch(f'{op}: `{name}` must be a {allowed} tensor, got '
+                             f'{errors.describe(x)}')
+    return x
 
 
 def _is_int(value):

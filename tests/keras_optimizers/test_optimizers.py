@@ -300,3 +300,15 @@ def test_custom_optimizer_subclass_as_keras():
     assert opt.count.numpy() == 4.0 and opt.iterations.numpy() == 3
     with pytest.raises(ValueError, match='unsupported initializer'):
         opt.add_variable((2,), initializer='glorot_uniform')
+
+
+def test_bad_gradients_raise_tf_errors():
+    v = tf.Variable([1.0, 2.0])
+    # Recorded from TF 2.21: the kernel's InvalidArgumentError for a gradient of the wrong shape.
+    with pytest.raises(tf.errors.InvalidArgumentError, match='Cannot update variable with shape'):
+        K.SGD(0.1).apply_gradients([(tf.constant([1.0, 2.0, 3.0]), v)])
+    with pytest.raises(tf.errors.InvalidArgumentError, match='Incompatible shapes'):
+        K.Adam(0.1).apply_gradients([(tf.constant([1.0, 2.0, 3.0]), v)])
+    opt = K.SGD(0.1)
+    with pytest.raises(TypeError, match='A Keras Variable cannot be used as a boolean'):
+        bool(opt.apply_gradients([(tf.constant([1.0, 1.0]), v)]))

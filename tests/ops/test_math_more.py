@@ -65,3 +65,51 @@ def test_segment_gradients_split_ties_as_tf():
         tape.watch(data)
         y = tf.math.unsorted_segment_max(data, [0, 0, 1], 2)
     np.testing.assert_allclose(tape.gradient(y, data).numpy(), [0.5, 0.5, 1.0])
+
+
+def test_group_no_op_and_tuple():
+    assert tf.no_op() is None and tf.group(tf.constant(1)) is None
+    assert [int(t) for t in tf.tuple([tf.constant(1), tf.constant(2)])] == [1, 2]
+    with tf.Graph().as_default():
+        a, b = tf.constant(1), tf.constant(2)
+        op = tf.group(a, b)
+        assert op.type == 'NoOp' and {c.name for c in op.control_inputs} == {a.op.name, b.op.name}
+        gated = tf.tuple([a, b])
+        assert all(t.op.control_inputs for t in gated)
+    v = tf.Variable(0)
+
+    @tf.function
+    def f():
+        tf.group(v.assign_add(1), v.assign_add(2))
+
+    f()
+    assert int(v.numpy()) == 3
+
+
+def test_debugging_asserts():
+    tf.debugging.assert_less([1, 2], 3)
+    tf.debugging.assert_non_negative([0, 1])
+    with pytest.raises(errors.InvalidArgumentError, match='x < y'):
+        tf.debugging.assert_less(tf.constant([1, 5]), 3)
+    with pytest.raises(errors.InvalidArgumentError, match='x > y'):
+        tf.debugging.assert_positive([1.0, -1.0])
+    # TF 2.21's text (recorded): two spaces, the tensor's name left empty.
+    with pytest.raises(ValueError, match=r'^m\.  Tensor  must have rank 2\.  Received rank 1'):
+        tf.assert_rank(tf.ones([2]), 2, message='m')
+
+    @tf.function
+    def f(x):
+        tf.debugging.assert_less_equal(x, 3.0)
+        return x * 2
+
+    assert f(tf.constant([1.0, 3.0])).numpy().tolist() == [2.0, 6.0]
+    with pytest.raises(errors.InvalidArgumentError):
+        f(tf.constant([1.0, 4.0]))
+
+
+def test_loss_helpers_as_tf():
+    # Values recorded from TF 2.21.
+    assert float(tf.nn.compute_average_loss([1., 2., 3.], global_batch_size=6)) == 1.0
+    assert float(tf.nn.zero_fraction([0., 1., 0., 2.])) == 0.5
+    assert float(tf.nn.scale_regularization_loss(3.0)) == 3.0
+    assert bool(tf.math.is_strictly_increasing([3])) is True

@@ -43,6 +43,7 @@ TESTED_ELSEWHERE = {
     'RandomGammaGrad': 'tests/test_random.py (against the quantile derivative)',
     'RandomPoissonV2': 'tests/test_random.py',
     'RngReadAndSkip': 'tests/test_random_generator.py',
+    'NoOp': 'tests/ops/test_math_more.py (tf.group, tf.no_op)',
     'If': 'tests/control_flow/test_cond.py',
     'StatelessIf': 'tests/control_flow/test_cond.py',
     'Case': 'tests/control_flow/test_cond.py',
