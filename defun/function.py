@@ -5,8 +5,8 @@ A call binds its arguments to the Python signature (defaults applied, so `f(x)` 
 default 2.0 share a trace), encodes them into a TraceKey, and looks the key up; lookup -> trace -> add
 reads top to bottom in `_concrete_for`. A miss first tries the existing traces that accept the call
 (unknown dims; only traces with such dims, indexed by `TraceKey.coarse`, so a miss costs the same
-however many traces are cached), then traces; with `reduce_retracing` the new trace is relaxed against the previous one
-(dims that differ become None). Every retrace records which argument changed, from what to what;
+however many traces are cached), then traces; with `reduce_retracing` the new trace is relaxed
+against the previous one (dims that differ become None). Every retrace records which argument changed, from what to what;
 after TF's threshold a warning prints that history with the call site and the usual fixes, and
 `explain_retraces()` returns it on demand.
 
