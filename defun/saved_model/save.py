@@ -13,7 +13,7 @@ import os
 
 import numpy as np
 
-from defun import context
+from defun import context, nest
 from defun.concrete import ConcreteFunction
 from defun.funcgraph import variable_of
 from defun.function import Function
@@ -164,13 +164,32 @@ def _encode_outputs(structure, outputs):
     return encode(structure)
 
 
+def _servable(concrete):
+    """TF's test for a signature: it returns something, and only tensors."""
+    leaves = nest.flatten(concrete.structured_outputs)
+    return bool(concrete.graph.outputs) and all(isinstance(t, GraphTensor) for t in leaves)
+
+
+def _default_signature(root):
+    """As TF: the root's `_default_save_signature`, else its one servable function with an
+    input_signature, else none."""
+    found = []
+    for name, fn in _functions_of(root):
+        if not isinstance(fn, Function) or fn.input_signature is None:
+            continue
+        concrete = fn.get_concrete_function()
+        if name == '_default_save_signature':
+            return concrete
+        if _servable(concrete):
+            found.append(concrete)
+    return found[0] if len(found) == 1 else {}
+
+
 def _signatures(root, signatures, saver):
     if signatures is None and isinstance(getattr(root, 'signatures', None), SignatureMap):
         signatures = {k: s.concrete_function for k, s in root.signatures.items()}  # a loaded root
     if signatures is None:
-        found = [fn for _, fn in _functions_of(root)
-                 if isinstance(fn, Function) and fn.input_signature is not None]
-        signatures = found[0] if len(found) == 1 else {}
+        signatures = _default_signature(root)
     if not isinstance(signatures, dict):
         signatures = {'serving_default': signatures}
     result = {}
@@ -181,6 +200,9 @@ def _signatures(root, signatures, saver):
             raise ValueError(f'Expected a TensorFlow function for which to generate a signature, '
                              f'but got {fn!r}. Only `tf.functions` with an input signature or '
                              'concrete functions can be used as a signature.')
+        if not _servable(fn):
+            raise ValueError(f'Signature {key!r}: {fn.name} must return one or more tensors (in '
+                             f'a dict, a list or alone), got {fn.structured_outputs!r}.')
         result[str(key)] = saver.function_name(fn)
     return result
 

@@ -305,3 +305,23 @@ def test_functions_with_random_ops_are_saved(tmp_path):
     assert list(loaded.state().numpy()) == [256 * 8, 0, 0]
     loaded(tf.ones([4]))
     assert list(loaded.state().numpy()) == [256 * 12, 0, 0]
+
+
+def test_a_function_without_outputs_is_not_a_default_signature(tmp_path):
+    class Mutable(tf.Module):
+        def __init__(self):
+            super().__init__()
+            self.v = tf.Variable(1.)
+
+        @tf.function(input_signature=[tf.TensorSpec([], tf.float32)])
+        def mutate(self, new_v):
+            self.v.assign(new_v)
+
+    m = Mutable()
+    tf.saved_model.save(m, str(tmp_path / 'm'))
+    loaded = tf.saved_model.load(str(tmp_path / 'm'))
+    assert list(loaded.signatures) == []  # TF's rule: a signature must return tensors
+    loaded.mutate(tf.constant(2.))
+    assert loaded.v.numpy() == 2.0
+    with pytest.raises(ValueError, match='must return one or more tensors'):
+        tf.saved_model.save(m, str(tmp_path / 'n'), signatures=m.mutate)
