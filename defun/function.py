@@ -6,9 +6,9 @@ default 2.0 share a trace), encodes them into a TraceKey, and looks the key up; 
 reads top to bottom in `_concrete_for`. A miss first tries the existing traces that accept the call
 (unknown dims; only traces with such dims, indexed by `TraceKey.coarse`, so a miss costs the same
 however many traces are cached), then traces; with `reduce_retracing` the new trace is relaxed
-against the previous one (dims that differ become None). Every retrace records which argument changed, from what to what;
-after TF's threshold a warning prints that history with the call site and the usual fixes, and
-`explain_retraces()` returns it on demand.
+against the previous one (dims that differ become None). Every retrace records which argument
+changed, from what to what; after TF's threshold a warning prints that history with the call site
+and the usual fixes, and `explain_retraces()` returns it on demand.
 
 Methods: Function is a descriptor; each instance gets its own bound Function, held in a
 WeakKeyDictionary whose values refer back to the instance only weakly, so dropping the instance frees
