@@ -10,8 +10,10 @@ import sys
 
 from defun import dtypes
 from defun import errors as defun_errors
+from defun import scopes
 from defun.ops import base_ops
 from defun.ops import creation
+from defun.ops import debug
 from defun.ops import python_ops
 from defun.ops import gathering
 from defun.ops import math as math_ops
@@ -51,6 +53,8 @@ def range_(*args):
 
 
 def len_(value):
+    if tensors.building_graph() and _is_dataset(value):
+        return _dataset_len(value)
     if tensors.is_tensor_array(value):
         return value.size()
     if tensors.is_graph_tensor(value):
@@ -74,6 +78,15 @@ def _refuse_tensor_iteration(name, iterables):
 def _is_dataset(value):
     # tf.data datasets (defun/data): iterated by the graph, so enumerate/zip stay datasets (TF's).
     return hasattr(value, 'graph_iterator') and hasattr(value, 'enumerate')
+
+
+def _dataset_len(dataset):
+    """TF's len of a dataset in a graph: its cardinality, asserted definite when the graph runs."""
+    cardinality = dataset.cardinality()
+    check = debug.Assert(cardinality >= 0, ['len requires dataset with definitive cardinality, '
+                                            'got ', cardinality])
+    with scopes.control_dependencies([check]):
+        return base_ops.identity(cardinality)
 
 
 def enumerate_(iterable, start=0):

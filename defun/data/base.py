@@ -94,8 +94,7 @@ class Dataset:
 
     # -- introspection
     def cardinality(self):
-        from_int = _kind('_cardinality_tensor')
-        return from_int(self._cardinality)
+        return _kind('_cardinality_tensor')(self)
 
     def __len__(self):
         if not context.executing_eagerly():

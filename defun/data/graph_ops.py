@@ -28,7 +28,7 @@ from defun.dispatch import apply_op
 from defun.errors import InvalidArgumentError, OutOfRangeError
 from defun.registry import define_op
 from defun.shapes import TensorShape, TensorSpec
-from defun.tensor import EagerTensor
+from defun.tensor import EagerTensor, convert_to_tensor
 
 from defun.data.base import Dataset, DatasetSpec, ElementTraceType, VariantDataset, register
 from defun.data.optional import Optional
@@ -80,6 +80,24 @@ def variant_of(dataset):
         return DatasetVariant(dataset)
     attrs = {'template': dataset, 'keys': tuple(id(t) for t in symbolic)}
     return apply_op(MAKE_DATASET, symbolic, attrs)
+
+
+def _cardinality_kernel(variant):
+    return np.array(variant._cardinality, np.int64)
+
+
+DATASET_CARDINALITY = define_op('DatasetCardinality', _cardinality_kernel,
+                                lambda variant: (dtypes.int64, ()), None,
+                                doc='The cardinality of a dataset known only when the graph runs.')
+
+
+@register('_cardinality_tensor')
+def cardinality_tensor(dataset):
+    """A constant when the dataset is known now; else DatasetCardinality of its variant (a
+    Dataset argument, or a template over graph tensors, is known only when the graph runs)."""
+    if isinstance(dataset, VariantDataset) or dataset.symbolic_inputs([]):
+        return apply_op(DATASET_CARDINALITY, [variant_of(dataset)])
+    return convert_to_tensor(np.int64(dataset._cardinality))
 
 
 class IteratorState:

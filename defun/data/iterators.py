@@ -5,7 +5,6 @@ tensor, and Options.
 holds one Python iterator over flat elements and packs each into tensors of the element_spec;
 `next()` raises StopIteration at the end, `get_next()` TF's OutOfRangeError.
 """
-import numpy as np
 
 from defun import context
 from defun.errors import OutOfRangeError
@@ -94,11 +93,6 @@ def _numpy_iterator(dataset):
     if not context.executing_eagerly():
         raise RuntimeError('`tf.data.Dataset.as_numpy_iterator()` is only supported in eager mode.')
     return NumpyIterator(dataset)
-
-
-@register('_cardinality_tensor')
-def _cardinality_tensor(value):
-    return convert_to_tensor(np.int64(value))
 
 
 class _OptionGroup:

@@ -271,6 +271,9 @@ def lstsq(matrix, rhs, l2_regularizer=0.0, fast=True, name=None):
     if not fast:
         return matmul(pinv(a), b)
     sa, sb = dims(a), dims(b)
+    if sa is not None and len(sa) < 2:
+        raise validation.invalid_argument(f'lstsq: matrix must have rank >= 2, got '
+                                          f'{errors.describe(a)}')
     if sa is not None and sb is not None and (
             len(sb) < 2 or None not in (sb[-2], sa[-2]) and sb[-2] != sa[-2]):
         raise validation.invalid_argument(

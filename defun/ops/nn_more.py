@@ -159,6 +159,8 @@ def embedding_lookup(params, ids, max_norm=None, name=None):
     else:
         tables = [to_tensor(params, name='params', op='embedding_lookup')]
     ids = to_tensor(ids, name='ids', op='embedding_lookup')
+    if not ids.dtype.is_integer:
+        raise TypeError(f'embedding_lookup: ids must be int32 or int64, got {errors.describe(ids)}')
     if len(tables) == 1:
         result = gather(tables[0], ids)
     else:

@@ -203,3 +203,17 @@ def test_dataset_loops_have_no_gradient_as_in_tf():
     with tf.GradientTape() as tape:
         total = ds.reduce(0., lambda s, x: s + w * x)
     assert float(total) == 6.0 and tape.gradient(total, w) is None
+
+
+def test_len_and_cardinality_of_dataset_arguments():
+    # recorded from TF 2.21: the cardinality of an argument is known when the graph runs
+    @tf.function
+    def f(d):
+        return len(d), d.cardinality()
+    n, c = f(D.range(5))
+    assert int(n) == 5 and int(c) == 5
+    n, c = f(D.range(7))
+    assert int(n) == 7 and f.experimental_get_tracing_count() == 1
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match='len requires dataset with definitive cardinality'):
+        f(D.range(3).repeat())

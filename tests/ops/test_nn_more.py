@@ -97,3 +97,10 @@ def test_scatter_extrema_split_gradient_between_ties():
         y = tf.tensor_scatter_nd_max(x, [[1]], u)
     np.testing.assert_allclose(tape.gradient(y, x).numpy(), [1.0, 0.5])
     np.testing.assert_allclose(tape.gradient(y, u).numpy(), [0.5])
+
+
+def test_bad_arguments_raise_tf_classes():
+    with pytest.raises(TypeError, match='ids'):
+        tf.nn.embedding_lookup(tf.ones([3, 2]), tf.constant([0.5]))
+    with pytest.raises(tf.errors.InvalidArgumentError, match='rank'):
+        tf.linalg.lstsq(tf.constant(1.5), tf.ones([2, 2]))

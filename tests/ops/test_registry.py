@@ -19,6 +19,7 @@ TESTED_ELSEWHERE = {
     'ReadVariableOp': 'tests/test_variables.py',
     'MakeDataset': 'tests/data/test_in_function.py (datasets built from graph tensors)',
     'IteratorCreate': 'tests/data/test_in_function.py',
+    'DatasetCardinality': 'tests/data/test_in_function.py (len and cardinality of arguments)',
     'IteratorGetNext': 'tests/data/test_in_function.py (explicit iterators)',
     'IteratorGetNextAsOptional': 'tests/data/test_in_function.py (for loops over datasets)',
     'AssignVariableOp': 'tests/test_variables.py',
