@@ -11,8 +11,9 @@ __all__ = ['PhysicalDevice', 'LogicalDevice', 'list_physical_devices', 'list_log
            'get_visible_devices', 'set_visible_devices', 'run_functions_eagerly',
            'functions_run_eagerly', 'experimental_run_functions_eagerly',
            'experimental_functions_run_eagerly', 'get_soft_device_placement',
-           'set_soft_device_placement', 'experimental', 'optimizer', 'threading', 'LogicalDeviceConfiguration',
-           'get_logical_device_configuration', 'set_logical_device_configuration']
+           'set_soft_device_placement', 'experimental', 'optimizer', 'threading',
+           'LogicalDeviceConfiguration', 'get_logical_device_configuration',
+           'set_logical_device_configuration']
 
 
 def run_functions_eagerly(run_eagerly):
