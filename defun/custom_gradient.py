@@ -10,11 +10,12 @@ import functools
 import inspect
 
 from defun import context, nest
+from defun.funcgraph import FuncGraph
 from defun.ops.python_ops import custom_gradient_op
 from defun.tape import TapeRecords, variable_accessed
 from defun.tensor import convert_to_tensor
 
-__all__ = ['custom_gradient']
+__all__ = ['custom_gradient', 'UserGradient']
 
 
 def custom_gradient(f=None):
@@ -41,12 +42,38 @@ def custom_gradient(f=None):
             variable_accessed(variable)
         flat = [convert_to_tensor(o) for o in nest.flatten(result)]
 
-        def gradient(*output_grads):
-            return _call_user_gradient(f, grad_fn, output_grads, len(tensors), variables)
-
+        gradient = UserGradient(f, grad_fn, len(tensors), variables)
         outputs = custom_gradient_op(flat, tensors, [v.handle for v in variables], gradient)
         return nest.pack_sequence_as(result, list(outputs))
     return wrapper
+
+
+class UserGradient:
+    """What a CustomGradient op calls for its gradient: the user's grad_fn, checked. It can also
+    be traced into a graph (how a SavedModel keeps a custom gradient as data)."""
+
+    def __init__(self, f, grad_fn, n_args, variables):
+        self._f, self._grad_fn, self._n_args, self._variables = f, grad_fn, n_args, variables
+
+    def __call__(self, *output_grads):
+        return _call_user_gradient(self._f, self._grad_fn, output_grads, self._n_args,
+                                   self._variables)
+
+    def trace(self, op):
+        """(graph, mask): this gradient traced for `op`'s output gradients in a FuncGraph inside
+        op's graph; `mask` marks which gradients (arguments, then variables) are not None, and
+        only those are the graph's outputs."""
+        n_out = op.get_attr('n_out')
+        graph = FuncGraph(f'{op.name}_gradient', outer_graph=op.graph)
+        with context.graph_mode(graph, fresh_tapes=True):
+            seeds = [graph.add_placeholder(t.dtype, t.shape.as_tuple(), 'grad')
+                     for t in op.outputs[:n_out]]
+            arg_grads, var_grads = self(*seeds)
+            grads = list(arg_grads) + list(var_grads)
+            graph.outputs = [graph.internalize(convert_to_tensor(g)) for g in grads
+                             if g is not None]
+        graph.inputs = seeds + graph.internal_captures
+        return graph, [g is not None for g in grads]
 
 
 def _accepts_variables(grad_fn):

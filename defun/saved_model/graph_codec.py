@@ -19,9 +19,11 @@ import inspect
 import numpy as np
 
 from defun import context, dtypes, registry
+from defun.custom_gradient import UserGradient
 from defun.funcgraph import FuncGraph
 from defun.graph import PLACEHOLDER, GraphTensor
 from defun.ops.philox import Stream
+from defun.saved_model.restored import GraphGradient
 from defun.shapes import TensorShape, TensorSpec
 
 __all__ = ['GraphWriter', 'GraphReader', 'FormatError', 'MAX_ELEMENTS', 'lookup']
@@ -91,6 +93,10 @@ class GraphWriter:
             return {'t': 'stream'}
         if isinstance(v, GraphTensor) and id(v) in self.sub_tensors:
             return {'t': 'tensor', 'v': list(self.sub_tensors[id(v)])}
+        if isinstance(v, UserGradient) and op is not None:
+            graph, mask = v.trace(op)
+            return {'t': 'gradient', 'v': self.graph(graph, where, self._outer_ref(op.graph)),
+                    'mask': mask, 'n_args': op.get_attr('n_args')}
         if isinstance(v, FuncGraph) and op is not None:
             return {'t': 'graph', 'v': self.graph(v, where, self._outer_ref(op.graph))}
         if hasattr(v, 'structured_input_signature') and hasattr(v, 'call_flat'):
@@ -310,7 +316,7 @@ def _decode_graph(reader, v, data, where, graph, outputs):
 def _holds_graph(encoded):
     if not isinstance(encoded, dict):
         return False
-    if encoded.get('t') == 'graph':
+    if encoded.get('t') in ('graph', 'gradient'):
         return True
     return encoded.get('t') in ('list', 'tuple') and isinstance(encoded.get('v'), list) and any(
         isinstance(x, dict) and x.get('t') == 'graph' for x in encoded['v'])
@@ -341,6 +347,17 @@ def _decode_tensor(reader, v, data, where, graph, outputs):
     return lookup(reader, reader.graph_tensors[id(sub)], v[2:], where)
 
 
+def _decode_gradient(reader, v, data, where, graph, outputs):
+    mask, n_args = data.get('mask'), data.get('n_args')
+    if not (isinstance(mask, list) and all(isinstance(m, bool) for m in mask)
+            and isinstance(n_args, int) and 0 <= n_args <= len(mask)):
+        reader.fail(f'{where}: a malformed custom gradient')
+    sub = _decode_graph(reader, v, data, where, graph, outputs)
+    if sum(mask) != len(sub.outputs):
+        reader.fail(f'{where}: a custom gradient whose outputs do not match its mask')
+    return GraphGradient(sub, mask, n_args)
+
+
 def _decode_function(reader, v, data, where, graph, outputs):
     if not isinstance(v, str):
         reader.fail(f'{where}: bad function reference')
@@ -352,6 +369,7 @@ _DECODERS = {
     'spec': _decode_spec, 'list': _decode_sequence, 'tuple': _decode_sequence,
     'dict': _decode_dict, 'slice': _decode_slice, 'graph': _decode_graph,
     'function': _decode_function, 'tensor': _decode_tensor, 'stream': _decode_stream,
+    'gradient': _decode_gradient,
     'array': lambda reader, v, data, where, graph, outputs: reader.array(v, data, where),
     'ellipsis': lambda reader, v, data, where, graph, outputs: Ellipsis,
 }

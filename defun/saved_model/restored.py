@@ -10,13 +10,15 @@ import collections.abc
 import inspect
 
 from defun import nest
+from defun.concrete import ConcreteFunction
 from defun.shapes import TensorSpec
 from defun.tensor import Tensor, convert_to_tensor
 from defun.trackable import AutoTrackable
 from defun.train.checkpoint import object_graph
 from defun.variables import Variable
 
-__all__ = ['UserObject', 'RestoredFunction', 'SignatureFunction', 'SignatureMap']
+__all__ = ['UserObject', 'RestoredFunction', 'SignatureFunction', 'SignatureMap',
+           'GraphGradient']
 
 
 class UserObject(AutoTrackable):
@@ -198,3 +200,20 @@ class SignatureMap(collections.abc.Mapping):
 
     def __repr__(self):
         return f'_SignatureMap({self._signatures!r})'
+
+
+class GraphGradient:
+    """A loaded custom gradient: the saved gradient graph called with the output gradients (and
+    the forward tensors it captured); returns (argument gradients, variable gradients) with None
+    where the user's function gave None."""
+
+    def __init__(self, graph, mask, n_args):
+        n_seeds = len(graph.inputs) - len(graph.captures)
+        self._concrete = ConcreteFunction(graph, graph.inputs[:n_seeds], list(graph.outputs),
+                                          name=graph.name)
+        self._mask, self._n_args = mask, n_args
+
+    def __call__(self, *output_grads):
+        flat = iter(self._concrete.call_flat(list(output_grads)))
+        grads = [next(flat) if present else None for present in self._mask]
+        return grads[:self._n_args], grads[self._n_args:]

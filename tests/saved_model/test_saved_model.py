@@ -325,3 +325,38 @@ def test_a_function_without_outputs_is_not_a_default_signature(tmp_path):
     assert loaded.v.numpy() == 2.0
     with pytest.raises(ValueError, match='must return one or more tensors'):
         tf.saved_model.save(m, str(tmp_path / 'n'), signatures=m.mutate)
+
+
+def test_custom_gradients_are_saved_as_traced_graphs(tmp_path):
+    # TF 2.21 (experimental_custom_gradients, its default) gives 2.0 and 6.0 for these.
+    @tf.custom_gradient
+    def clip_gradients(y):
+        def backward(dy):
+            return tf.clip_by_norm(dy, 0.5)
+        return y, backward
+
+    class WithCustom(tf.Module):
+        @tf.function(input_signature=[tf.TensorSpec(None)])
+        def clipped(self, x):
+            return clip_gradients(x)
+
+        @tf.function(input_signature=[tf.TensorSpec([])])
+        def scaled(self, x):
+            @tf.custom_gradient
+            def f(a):
+                def g(dy):
+                    return dy * 3.0 * a  # reads a forward tensor
+                return a * a, g
+            return f(x)
+
+    path = str(tmp_path / 'custom')
+    tf.saved_model.save(WithCustom(), path,
+                        options=tf.saved_model.SaveOptions(experimental_custom_gradients=True))
+    loaded = tf.saved_model.load(path)
+    v = tf.Variable(2.0)
+    with tf.GradientTape() as tape:
+        out = loaded.clipped(v * v)
+    assert np.isclose(tape.gradient(out, v).numpy(), 2.0)
+    with tf.GradientTape() as tape:
+        out = loaded.scaled(v)
+    assert np.isclose(tape.gradient(out, v).numpy(), 6.0)
