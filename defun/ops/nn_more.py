@@ -321,7 +321,7 @@ def separable_conv2d(input, depthwise_filter, pointwise_filter, strides, padding
 
 
 def _block(block_size, op):
-    b = int(block_size)
+    b = validation.python_int(block_size, op, 'block_size')
     if b < 2:
         raise ValueError(f'{op}: block_size should be > 1, got {b}')
     return b
