@@ -5,6 +5,21 @@ from defun.ops.asserts import *  # noqa: F401,F403
 from defun.ops.check_ops import *  # noqa: F401,F403
 
 
+def enable_traceback_filtering():
+    """Tracebacks of errors from compiled functions and tapes show the user's frames only (the
+    default, as TF)."""
+    context.set_traceback_filtering(True)
+
+
+def disable_traceback_filtering():
+    """Tracebacks show defun's own frames too (for debugging defun itself)."""
+    context.set_traceback_filtering(False)
+
+
+def is_traceback_filtering_enabled():
+    return context.traceback_filtering_enabled()
+
+
 def set_log_device_placement(enabled):
     """Recorded only: TF logs each op's device to stderr; in defun every op runs on the CPU."""
     context.set_config_value('log_device_placement', bool(enabled))
