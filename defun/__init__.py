@@ -22,6 +22,7 @@ from defun.context import executing_eagerly, init_scope  # noqa
 from defun.graph import Graph, Operation, get_default_graph  # noqa
 from defun.folding import get_static_value  # noqa
 from defun.scopes import name_scope, control_dependencies  # noqa
+from defun.scopes import get_current_name_scope, inside_function, is_symbolic_tensor  # noqa
 from defun.gradients import gradients, UnconnectedGradients, AggregationMethod  # noqa
 from defun import compat  # noqa
 from defun.function import function, Function  # noqa

@@ -1,10 +1,29 @@
 """`name_scope` and `control_dependencies` as TF2 exposes them: they shape the ops of the graph being
-built and are harmless no-ops in eager execution."""
+built and are harmless no-ops in eager execution; and the questions a program asks about where it
+runs: `get_current_name_scope`, `inside_function`, `is_symbolic_tensor`."""
 import contextlib
 
 from defun import context
+from defun.funcgraph import FuncGraph
+from defun.tensor import EagerTensor, Tensor
 
-__all__ = ['name_scope', 'control_dependencies']
+__all__ = ['name_scope', 'control_dependencies', 'get_current_name_scope', 'inside_function',
+           'is_symbolic_tensor']
+
+
+def get_current_name_scope():
+    """The current name scope without its trailing slash ('' at the top, 'a/b' inside)."""
+    return context.current_frame().scope.rstrip('/')
+
+
+def inside_function():
+    """True while a `function` is being traced (not in eager code nor a plain Graph)."""
+    return isinstance(context.current_graph(), FuncGraph)
+
+
+def is_symbolic_tensor(tensor):
+    """True for a graph tensor (one being built), False for eager tensors and other values."""
+    return isinstance(tensor, Tensor) and not isinstance(tensor, EagerTensor)
 
 
 class name_scope:  # noqa: N801 - TensorFlow's name

@@ -130,3 +130,27 @@ def test_watching_a_non_float_tensor_logs_tf_warning(caplog, monkeypatch):
 def test_log_first_n_counts_per_token():
     token = object()
     assert [context.log_first_n(token, 2) for _ in range(4)] == [True, True, False, False]
+
+
+def test_where_am_i_queries_as_tf():
+    # Results recorded from TF 2.21 for the same program.
+    assert tf.get_current_name_scope() == '' and not tf.inside_function()
+    assert not tf.is_symbolic_tensor(tf.constant(1))
+    with tf.name_scope('a'):
+        with tf.name_scope('b'):
+            assert tf.get_current_name_scope() == 'a/b'
+    seen = []
+
+    @tf.function
+    def f(x):
+        with tf.name_scope('s'):
+            seen.append((tf.get_current_name_scope(), tf.inside_function(),
+                         tf.is_symbolic_tensor(x), tf.is_symbolic_tensor(3)))
+        return x
+
+    f(tf.constant(1))
+    assert seen == [('s', True, True, False)]
+    with tf.Graph().as_default():
+        assert not tf.inside_function()
+        with tf.name_scope('q'):
+            assert tf.get_current_name_scope() == 'q'
