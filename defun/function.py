@@ -4,14 +4,16 @@ themselves.
 A call binds its arguments to the Python signature (defaults applied, so `f(x)` and `f(x, 2.0)` with
 default 2.0 share a trace), encodes them into a TraceKey, and looks the key up; lookup -> trace -> add
 reads top to bottom in `_concrete_for`. A miss first tries the existing traces that accept the call
-(unknown dims), then traces; with `reduce_retracing` the new trace is relaxed against the previous one
-(dims that differ become None). Every retrace records which argument changed, from what to what;
-after TF's threshold a warning prints that history with the call site and the usual fixes, and
-`explain_retraces()` returns it on demand.
+(unknown dims; only traces with such dims, indexed by `TraceKey.coarse`, so a miss costs the same
+however many traces are cached), then traces; with `reduce_retracing` the new trace is relaxed
+against the previous one (dims that differ become None). Every retrace records which argument
+changed, from what to what; after TF's threshold a warning prints that history with the call site
+and the usual fixes, and `explain_retraces()` returns it on demand.
 
 Methods: Function is a descriptor; each instance gets its own bound Function, held in a
 WeakKeyDictionary whose values refer back to the instance only weakly, so dropping the instance frees
 its traces. Tracing is serialised per Function by a lock; calls of existing traces take no lock.
+Traces keyed by an object's identity hold it weakly, and are dropped on the next miss after it dies.
 """
 import functools
 import inspect
@@ -22,9 +24,9 @@ import weakref
 from autograph import impl as autograph_impl
 from autograph import options as autograph_options
 from defun import context, errors
-from defun.shapes import TensorSpec
 from defun.user_frame import user_origin
-from defun.tensor import EagerTensor, Tensor, convert_to_tensor
+from defun.input_signature import signature_key
+from defun.tensor import EagerTensor
 from defun.trace_key import TENSOR, TraceKey
 from defun.tracing import VariablePolicy, trace_function
 
@@ -222,7 +224,7 @@ class Function:
         builds the trace key, and traces on a miss."""
         names, values, _ = self._binder.bind(args, kwargs)
         if self._input_signature is not None:
-            key, feeds = self._signature_key(names, values)
+            key, feeds = signature_key(self._name, self._input_signature, names, values)
             holders = ()
         else:
             key, feeds, holders = TraceKey.build(names, values)
@@ -248,10 +250,11 @@ class Function:
         names, values, _ = self._binder.bind(args, kwargs) if (args or kwargs) else (
             self._binder.names, list(self._input_signature or ()), None)
         if self._input_signature is not None and not (args or kwargs):
-            key, feeds = self._signature_key(names, list(self._input_signature), specs=True)
+            key, feeds = signature_key(self._name, self._input_signature, names,
+                                       list(self._input_signature), specs=True)
             holders = ()
         elif self._input_signature is not None:
-            key, feeds = self._signature_key(names, values, specs=True)
+            key, feeds = signature_key(self._name, self._input_signature, names, values, specs=True)
             holders = ()
         else:
             key, feeds, holders = TraceKey.build(names, values)
@@ -259,45 +262,6 @@ class Function:
         if concrete is not None and self._holders_alive(key):
             return concrete
         return self._concrete_for(key, values, feeds, holders)
-
-    def _signature_key(self, names, values, specs=False):
-        """Checks the call against input_signature; returns the signature's key and the tensors."""
-        signature = self._input_signature
-        if len(values) != len(signature):
-            raise TypeError(f'{self._name}() takes {len(signature)} arguments under its '
-                            f'input_signature, got {len(values)}')
-        leaves = []
-        for name, value, spec in zip(names, values, signature):
-            self._fit_signature(name, value, spec, specs, leaves)
-        return TraceKey.build(names, signature)[0], leaves
-
-    def _fit_signature(self, name, value, spec, specs, leaves):
-        """Checks one argument against its (possibly nested) spec, appending its tensors (None
-        for TensorSpecs given to get_concrete_function) in key order; TF's TypeError if not."""
-        if isinstance(spec, TensorSpec):
-            if specs and isinstance(value, TensorSpec):
-                ok, tensor = spec.is_compatible_with(value), None
-            else:
-                tensor = _convert_for_spec(value, spec, name, self._name)
-                ok = spec.is_compatible_with(tensor)
-            if not ok:
-                raise TypeError(
-                    f'{self._name}: argument `{name}` does not fit its input_signature: expected '
-                    f'{spec}, got {_describe(value)}. Binding inputs to tf.function failed.')
-            leaves.append(tensor)
-            return
-        if isinstance(spec, dict):
-            if not isinstance(value, dict) or sorted(value) != sorted(spec):
-                raise TypeError(f'{self._name}: argument `{name}` does not have the structure of '
-                                f'its input_signature {spec!r}: got {value!r}')
-            for k in sorted(spec):
-                self._fit_signature(f'{name}[{k!r}]', value[k], spec[k], specs, leaves)
-            return
-        if not isinstance(value, (list, tuple)) or len(value) != len(spec):
-            raise TypeError(f'{self._name}: argument `{name}` does not have the structure of its '
-                            f'input_signature {spec!r}: got {value!r}')
-        for i, (v, s) in enumerate(zip(value, spec)):
-            self._fit_signature(f'{name}[{i}]', v, s, specs, leaves)
 
     def _holders_alive(self, key):
         refs = self._holders.get(key)
@@ -444,22 +408,6 @@ def _weak_refs(holders, on_death):
         except TypeError:
             pass  # not weakly referable: keyed by identity only
     return refs or None
-
-
-def _convert_for_spec(value, spec, name, fn_name):
-    if isinstance(value, Tensor):
-        return value
-    try:
-        return convert_to_tensor(value, dtype=spec.dtype)
-    except (TypeError, ValueError) as exc:
-        raise TypeError(f'{fn_name}: argument `{name}` cannot be converted to {spec}: {exc}') \
-            from None
-
-
-def _describe(value):
-    if isinstance(value, (Tensor, TensorSpec)):
-        return str(TensorSpec(value.shape, value.dtype))
-    return repr(value)
 
 
 def _call_site():
