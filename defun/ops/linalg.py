@@ -219,6 +219,8 @@ def einsum(equation, *inputs, **kwargs):
     """Einstein summation, as numpy's einsum (including '...' and implicit output)."""
     kwargs.pop('name', None)
     kwargs.pop('optimize', None)
+    if not isinstance(equation, str):
+        raise TypeError(f'einsum: `equation` must be a string, got {equation!r}')
     if kwargs:
         raise TypeError(f'einsum: unexpected keyword arguments {sorted(kwargs)}')
     if len(inputs) == 1 and isinstance(inputs[0], (list, tuple)):
