@@ -243,6 +243,8 @@ DEFAULT_GRAPH_SEED = 87654321
 
 def set_random_seed(seed):
     """tf.random.set_seed: sets the global seed and restarts every eager op-seed sequence."""
+    if seed is not None and (isinstance(seed, bool) or not hasattr(seed, '__index__')):
+        raise TypeError(f'set_seed: `seed` must be an int or None, got {seed!r}')
     with _random['lock']:
         _random['seed'] = None if seed is None else int(seed)
         _random['op_seeds'] = None if seed is None else _py_random.Random(int(seed))
@@ -308,7 +310,8 @@ def default_graph(factory):
 # dict read by Function calls (run_functions_eagerly) and random ops (op determinism).
 _config = {'run_functions_eagerly': False, 'op_determinism': False, 'soft_placement': True,
            'intra_op_parallelism_threads': 0, 'inter_op_parallelism_threads': 0,
-           'visible_devices': None, 'logical_devices': None, 'log_device_placement': False}
+           'visible_devices': None, 'logical_devices': None, 'log_device_placement': False,
+           'jit': '', 'optimizer_options': {}, 'tensor_float_32': True}
 
 
 def config_value(key):
