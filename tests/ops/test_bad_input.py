@@ -30,6 +30,7 @@ NOT_TENSOR_FIRST = {
     'as_dtype', 'set_seed', 'set_log_device_placement', 'broadcast_static_shape',
     'create_rng_state', 'einsum', 'vectorized_map', 'recompute_grad', 'identity_n',
     'is_numeric_tensor', 'assert_shapes',  # a predicate; a list of (tensor, shape) pairs
+    'is_symbolic_tensor', 'get_current_name_scope', 'inside_function',  # predicates, queries
 }
 ESCAPING = (AttributeError, IndexError, ZeroDivisionError, KeyError)
 
