@@ -12,4 +12,5 @@ def set_log_device_placement(enabled):
 
 
 def get_log_device_placement():
+    """Returns whether device placement logging is on (`set_log_device_placement`)."""
     return context.config_value('log_device_placement')
