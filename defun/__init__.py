@@ -43,6 +43,8 @@ from defun.ops.clip_ops import clip_by_norm, clip_by_global_norm, sequence_mask,
 from defun.ops.array_more import *  # noqa
 from defun.ops.array_more import tuple_ as tuple  # noqa: A001  (TF's name)
 from defun.ops.math_more import asinh, acosh, atanh  # noqa
+from defun.ops.asserts import assert_equal, assert_greater, assert_less  # noqa: E402
+from defun.ops.check_ops import assert_rank  # noqa: E402  (TF's top-level asserts)
 from defun import data  # noqa: E402  (tf.data)
 from defun import experimental  # noqa: E402  (tf.experimental.Optional)
 from defun import keras  # noqa: E402
@@ -72,4 +74,3 @@ for _name in ('convert_like', 'sum_to', 'reduced_shape', 'static_or_tensor_shape
     globals().pop(_name, None)
 del _name, _value
 from defun.initializers import *  # noqa
-from defun.ops.debug import assert_equal, assert_greater, assert_less, assert_rank  # noqa

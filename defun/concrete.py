@@ -144,8 +144,11 @@ class ConcreteFunction:
 
     # -- calling
     def __call__(self, *args, **kwargs):
-        flat = self._arg_binder(args, kwargs) if self._arg_binder else list(args)
-        return self.call_flat(self.check_flat_args(flat))
+        try:
+            flat = self._arg_binder(args, kwargs) if self._arg_binder else list(args)
+            return self.call_flat(self.check_flat_args(flat))
+        except Exception as exc:
+            raise errors.filtered(exc)  # the user's frames only, as TF
 
     def check_flat_args(self, flat):
         """The flat tensor arguments checked against the placeholders (Variables given for

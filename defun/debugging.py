@@ -1,9 +1,24 @@
 """The `tf.debugging` namespace."""
 from defun import context
-from defun.ops.debug import (Assert, assert_equal, assert_greater, assert_greater_equal,  # noqa: F401
-                             assert_less, assert_less_equal, assert_negative, assert_non_negative,
-                             assert_non_positive, assert_none_equal, assert_positive, assert_rank,
-                             check_numerics)
+from defun.ops.debug import Assert, check_numerics  # noqa: F401
+from defun.ops.asserts import *  # noqa: F401,F403
+from defun.ops.check_ops import *  # noqa: F401,F403
+
+
+def enable_traceback_filtering():
+    """Tracebacks of errors from compiled functions and tapes show the user's frames only (the
+    default, as TF)."""
+    context.set_traceback_filtering(True)
+
+
+def disable_traceback_filtering():
+    """Tracebacks show defun's own frames too (for debugging defun itself)."""
+    context.set_traceback_filtering(False)
+
+
+def is_traceback_filtering_enabled():
+    """Returns whether tracebacks hide defun's own frames (`enable_traceback_filtering`)."""
+    return context.traceback_filtering_enabled()
 
 
 def set_log_device_placement(enabled):

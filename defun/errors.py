@@ -7,6 +7,9 @@ under TF. The constructors take TF's `(node_def, op, message)` as well as defun'
 """
 import os
 import traceback
+import types
+
+from defun import context
 
 
 __all__ = ['OpError', 'CancelledError', 'UnknownError', 'InvalidArgumentError',
@@ -15,7 +18,7 @@ __all__ = ['OpError', 'CancelledError', 'UnknownError', 'InvalidArgumentError',
            'FailedPreconditionError', 'AbortedError', 'OutOfRangeError', 'UnimplementedError',
            'InternalError', 'UnavailableError', 'DataLossError', 'InaccessibleTensorError',
            'OperatorNotAllowedInGraphError', 'StagingError', 'describe', 'kernel_failure',
-           'kernel_type_name', 'staging_error',
+           'kernel_type_name', 'staging_error', 'filtered',
            'OK', 'CANCELLED', 'UNKNOWN', 'INVALID_ARGUMENT', 'DEADLINE_EXCEEDED', 'NOT_FOUND',
            'ALREADY_EXISTS', 'PERMISSION_DENIED', 'UNAUTHENTICATED', 'RESOURCE_EXHAUSTED',
            'FAILED_PRECONDITION', 'ABORTED', 'OUT_OF_RANGE', 'UNIMPLEMENTED', 'INTERNAL',
@@ -113,6 +116,25 @@ def staging_error(exc):
     message = str(exc).split('\n', 1)[0]  # without notes added on the way up
     return StagingError('in user code:\n\n' + '\n'.join(lines) +
                         f'\n\n    RecursionError: {message}')
+
+
+def filtered(exc):
+    """`exc` with defun's own frames (and its generated code's) dropped from its traceback, as
+    TF filters its own; unless tf.debugging.disable_traceback_filtering() turned that off."""
+    if not context.traceback_filtering_enabled():
+        return exc
+    kept = []
+    tb = exc.__traceback__
+    while tb is not None:
+        filename = tb.tb_frame.f_code.co_filename
+        if not (os.path.abspath(filename).startswith(_INTERNAL_DIRS[:2])
+                or filename.startswith('<defun generated')):
+            kept.append(tb)
+        tb = tb.tb_next
+    rebuilt = None
+    for entry in reversed(kept):
+        rebuilt = types.TracebackType(rebuilt, entry.tb_frame, entry.tb_lasti, entry.tb_lineno)
+    return exc.with_traceback(rebuilt)
 
 
 def _is_user_file(filename):

@@ -21,7 +21,7 @@ import weakref
 
 from autograph import impl as autograph_impl
 from autograph import options as autograph_options
-from defun import context
+from defun import context, errors
 from defun.shapes import TensorSpec
 from defun.user_frame import user_origin
 from defun.tensor import EagerTensor, Tensor, convert_to_tensor
@@ -152,41 +152,45 @@ class Function:
 
     # -- calling
     def __call__(self, *args, **kwargs):
-        if context.functions_run_eagerly():  # tf.config.run_functions_eagerly(True): plain Python
-            return self._python_function(*args, **kwargs)
-        if not kwargs and self._all_positional == len(args):
-            # The hot path: eager tensors passed positionally. Equal to the TensorLeafs that
-            # TraceKey.build makes.
-            leaves = []
-            for v in args:
-                if type(v) is not EagerTensor:
-                    break
-                array = v.array
-                leaves.append((TENSOR, array.dtype, array.shape))
+        try:
+            if context.functions_run_eagerly():  # tf.config.run_functions_eagerly(True)
+                return self._python_function(*args, **kwargs)
+            if not kwargs and self._all_positional == len(args):
+                # The hot path: eager tensors passed positionally. Equal to the TensorLeafs that
+                # TraceKey.build makes.
+                leaves = []
+                for v in args:
+                    if type(v) is not EagerTensor:
+                        break
+                    array = v.array
+                    leaves.append((TENSOR, array.dtype, array.shape))
+                else:
+                    concrete = self._positional.get(tuple(leaves))
+                    if concrete is not None:
+                        return concrete.call_flat(list(args))
+            names, values, _ = self._binder.bind(args, kwargs)
+            if self._input_signature is not None:
+                key, feeds = self._signature_key(names, values)
+                holders = ()
             else:
-                concrete = self._positional.get(tuple(leaves))
+                key, feeds, holders = TraceKey.build(names, values)
+                # The memo maps the key's raw fields (hashed in C) to a trace; keys holding
+                # objects by identity stay out of it (their liveness is checked on every call).
+                concrete = self._memo.get((names, key.tree, key.leaves))
                 if concrete is not None:
-                    return concrete.call_flat(list(args))
-        names, values, _ = self._binder.bind(args, kwargs)
-        if self._input_signature is not None:
-            key, feeds = self._signature_key(names, values)
-            holders = ()
-        else:
-            key, feeds, holders = TraceKey.build(names, values)
-            # The memo maps the key's raw fields (hashed in C) to a trace; keys holding objects by
-            # identity stay out of it, since their liveness must be checked on every call.
-            concrete = self._memo.get((names, key.tree, key.leaves))
-            if concrete is not None:
-                return concrete.call_flat(feeds)
-        concrete = self._cache.get(key)
-        if concrete is None or not self._holders_alive(key):
-            concrete = self._concrete_for(key, values, feeds, holders)
-            if self._input_signature is None and not holders and \
-                    not concrete.captures_enclosing_graph():
-                self._memo[(names, key.tree, key.leaves)] = concrete
-                if names == self._binder.names and key.tree == self._flat_tree:
-                    self._positional[key.leaves] = concrete
-        return concrete.call_flat(feeds)
+                    return concrete.call_flat(feeds)
+            concrete = self._cache.get(key)
+            if concrete is None or not self._holders_alive(key):
+                concrete = self._concrete_for(key, values, feeds, holders)
+                if self._input_signature is None and not holders and \
+                        not concrete.captures_enclosing_graph():
+                    self._memo[(names, key.tree, key.leaves)] = concrete
+                    if names == self._binder.names and key.tree == self._flat_tree:
+                        self._positional[key.leaves] = concrete
+            return concrete.call_flat(feeds)
+        except Exception as exc:
+            # TF's traceback filtering: the user's frames only (see errors.filtered).
+            raise errors.filtered(exc)
 
     def get_concrete_function(self, *args, **kwargs):
         """The ConcreteFunction for these arguments (values or TensorSpecs), tracing if needed."""
@@ -296,8 +300,11 @@ class Function:
 
     def _trace(self, key, values, feeds):
         fn = self._traced_python_function()
-        first = not self._variables_created
-        policy = VariablePolicy(allowed=first, fn_name=self._name)
+        # As TF: only the first trace may create variables. A later one doing so is refused with
+        # TF's "singleton" message if the first trace created some, else "non-first call".
+        first = self._tracing_count == 0
+        policy = VariablePolicy(allowed=first, fn_name=self._name,
+                                later_call=not first and not self._variables_created)
         concrete = trace_function(fn, self._name, self._binder, key, values, feeds, policy)
         self._tracing_count += 1
         if policy.created:

@@ -10,10 +10,11 @@ The backward pass itself lives in backprop.py.
 """
 from __future__ import annotations
 
+import functools
 import logging
 from typing import Any
 
-from defun import backprop, context, nest
+from defun import backprop, context, errors, nest
 from defun.dispatch import OpRecord
 from defun.tensor import Tensor
 
@@ -69,6 +70,17 @@ class TapeRecords:
         self.watch(variable.handle)
 
 
+def _user_frames_only(method):
+    """Errors leave `method` with defun's frames dropped from the traceback, as TF filters its."""
+    @functools.wraps(method)
+    def wrapper(*args, **kwargs):
+        try:
+            return method(*args, **kwargs)
+        except Exception as exc:
+            raise errors.filtered(exc)
+    return wrapper
+
+
 class GradientTape:
     """Records operations for automatic differentiation, as `tf.GradientTape`."""
 
@@ -115,17 +127,20 @@ class GradientTape:
         self._records.clear()
         self._used = False
 
+    @_user_frames_only
     def gradient(self, target: Any, sources: Any, output_gradients: Any = None,
                  unconnected_gradients: Any = 'none') -> Any:
         """Gradients of `target` with respect to `sources` (both may be nested structures)."""
         return self._run(backprop.gradient, target, sources, output_gradients,
                          unconnected_gradients)
 
+    @_user_frames_only
     def jacobian(self, target, sources, unconnected_gradients='none',
                  parallel_iterations=None, experimental_use_pfor=True):
         """Full jacobian: shape target.shape + source.shape per source."""
         return self._run(backprop.jacobian, target, sources, unconnected_gradients)
 
+    @_user_frames_only
     def batch_jacobian(self, target, source, unconnected_gradients='none',
                        parallel_iterations=None, experimental_use_pfor=True):
         """Jacobian of each example of a batch: shape [batch] + target.shape[1:] + source.shape[1:]."""

@@ -111,12 +111,16 @@ class VariablePolicy:
     """Hook for variables created while tracing: refuses them unless allowed, and lifts their
     initial value (evaluating a graph-computed one with this call's argument values)."""
 
-    def __init__(self, allowed, fn_name):
+    def __init__(self, allowed, fn_name, later_call=False):
         self.allowed = allowed
         self.fn_name = fn_name
+        self.later_call = later_call
         self.created = []
 
     def __call__(self, variable):
+        if not self.allowed and self.later_call:
+            raise ValueError('Creating variables on a non-first call to a function decorated '
+                             'with tf.function.')
         if not self.allowed:
             raise ValueError(
                 'tf.function only supports singleton tf.Variables created on the first call. Make '

@@ -103,3 +103,38 @@ def test_equality_inside_a_function_is_elementwise():
         return x == 2.0
 
     assert f(tf.constant([1.0, 2.0])).numpy().tolist() == [False, True]
+
+
+def test_fast_eager_operators_keep_values_checks_and_recording():
+    # `+ - *` on two eager tensors of one dtype take a shortcut to the kernel (dispatch's
+    # apply_prechecked); values, dtype errors, shape errors and tape recording are as elsewhere.
+    a = np.array([1.5, -2.0, 3.0], np.float32)
+    b = np.array([0.5, 4.0, -1.0], np.float32)
+    ta, tb = tf.constant(a), tf.constant(b)
+    for got, want in [(ta + tb, a + b), (ta - tb, a - b), (ta * tb, a * b)]:
+        assert got.dtype == tf.float32
+        np.testing.assert_array_equal(got.numpy(), want)
+    flag = tf.constant([True, False])
+    for fn in (lambda: flag + flag, lambda: flag - flag):
+        with pytest.raises(errors.InvalidArgumentError, match='bool'):
+            fn()
+    with pytest.raises(errors.InvalidArgumentError, match=r'float32\[3\].*float32\[2\]'):
+        ta + tf.constant([1.0, 2.0])
+    s = tf.constant('ab')
+    assert (s + s).numpy() == b'abab'
+    with tf.GradientTape() as tape:
+        tape.watch(ta)
+        y = ta * tb + ta - tb
+    np.testing.assert_array_equal(tape.gradient(y, ta).numpy(), b + 1)
+
+
+def test_fast_operators_inside_a_traced_function_build_graph_ops():
+    captured = tf.constant([1.0, 2.0])
+
+    @tf.function
+    def f(x):
+        return x * captured + captured
+
+    np.testing.assert_array_equal(f(tf.constant([3.0, 4.0])).numpy(), [4.0, 10.0])
+    graph = f.get_concrete_function(tf.TensorSpec([2], tf.float32)).graph
+    assert {'Mul', 'AddV2'} <= {op.type for op in graph.get_operations()}

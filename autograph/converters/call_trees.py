@@ -9,6 +9,7 @@ asks for its overload (which prints tensors' values at every call).
 """
 import gast
 
+from autograph.pyct import origin
 from autograph.pyct import templates
 from autograph.pyct import transformer
 
@@ -41,7 +42,7 @@ class _CallTrees(transformer.Base):
             kwargs = gast.Constant(value=None, kind=None)
         new = templates.replace_as_expression('ag__.converted_call(func, args, kwargs)',
                                               func=node.func, args=args, kwargs=kwargs)
-        return gast.copy_location(new, node)
+        return origin.copy_location(new, node)
 
 
 def transform(node, ctx):

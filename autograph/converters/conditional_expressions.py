@@ -2,8 +2,8 @@
 
 Only the chosen side runs for a Python test; a tensor test builds a `cond` over both sides.
 """
-import gast
 
+from autograph.pyct import origin
 from autograph.pyct import templates
 from autograph.pyct import transformer
 
@@ -15,7 +15,7 @@ class _ConditionalExpressions(transformer.Base):
         new = templates.replace_as_expression(
             'ag__.if_exp(test, lambda: body, lambda: orelse)',
             test=node.test, body=node.body, orelse=node.orelse)
-        return gast.copy_location(new, node)
+        return origin.copy_location(new, node)
 
 
 def transform(node, ctx):

@@ -223,7 +223,7 @@ class _LoadWrapper(gast.NodeTransformer):
                 and not transformer.is_generated(node)
                 and (node.id in self.deleted
                      or not anno.getanno(node, anno.Key.DEFINED_HERE, False))):
-            return gast.copy_location(templates.replace_as_expression('ag__.ld(name)', name=node), node)
+            return origin.copy_location(templates.replace_as_expression('ag__.ld(name)', name=node), node)
         return node
 
 

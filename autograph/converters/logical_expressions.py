@@ -12,6 +12,7 @@ can be evaluated twice without a visible difference; other chains are left as th
 """
 import gast
 
+from autograph.pyct import origin
 from autograph.pyct import templates
 from autograph.pyct import transformer
 
@@ -27,14 +28,14 @@ class _Logical(transformer.Base):
         for value in reversed(node.values[:-1]):
             result = templates.replace_as_expression(
                 name + '(left, lambda: right)', left=value, right=result)
-        return gast.copy_location(result, node)
+        return origin.copy_location(result, node)
 
     def visit_UnaryOp(self, node):
         node = self.generic_visit(node)
         if not isinstance(node.op, gast.Not):
             return node
         new = templates.replace_as_expression('ag__.not_(operand)', operand=node.operand)
-        return gast.copy_location(new, node)
+        return origin.copy_location(new, node)
 
     def visit_Compare(self, node):
         node = self.generic_visit(node)
@@ -47,7 +48,7 @@ class _Logical(transformer.Base):
         for part in reversed(parts[:-1]):
             result = templates.replace_as_expression('ag__.and_(left, lambda: right)',
                                                      left=part, right=result)
-        return gast.copy_location(result, node)
+        return origin.copy_location(result, node)
 
 
 def transform(node, ctx):

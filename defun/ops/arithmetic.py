@@ -12,7 +12,7 @@ import operator
 import numpy as np
 
 from defun import dtypes, errors
-from defun.dispatch import apply_op
+from defun.dispatch import apply_op, apply_prechecked
 from defun.ops import op_helpers
 from defun.ops.op_helpers import binary_args, dims, operator_method, same_as_first, to_tensor
 from defun.ops.base_ops import cast, sum_to, zeros_like
@@ -61,9 +61,9 @@ def conj(x, name=None):
 # Kernels are Python's operators, not the ufuncs: the same numpy arithmetic on arrays, and ten
 # times cheaper on numpy scalars (loop counters and other scalar math in compiled loops).
 # TF's type constraints: numbers (and strings, which AddV2 concatenates); never bool.
+_ADD_KINDS = NUMERIC + 'O'
 ADD = _define_binary('AddV2', operator.add, lambda op, g: (sum_to(g, op.inputs[0]),
-                                                     sum_to(g, op.inputs[1])), 'add',
-                     NUMERIC + 'O')
+                                                     sum_to(g, op.inputs[1])), 'add', _ADD_KINDS)
 SUB = _define_binary('Sub', operator.sub, lambda op, g: (sum_to(g, op.inputs[0]),
                                                         sum_to(-g, op.inputs[1])), 'subtract',
                      NUMERIC)
@@ -291,6 +291,22 @@ def _operator(opdef, op):
     return method
 
 
+def _fast_operator(opdef, op, kinds):
+    """The Tensor method of `+ - *`: two eager tensors of one dtype the op accepts (the commonest
+    eager line) go straight to the bare kernel, the dtype check made here; anything else takes
+    the general path (conversion, TF's errors)."""
+    general = operator_method(_operator(opdef, op))
+
+    def method(self, other):
+        if other.__class__ is EagerTensor and self.__class__ is EagerTensor:
+            dtype = self.array.dtype
+            if dtype is other.array.dtype and dtype.kind in kinds:
+                return apply_prechecked(opdef, self, other, op)
+        return general(self, other)
+    method.__name__ = op
+    return method
+
+
 def _named(fn, op):
     def method(x, y):
         return fn(x, y, op)
@@ -298,8 +314,12 @@ def _named(fn, op):
     return method
 
 
-for _name, _fn in [('__add__', _operator(ADD, 'add')), ('__sub__', _operator(SUB, 'sub')),
-                   ('__mul__', _operator(MUL, 'mul')), ('__truediv__', _named(truediv, 'truediv')),
+for _name, _opdef, _op, _kinds in [('__add__', ADD, 'add', _ADD_KINDS),
+                                   ('__sub__', SUB, 'sub', NUMERIC),
+                                   ('__mul__', MUL, 'mul', NUMERIC)]:
+    install_operator(_name, _fast_operator(_opdef, _op, _kinds))
+    install_operator('__r' + _name[2:], operator_method(_operator(_opdef, _op), reflected=True))
+for _name, _fn in [('__truediv__', _named(truediv, 'truediv')),
                    ('__floordiv__', _named(floordiv, 'floordiv')),
                    ('__mod__', _named(floormod, 'mod'))]:
     install_operator(_name, operator_method(_fn))

@@ -1,11 +1,12 @@
-"""Run-time checks and printing: check_numerics, Assert, assert_equal, assert_greater and tf.print.
+"""Run-time checks and printing: check_numerics, Assert (the op the asserts of asserts.py and
+check_ops.py build) and tf.print.
 
 All are stateful ops, so a compiled function runs them in program order even when nothing uses their
-result. Eagerly, the asserts check at once and return None; while a graph is built they fold to a
-check at trace time when both sides are known, as TF does, and otherwise add an Assert op (returned,
-so it can be used in control_dependencies). tf.print formats tensors as TF's PrintV2 does and writes
-when the op runs, to the stream named by `output_stream` looked up at that moment (sys.stderr by
-default, so redirections made later are honoured).
+result. Eagerly, Assert checks at once (TF's Python message, not its kernel's) and returns None;
+while a graph is built it adds an Assert op, returned so it can be used in control_dependencies,
+whose kernel shows its data as TF's Tensor::SummarizeValue does. tf.print formats tensors as
+TF's PrintV2 does and writes when the op runs, to the stream named by `output_stream` looked up
+at that moment (sys.stderr by default, so redirections made later are honoured).
 """
 import sys
 
@@ -13,16 +14,13 @@ import numpy as np
 
 from defun import context, errors, nest
 from defun.dispatch import apply_op
-from defun.ops import op_helpers, logic
+from defun.ops import op_helpers
 from defun.ops.op_helpers import same_as_first, to_tensor
 from defun.registry import define_op
 from defun.tensor import EagerTensor, Tensor, is_tensor
 from defun.ops import validation
 
-__all__ = ['check_numerics', 'Assert', 'assert_equal', 'assert_greater', 'assert_less',
-           'assert_greater_equal', 'assert_less_equal', 'assert_none_equal', 'assert_positive',
-           'assert_negative', 'assert_non_negative', 'assert_non_positive', 'assert_rank', 'print',
-           'format_tensor']
+__all__ = ['check_numerics', 'Assert', 'print', 'format_tensor', 'summarize_value']
 
 
 # ---------------------------------------------------------------- check_numerics
@@ -52,9 +50,48 @@ def check_numerics(tensor, message, name=None):
 
 def _assert_kernel(condition, *data, summarize):
     if not np.all(condition):
-        shown = ' '.join(f'[{format_tensor(_c_escaped(d), summarize)}]' for d in data)
+        shown = ' '.join(f'[{summarize_value(_c_escaped(d), summarize)}]' for d in data)
         raise validation.invalid_argument(f'assertion failed: {shown}')
     return ()
+
+
+def _summarize_dims(a, limit, taken, parts, top=True):
+    """Appends a's elements as TF's Tensor::SummarizeValue does: inner dims bracketed, the
+    innermost space-separated, '...' where the first `limit` elements run out."""
+    if taken[0] >= limit:
+        return
+    if a.ndim == 1:
+        for i, v in enumerate(a):
+            if taken[0] >= limit:
+                if not top:  # the outermost run's '...' is added once, at the end
+                    parts.append('...')
+                return
+            parts.append((' ' if i else '') + _format_scalar(v, a.dtype.kind))
+            taken[0] += 1
+        return
+    for sub in a:
+        opened = taken[0] < limit
+        if opened:
+            parts.append('[')
+        _summarize_dims(sub, limit, taken, parts, top=False)
+        if opened:
+            parts.append(']')
+
+
+def summarize_value(value, summarize=3):
+    """A tensor's value as TF's Assert kernel shows it: '1 2 3...', '[1 2][3 4]'."""
+    a = np.asarray(value.array if isinstance(value, EagerTensor) else value)
+    if a.dtype.kind in 'US':
+        a = a.astype(object)
+    if a.dtype == np.float16:
+        a = a.astype(np.float32)
+    if a.ndim == 0:
+        return _format_scalar(a[()], a.dtype.kind)
+    limit = a.size if summarize is None or summarize < 0 else min(int(summarize), a.size)
+    parts = []
+    _summarize_dims(a, limit, [0], parts)
+    text = ''.join(parts)
+    return text + '...' if limit < a.size else text
 
 
 _C_ESCAPES = {ord('\\'): '\\\\', ord("'"): "\\'", ord('"'): '\\"', ord('\n'): '\\n',
@@ -87,106 +124,24 @@ def Assert(condition, data, summarize=None, name=None):
         raise TypeError(f'Assert: condition must be a bool tensor, got {errors.describe(cond)}')
     tensors = [d if isinstance(d, Tensor) else to_tensor(d, op='Assert') for d in data]
     summarize = 3 if summarize is None else int(summarize)
-    op = apply_op(ASSERT, (cond, *tensors), {'summarize': summarize}, name)
-    return None if context.executing_eagerly() else op
-
-
-_COMPARISONS = {'equal': ('==', np.equal), 'greater': ('>', np.greater), 'less': ('<', np.less),
-                'greater_equal': ('>=', np.greater_equal), 'less_equal': ('<=', np.less_equal),
-                'none_equal': ('!=', np.not_equal)}
-_GRAPH_COMPARISONS = {'equal': logic.equal, 'greater': logic.greater, 'less': logic.less,
-                      'greater_equal': logic.greater_equal, 'less_equal': logic.less_equal,
-                      'none_equal': logic.not_equal}
-
-
-def _comparison_message(kind, x, y, xv, yv, message, summarize):
-    symbol = _COMPARISONS[kind][0]
-    prefix = f'{message}\n' if message else ''
-    if kind == 'equal' and np.shape(xv) == np.shape(yv):
-        bad = np.argwhere(~np.equal(xv, yv))[:summarize]
-        return (f'{prefix}Condition x == y did not hold.\nIndices of first {len(bad)} different '
-                f'values:\n{bad}\nCorresponding x values:\n{np.asarray(xv)[tuple(bad.T)]}\n'
-                f'Corresponding y values:\n{np.asarray(yv)[tuple(bad.T)]}')
-    return (f'{prefix}Condition x {symbol} y did not hold element-wise:\n'
-            f'x (shape={x.shape} dtype={x.dtype.name}) = \n{format_tensor(xv, summarize)}\n'
-            f'y (shape={y.shape} dtype={y.dtype.name}) = \n{format_tensor(yv, summarize)}')
-
-
-def _assert_compare(kind, x, y, message, summarize, name):
-    op = f'assert_{kind}'
-    x, y = op_helpers.binary_args(x, y, op)
-    op_helpers.broadcast_dims(x.shape.as_tuple(), y.shape.as_tuple(), op)
-    summarize = 3 if summarize is None else int(summarize)
-    xv, yv = op_helpers.static_value(x), op_helpers.static_value(y)
-    if xv is not None and yv is not None:
-        if not np.all(_COMPARISONS[kind][1](xv, yv)):
-            # TF's static check raises the run-time class even while a graph is built.
-            raise errors.InvalidArgumentError(
-                _comparison_message(kind, x, y, xv, yv, message, summarize))
+    if context.executing_eagerly():
+        if not np.all(cond.numpy()):
+            # TF's eager Assert never reaches the kernel: its message is the Python one.
+            shown = '\n'.join(_summarize_eager(t, summarize) for t in tensors)
+            raise validation.invalid_argument(
+                f"Expected '{condition!s}' to be true. Summarized data: {shown}")
         return None
-    # The kernel reduces the elementwise condition itself, so no reduce_all op is needed.
-    condition = _GRAPH_COMPARISONS[kind](x, y)
-    header = f'{message + chr(10) if message else ""}Condition x {_COMPARISONS[kind][0]} y did ' \
-             f'not hold element-wise:'
-    return Assert(condition, [header, 'x = ', x, 'y = ', y], summarize, name)
+    return apply_op(ASSERT, (cond, *tensors), {'summarize': summarize}, name)
 
 
-def assert_equal(x, y, message=None, summarize=None, name=None):
-    """Raises InvalidArgumentError unless x == y everywhere (broadcasting)."""
-    return _assert_compare('equal', x, y, message, summarize, name)
-
-
-def assert_greater(x, y, message=None, summarize=None, name=None):
-    """Raises InvalidArgumentError unless x > y everywhere (broadcasting)."""
-    return _assert_compare('greater', x, y, message, summarize, name)
-
-
-def assert_less(x, y, message=None, summarize=None, name=None):
-    return _assert_compare('less', x, y, message, summarize, name)
-
-
-def assert_greater_equal(x, y, message=None, summarize=None, name=None):
-    return _assert_compare('greater_equal', x, y, message, summarize, name)
-
-
-def assert_less_equal(x, y, message=None, summarize=None, name=None):
-    return _assert_compare('less_equal', x, y, message, summarize, name)
-
-
-def assert_none_equal(x, y, message=None, summarize=None, name=None):
-    return _assert_compare('none_equal', x, y, message, summarize, name)
-
-
-def _against_zero(kind, x, message, summarize, name):
-    x = op_helpers.to_tensor(x, name='x', op=f'assert_{kind}')
-    zero = op_helpers.to_tensor(np.zeros((), x.dtype.np_dtype))
-    return _assert_compare(kind, x, zero, message, summarize, name)
-
-
-def assert_positive(x, message=None, summarize=None, name=None):
-    return _against_zero('greater', x, message, summarize, name)
-
-
-def assert_negative(x, message=None, summarize=None, name=None):
-    return _against_zero('less', x, message, summarize, name)
-
-
-def assert_non_negative(x, message=None, summarize=None, name=None):
-    return _against_zero('greater_equal', x, message, summarize, name)
-
-
-def assert_non_positive(x, message=None, summarize=None, name=None):
-    return _against_zero('less_equal', x, message, summarize, name)
-
-
-def assert_rank(x, rank, message=None, name=None):
-    """Raises ValueError unless x has the given (static) rank."""
-    x = op_helpers.to_tensor(x, name='x', op='assert_rank')
-    if x.shape.rank is not None and x.shape.rank != int(rank):
-        prefix = f'{message}.  ' if message else ''
-        raise ValueError(f'{prefix}Tensor  must have rank {int(rank)}.  Received rank '
-                         f'{x.shape.rank}, shape {x.shape}')
-    return None
+def _summarize_eager(tensor, summarize):
+    """One data item of TF's eager Assert message: its first elements, comma-separated."""
+    arr = np.asarray(tensor.numpy())
+    if arr.ndim == 0:
+        return str(arr[()]) if summarize != 0 else ''
+    flat = arr.reshape(-1)
+    shown = [str(v) for v in (flat if summarize < 0 else flat[:summarize])]
+    return ', '.join(shown + ['...'] if len(shown) < flat.size else shown)
 
 
 # ---------------------------------------------------------------- print

@@ -2,7 +2,7 @@
 each family (element-wise, comparison, reduction, segment, activation, assertion, stateless random)
 shares its Args/Returns text, and each wrapper adds the one line saying what it computes. Importing
 this module (the ops package does) sets `__doc__` on every wrapper listed that has none."""
-from defun.ops import arithmetic, array, base_ops, creation, debug, elementary, linalg, logic
+from defun.ops import arithmetic, array, asserts, base_ops, creation, elementary, linalg, logic
 from defun.ops import math_more, nn, nn_conv, nn_more, random_stateless, reductions, transform
 
 __all__ = ['FAMILIES', 'DOCS', 'apply']
@@ -140,14 +140,14 @@ DOCS = [
     (nn_conv.avg_pool2d, 'pool', 'Average pooling over 2-D windows of a 4-D tensor.'),
     (nn_more.max_pool1d, 'pool', 'Max pooling over 1-D windows of a 3-D tensor.'),
     (nn_more.avg_pool1d, 'pool', 'Average pooling over 1-D windows of a 3-D tensor.'),
-    (debug.assert_less, 'assert2', 'Asserts x < y holds element-wise.'),
-    (debug.assert_less_equal, 'assert2', 'Asserts x <= y holds element-wise.'),
-    (debug.assert_greater_equal, 'assert2', 'Asserts x >= y holds element-wise.'),
-    (debug.assert_none_equal, 'assert2', 'Asserts x != y holds element-wise.'),
-    (debug.assert_positive, 'assert1', 'Asserts x > 0 holds element-wise.'),
-    (debug.assert_negative, 'assert1', 'Asserts x < 0 holds element-wise.'),
-    (debug.assert_non_negative, 'assert1', 'Asserts x >= 0 holds element-wise.'),
-    (debug.assert_non_positive, 'assert1', 'Asserts x <= 0 holds element-wise.'),
+    (asserts.assert_less, 'assert2', 'Asserts x < y holds element-wise.'),
+    (asserts.assert_less_equal, 'assert2', 'Asserts x <= y holds element-wise.'),
+    (asserts.assert_greater_equal, 'assert2', 'Asserts x >= y holds element-wise.'),
+    (asserts.assert_none_equal, 'assert2', 'Asserts x != y holds element-wise.'),
+    (asserts.assert_positive, 'assert1', 'Asserts x > 0 holds element-wise.'),
+    (asserts.assert_negative, 'assert1', 'Asserts x < 0 holds element-wise.'),
+    (asserts.assert_non_negative, 'assert1', 'Asserts x >= 0 holds element-wise.'),
+    (asserts.assert_non_positive, 'assert1', 'Asserts x <= 0 holds element-wise.'),
     (random_stateless.stateless_uniform, 'stateless',
      'Draws uniform values in [minval, maxval) determined by `seed` (ints need both bounds).'),
     (random_stateless.stateless_normal, 'stateless',

@@ -18,7 +18,7 @@ import inspect
 
 import numpy as np
 
-from defun import context, dtypes, registry
+from defun import context, dtypes, names, registry
 from defun.custom_gradient import UserGradient
 from defun.funcgraph import FuncGraph
 from defun.graph import PLACEHOLDER, GraphTensor
@@ -216,19 +216,17 @@ class GraphReader:
             attrs[k] = self.value(encoded[k], f'{where} attr {k!r}', graph, outputs)
         attrs = {k: attrs[k] for k in encoded}
         inputs = [lookup(self, outputs, r, f'an input of {where}') for r in data.get('inputs', [])]
-        if opdef is PLACEHOLDER:
-            if i in captured:
-                return [graph.capture(captured[i], name=name)]
-            if placeholder is not None:
-                made = placeholder(graph, i, attrs, name)
-                if made is not None:
-                    return [made]
         _check_attr_names(self, opdef, attrs, where)
         control = [outputs[_index(self, c, len(outputs), where)][0].op
                    for c in data.get('control', [])]
         try:
+            made = self._placeholder(graph, i, opdef, attrs, name, captured, placeholder)
+            if made is not None:
+                return [made]
             with graph.control_dependencies(control) if control else contextlib.nullcontext():
                 op = graph.create_op(opdef, inputs, attrs, name=name)
+        except FormatError:
+            raise
         except Exception as exc:  # noqa: BLE001 - any failure of a hostile file is a FormatError
             self.fail(f'{where} cannot be rebuilt: {type(exc).__name__}: {exc}')
         for t in op.outputs:
@@ -237,6 +235,16 @@ class GraphReader:
                     MAX_ELEMENTS:
                 self.fail(f'{where} would produce {dims} elements, beyond the bound')
         return list(op.outputs)
+
+    @staticmethod
+    def _placeholder(graph, i, opdef, attrs, name, captured, placeholder):
+        """The placeholder for op `i` when it stands for a capture (or the caller makes it)."""
+        if opdef is not PLACEHOLDER:
+            return None
+        if i in captured:
+            names.check_op_name(name)
+            return graph.capture(captured[i], name=name)
+        return placeholder(graph, i, attrs, name) if placeholder is not None else None
 
     def value(self, data, where, graph=None, outputs=None):
         data = _require(self, data, dict, where)

@@ -26,6 +26,8 @@ __all__ = ['load', 'MAX_JSON_BYTES']
 MAX_JSON_BYTES = 1 << 28
 _ATTRIBUTE = re.compile(r'^(?!__)[A-Za-z_][A-Za-z0-9_]*$|^__call__$')
 _KINDS = ('object', 'variable', 'list', 'tuple', 'dict')
+_PARAMETER_KINDS = ('POSITIONAL_ONLY', 'POSITIONAL_OR_KEYWORD', 'VAR_POSITIONAL', 'KEYWORD_ONLY',
+                    'VAR_KEYWORD')
 
 
 def _read_document(export_dir):
@@ -172,8 +174,12 @@ class _Loader:
             concretes = data.get('concrete', [])
             if not isinstance(concretes, list):
                 self.fail(f'object {i}: malformed concrete functions of {name!r}')
-            fn = RestoredFunction(str(name), self._params(i, data.get('params')),
-                                  [self.function(c, f'object {i}') for c in concretes])
+            params = self._params(i, data.get('params'))
+            loaded = [self.function(c, f'object {i}') for c in concretes]
+            try:
+                fn = RestoredFunction(str(name), params, loaded)
+            except (TypeError, ValueError) as exc:  # an impossible parameter list
+                self.fail(f'object {i}: function {name!r}: {exc}')
             self._set(i, self.objects[i], name, fn)
 
     def _params(self, i, params):
@@ -184,9 +190,9 @@ class _Loader:
         reader = graph_codec.GraphReader(self.arrays, self.function, f'{self.where}: object {i}')
         result = []
         for p in params:
-            if not isinstance(p, dict) or not isinstance(p.get('name'), str) or p.get('kind') not in (
-                    'POSITIONAL_ONLY', 'POSITIONAL_OR_KEYWORD', 'VAR_POSITIONAL', 'KEYWORD_ONLY',
-                    'VAR_KEYWORD'):
+            if not isinstance(p, dict) or not str(p.get('name')).isidentifier() or \
+                    p.get('kind') not in _PARAMETER_KINDS or \
+                    not isinstance(p.get('has_default'), bool):
                 self.fail(f'object {i}: a malformed parameter')
             result.append(dict(p, default=reader.value(p.get('default'), 'a default')))
         return result
@@ -201,7 +207,12 @@ class _Loader:
         if name in self.building:
             self.fail(f'the function {name!r} calls itself')
         self.building.add(name)
-        self.functions[name] = self._concrete(self.library[name])
+        try:
+            self.functions[name] = self._concrete(self.library[name])
+        except graph_codec.FormatError:
+            raise
+        except Exception as exc:  # noqa: BLE001 - whatever a hostile file provokes is refused
+            self.fail(f'function {name!r} cannot be rebuilt: {type(exc).__name__}: {exc}')
         self.building.discard(name)
         return self.functions[name]
 

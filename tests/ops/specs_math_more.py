@@ -21,6 +21,18 @@ def _np_xlogy(x, y):
     return np.where(x == 0, 0.0, x * np.log(np.where(x == 0, 1.0, y)))
 
 
+def _inverse(fn, targets, lo=-40.0, hi=40.0):
+    """Solves fn(y) = t for each target by bisection (fn increasing): an independent reference."""
+    out = []
+    for t in np.ravel(targets):
+        a, b = lo, hi
+        for _ in range(200):
+            mid = (a + b) / 2
+            a, b = (mid, b) if fn(mid) < t else (a, mid)
+        out.append((a + b) / 2)
+    return np.reshape(out, np.shape(targets))
+
+
 def _distinct(*shape, seed=0):
     rng = np.random.default_rng(seed)
     return rng.permutation(int(np.prod(shape))).reshape(shape) * 0.31 - 1.5
@@ -117,6 +129,15 @@ SPECS = [
     Spec('Polygamma', lambda x: tf.math.polygamma(tf.constant([1.0, 1.0, 2.0], tf.float64), x),
          [np.array([0.5, 1.0, 3.0])],
          lambda x: np.array([np.pi ** 2 / 2, np.pi ** 2 / 6, -0.1541138063191886])),
+    Spec('Erfinv', tf.math.erfinv, [np.array([-0.999999, -0.99, 1e-12, 0.999])],
+         lambda x: _inverse(math.erf, x), rtol=1e-9, grad=False, id='tails'),
+    Spec('Erfinv', tf.math.erfinv, [np.array([-0.8, -0.4, 0.1, 0.7])],
+         lambda x: _inverse(math.erf, x), rtol=1e-9),
+    Spec('Ndtri', tf.math.ndtri, [np.array([1e-300, 1e-8, 0.999999])],
+         lambda p: _inverse(lambda v: 0.5 * math.erfc(-v / math.sqrt(2)), p), rtol=1e-9,
+         grad=False, id='tails'),
+    Spec('Ndtri', tf.math.ndtri, [np.array([0.1, 0.3, 0.5, 0.8])],
+         lambda p: _inverse(lambda v: 0.5 * math.erfc(-v / math.sqrt(2)), p), rtol=1e-9),
     Spec('Pack', tf.linalg.cross, [rand(2, 3), rand(3)], lambda a, b: np.cross(a, b),
          id='cross'),
     Spec('Mul', lambda x: tf.math.polyval([1.0, -2.0, 3.0], x), [rand(4)],
