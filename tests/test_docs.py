@@ -31,7 +31,9 @@ def test_every_public_callable_has_a_docstring(path):
 
 def test_api_md_is_current():
     with open(GEN.OUT) as f:
-        assert f.read() == GEN.render(), 'docs/api.md is stale: run python docs/generate_api.py'
+        current = f.read() == GEN.render()
+    assert current, ('docs/api.md is stale (a public name, signature, docstring or op changed): '
+                     'run python docs/generate_api.py and commit docs/api.md')
 
 
 def test_op_wrappers_name_their_op_and_gradient():
