@@ -308,7 +308,8 @@ def default_graph(factory):
 # dict read by Function calls (run_functions_eagerly) and random ops (op determinism).
 _config = {'run_functions_eagerly': False, 'op_determinism': False, 'soft_placement': True,
            'intra_op_parallelism_threads': 0, 'inter_op_parallelism_threads': 0,
-           'visible_devices': None, 'logical_devices': None, 'log_device_placement': False}
+           'visible_devices': None, 'logical_devices': None, 'log_device_placement': False,
+           'jit': '', 'optimizer_options': {}, 'tensor_float_32': True}
 
 
 def config_value(key):

@@ -4,15 +4,16 @@ functions run their Python eagerly, and the `experimental` and `threading` setti
 Every setting is process-wide as in TF, and stored in `defun.context` (the only mutable state).
 """
 from defun import context
-from defun.config import experimental, threading  # noqa: F401
+from defun.config import experimental, optimizer, threading  # noqa: F401
 from defun.config.devices import *  # noqa: F401,F403
 
 __all__ = ['PhysicalDevice', 'LogicalDevice', 'list_physical_devices', 'list_logical_devices',
            'get_visible_devices', 'set_visible_devices', 'run_functions_eagerly',
            'functions_run_eagerly', 'experimental_run_functions_eagerly',
            'experimental_functions_run_eagerly', 'get_soft_device_placement',
-           'set_soft_device_placement', 'experimental', 'threading', 'LogicalDeviceConfiguration',
-           'get_logical_device_configuration', 'set_logical_device_configuration']
+           'set_soft_device_placement', 'experimental', 'optimizer', 'threading',
+           'LogicalDeviceConfiguration', 'get_logical_device_configuration',
+           'set_logical_device_configuration']
 
 
 def run_functions_eagerly(run_eagerly):

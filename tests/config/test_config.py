@@ -14,7 +14,8 @@ CPU = '/job:localhost/replica:0/task:0/device:CPU:0'
 def restore_config():
     saved = {k: context.config_value(k) for k in ('run_functions_eagerly', 'op_determinism',
                                                   'visible_devices', 'logical_devices',
-                                                  'log_device_placement',
+                                                  'log_device_placement', 'jit',
+                                                  'optimizer_options', 'tensor_float_32',
                                                   'intra_op_parallelism_threads',
                                                   'inter_op_parallelism_threads')}
     yield
@@ -212,3 +213,23 @@ def test_graph_ops_record_the_requested_device():
         with tf.device('/GPU:0'):
             c = tf.constant(1.0)
     assert c.device == c.op.device == '/device:GPU:0'
+
+
+def test_optimizer_and_precision_settings_report_as_tf(restore_config):
+    # Values recorded from TF 2.21.
+    assert tf.config.optimizer.get_jit() == ''
+    assert tf.config.optimizer.get_experimental_options() == {
+        'disable_model_pruning': False, 'disable_meta_optimizer': False}
+    tf.config.optimizer.set_jit(True)
+    assert tf.config.optimizer.get_jit() == 'autoclustering'
+    tf.config.optimizer.set_jit(False)
+    assert tf.config.optimizer.get_jit() == ''
+    tf.config.optimizer.set_experimental_options({'constant_folding': True})
+    assert list(tf.config.optimizer.get_experimental_options().items()) == [
+        ('constant_folding', True), ('disable_model_pruning', False),
+        ('disable_meta_optimizer', False)]
+    assert tf.config.experimental.tensor_float_32_execution_enabled() is True
+    tf.config.experimental.enable_tensor_float_32_execution(False)
+    assert tf.config.experimental.tensor_float_32_execution_enabled() is False
+    cpu = tf.config.list_physical_devices('CPU')[0]
+    assert tf.config.experimental.get_device_details(cpu) == {}
