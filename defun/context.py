@@ -243,6 +243,8 @@ DEFAULT_GRAPH_SEED = 87654321
 
 def set_random_seed(seed):
     """tf.random.set_seed: sets the global seed and restarts every eager op-seed sequence."""
+    if seed is not None and (isinstance(seed, bool) or not hasattr(seed, '__index__')):
+        raise TypeError(f'set_seed: `seed` must be an int or None, got {seed!r}')
     with _random['lock']:
         _random['seed'] = None if seed is None else int(seed)
         _random['op_seeds'] = None if seed is None else _py_random.Random(int(seed))

@@ -4,14 +4,16 @@ themselves.
 A call binds its arguments to the Python signature (defaults applied, so `f(x)` and `f(x, 2.0)` with
 default 2.0 share a trace), encodes them into a TraceKey, and looks the key up; lookup -> trace -> add
 reads top to bottom in `_concrete_for`. A miss first tries the existing traces that accept the call
-(unknown dims), then traces; with `reduce_retracing` the new trace is relaxed against the previous one
-(dims that differ become None). Every retrace records which argument changed, from what to what;
-after TF's threshold a warning prints that history with the call site and the usual fixes, and
-`explain_retraces()` returns it on demand.
+(unknown dims; only traces with such dims, indexed by `TraceKey.coarse`, so a miss costs the same
+however many traces are cached), then traces; with `reduce_retracing` the new trace is relaxed
+against the previous one (dims that differ become None). Every retrace records which argument
+changed, from what to what; after TF's threshold a warning prints that history with the call site
+and the usual fixes, and `explain_retraces()` returns it on demand.
 
 Methods: Function is a descriptor; each instance gets its own bound Function, held in a
 WeakKeyDictionary whose values refer back to the instance only weakly, so dropping the instance frees
 its traces. Tracing is serialised per Function by a lock; calls of existing traces take no lock.
+Traces keyed by an object's identity hold it weakly, and are dropped on the next miss after it dies.
 """
 import functools
 import inspect
@@ -22,15 +24,17 @@ import weakref
 from autograph import impl as autograph_impl
 from autograph import options as autograph_options
 from defun import context, errors
-from defun.shapes import TensorSpec
 from defun.user_frame import user_origin
-from defun.tensor import EagerTensor, Tensor, convert_to_tensor
+from defun.input_signature import signature_key
+from defun.tensor import EagerTensor
 from defun.trace_key import TENSOR, TraceKey
 from defun.tracing import VariablePolicy, trace_function
 
 __all__ = ['function', 'Function']
 
 _log = logging.getLogger('defun')
+_state = context.state()
+_new_tensor = object.__new__  # skips EagerTensor.__init__'s frame on the hot path
 RETRACE_WARNING_THRESHOLD = 5
 
 
@@ -68,6 +72,14 @@ class _Binder:
         return new.args, new.kwargs
 
 
+def _positional_key(leaves):
+    """The key of `_positional` for a call whose leaves are all tensors: their numpy dtypes and
+    shapes, flat (what __call__'s hot path builds from the arguments' arrays); None otherwise."""
+    if not all(leaf[0] == TENSOR for leaf in leaves):
+        return None
+    return tuple(x for leaf in leaves for x in leaf[1:])
+
+
 class Function:
     """A Python function compiled per input signature, as `tf.function` returns."""
 
@@ -90,6 +102,7 @@ class Function:
         self._cache = {}            # TraceKey -> ConcreteFunction
         self._memo = {}             # (names, tree, leaves) -> ConcreteFunction
         self._positional = {}       # leaves -> ConcreteFunction: the hot path's part of _memo
+        self._last_hit = (None, None, None)  # (dtype, shape, trace) of the last 1-argument hit
         self._flat_tree = TraceKey.flat_tree(len(self._binder.names))
         self._holders = {}          # TraceKey -> weak refs of objects keyed by identity
         self._dead = []             # keys whose objects died: dropped on the next miss
@@ -155,52 +168,93 @@ class Function:
         try:
             if context.functions_run_eagerly():  # tf.config.run_functions_eagerly(True)
                 return self._python_function(*args, **kwargs)
+            concrete = None
             if not kwargs and self._all_positional == len(args):
-                # The hot path: eager tensors passed positionally. Equal to the TensorLeafs that
-                # TraceKey.build makes.
-                leaves = []
-                for v in args:
-                    if type(v) is not EagerTensor:
-                        break
-                    array = v.array
-                    leaves.append((TENSOR, array.dtype, array.shape))
+                # The hot path: eager tensors passed positionally, looked up by their (dtype,
+                # shape) pairs (see _positional_key); one argument, the commonest, without a loop.
+                if len(args) == 1:
+                    if type(args[0]) is EagerTensor:
+                        array = args[0].array
+                        arrays = (array,)
+                        last = self._last_hit  # skips hashing a dtype when the same kind repeats
+                        if array.dtype is last[0] and array.shape == last[1]:
+                            concrete = last[2]
+                        else:
+                            concrete = self._positional.get((array.dtype, array.shape))
+                            if concrete is not None:
+                                self._last_hit = (array.dtype, array.shape, concrete)
                 else:
-                    concrete = self._positional.get(tuple(leaves))
-                    if concrete is not None:
-                        return concrete.call_flat(list(args))
-            names, values, _ = self._binder.bind(args, kwargs)
-            if self._input_signature is not None:
-                key, feeds = self._signature_key(names, values)
-                holders = ()
-            else:
-                key, feeds, holders = TraceKey.build(names, values)
-                # The memo maps the key's raw fields (hashed in C) to a trace; keys holding
-                # objects by identity stay out of it (their liveness is checked on every call).
-                concrete = self._memo.get((names, key.tree, key.leaves))
-                if concrete is not None:
-                    return concrete.call_flat(feeds)
-            concrete = self._cache.get(key)
-            if concrete is None or not self._holders_alive(key):
-                concrete = self._concrete_for(key, values, feeds, holders)
-                if self._input_signature is None and not holders and \
-                        not concrete.captures_enclosing_graph():
-                    self._memo[(names, key.tree, key.leaves)] = concrete
-                    if names == self._binder.names and key.tree == self._flat_tree:
-                        self._positional[key.leaves] = concrete
-            return concrete.call_flat(feeds)
+                    concrete, arrays = self._positional_hit(args)
+            if concrete is None:
+                return self._call_general(args, kwargs)
+            if not _state.quiet:
+                return concrete.call_flat(list(args))
+            # Nothing records: run the generated function itself, as the call op's kernel would
+            # (call_flat -> apply_op), without building its lists and attrs; failures as there.
+            captured = concrete.captured_arrays
+            try:
+                out = concrete.callable.fn(*arrays, *captured) if captured else \
+                    concrete.callable.fn(*arrays)
+            except Exception as exc:
+                raise concrete.call_error(list(args), exc) from None
+            if concrete.single_output and out[0].__class__ is not bytes:
+                result = _new_tensor(EagerTensor)
+                result.array = out[0]
+                return result
+            return concrete.pack_arrays(out)
         except Exception as exc:
             # TF's traceback filtering: the user's frames only (see errors.filtered).
             raise errors.filtered(exc)
+
+    def _positional_hit(self, args):
+        """(the memoized trace, the arguments' arrays) when every argument is an eager tensor and
+        their (dtype, shape) pairs were traced; else (None, None)."""
+        key, arrays = [], []
+        for v in args:
+            if type(v) is not EagerTensor:
+                return None, None
+            array = v.array
+            key.append(array.dtype)
+            key.append(array.shape)
+            arrays.append(array)
+        return self._positional.get(tuple(key)), arrays
+
+    def _call_general(self, args, kwargs):
+        """__call__ for everything but a memoized call with eager tensors: binds the arguments,
+        builds the trace key, and traces on a miss."""
+        names, values, _ = self._binder.bind(args, kwargs)
+        if self._input_signature is not None:
+            key, feeds = signature_key(self._name, self._input_signature, names, values)
+            holders = ()
+        else:
+            key, feeds, holders = TraceKey.build(names, values)
+            # The memo maps the key's raw fields (hashed in C) to a trace; keys holding objects by
+            # identity stay out of it, since their liveness must be checked on every call.
+            concrete = self._memo.get((names, key.tree, key.leaves))
+            if concrete is not None:
+                return concrete.call_flat(feeds)
+        concrete = self._cache.get(key)
+        if concrete is None or not self._holders_alive(key):
+            concrete = self._concrete_for(key, values, feeds, holders)
+            if self._input_signature is None and not holders and \
+                    not concrete.captures_enclosing_graph():
+                self._memo[(names, key.tree, key.leaves)] = concrete
+                positional = _positional_key(key.leaves)
+                if names == self._binder.names and key.tree == self._flat_tree and \
+                        positional is not None:
+                    self._positional[positional] = concrete
+        return concrete.call_flat(feeds)
 
     def get_concrete_function(self, *args, **kwargs):
         """The ConcreteFunction for these arguments (values or TensorSpecs), tracing if needed."""
         names, values, _ = self._binder.bind(args, kwargs) if (args or kwargs) else (
             self._binder.names, list(self._input_signature or ()), None)
         if self._input_signature is not None and not (args or kwargs):
-            key, feeds = self._signature_key(names, list(self._input_signature), specs=True)
+            key, feeds = signature_key(self._name, self._input_signature, names,
+                                       list(self._input_signature), specs=True)
             holders = ()
         elif self._input_signature is not None:
-            key, feeds = self._signature_key(names, values, specs=True)
+            key, feeds = signature_key(self._name, self._input_signature, names, values, specs=True)
             holders = ()
         else:
             key, feeds, holders = TraceKey.build(names, values)
@@ -208,45 +262,6 @@ class Function:
         if concrete is not None and self._holders_alive(key):
             return concrete
         return self._concrete_for(key, values, feeds, holders)
-
-    def _signature_key(self, names, values, specs=False):
-        """Checks the call against input_signature; returns the signature's key and the tensors."""
-        signature = self._input_signature
-        if len(values) != len(signature):
-            raise TypeError(f'{self._name}() takes {len(signature)} arguments under its '
-                            f'input_signature, got {len(values)}')
-        leaves = []
-        for name, value, spec in zip(names, values, signature):
-            self._fit_signature(name, value, spec, specs, leaves)
-        return TraceKey.build(names, signature)[0], leaves
-
-    def _fit_signature(self, name, value, spec, specs, leaves):
-        """Checks one argument against its (possibly nested) spec, appending its tensors (None
-        for TensorSpecs given to get_concrete_function) in key order; TF's TypeError if not."""
-        if isinstance(spec, TensorSpec):
-            if specs and isinstance(value, TensorSpec):
-                ok, tensor = spec.is_compatible_with(value), None
-            else:
-                tensor = _convert_for_spec(value, spec, name, self._name)
-                ok = spec.is_compatible_with(tensor)
-            if not ok:
-                raise TypeError(
-                    f'{self._name}: argument `{name}` does not fit its input_signature: expected '
-                    f'{spec}, got {_describe(value)}. Binding inputs to tf.function failed.')
-            leaves.append(tensor)
-            return
-        if isinstance(spec, dict):
-            if not isinstance(value, dict) or sorted(value) != sorted(spec):
-                raise TypeError(f'{self._name}: argument `{name}` does not have the structure of '
-                                f'its input_signature {spec!r}: got {value!r}')
-            for k in sorted(spec):
-                self._fit_signature(f'{name}[{k!r}]', value[k], spec[k], specs, leaves)
-            return
-        if not isinstance(value, (list, tuple)) or len(value) != len(spec):
-            raise TypeError(f'{self._name}: argument `{name}` does not have the structure of its '
-                            f'input_signature {spec!r}: got {value!r}')
-        for i, (v, s) in enumerate(zip(value, spec)):
-            self._fit_signature(f'{name}[{i}]', v, s, specs, leaves)
 
     def _holders_alive(self, key):
         refs = self._holders.get(key)
@@ -393,22 +408,6 @@ def _weak_refs(holders, on_death):
         except TypeError:
             pass  # not weakly referable: keyed by identity only
     return refs or None
-
-
-def _convert_for_spec(value, spec, name, fn_name):
-    if isinstance(value, Tensor):
-        return value
-    try:
-        return convert_to_tensor(value, dtype=spec.dtype)
-    except (TypeError, ValueError) as exc:
-        raise TypeError(f'{fn_name}: argument `{name}` cannot be converted to {spec}: {exc}') \
-            from None
-
-
-def _describe(value):
-    if isinstance(value, (Tensor, TensorSpec)):
-        return str(TensorSpec(value.shape, value.dtype))
-    return repr(value)
 
 
 def _call_site():

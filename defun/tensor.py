@@ -302,7 +302,12 @@ def _check_python_value(value, int64_only):
     if isinstance(value, (list, tuple)):
         for v in value:
             if isinstance(v, (list, tuple)) or not isinstance(v, _PYTHON_LEAVES):
-                _check_python_value(v, int64_only)
+                try:
+                    _check_python_value(v, int64_only)
+                except (TypeError, ValueError):
+                    if context.current_graph() is None:
+                        raise  # eagerly TF names the element; in a graph, the whole list
+                    raise conversion_error('mixed', value) from None
             elif int64_only and type(v) is int and not -2 ** 63 <= v < 2 ** 63:
                 raise conversion_error('int_range', value)
         return
