@@ -357,3 +357,22 @@ def new_variable_id():
     with _variable_ids['lock']:
         _variable_ids['next'] += 1
         return _variable_ids['next']
+
+
+# TF's process-wide switch (tf.compat.v1.enable/disable_tensor_equality): with it, `==` on tensors
+# and Variables is elementwise and they are unhashable; without it, both are by identity.
+_equality = {'enabled': True}
+
+
+def tensor_equality_enabled():
+    return _equality['enabled']
+
+
+def set_tensor_equality(enabled):
+    _equality['enabled'] = bool(enabled)
+
+
+def in_tf1_graph():
+    """True while a plain Graph (Graph.as_default, not a function being traced) is current."""
+    graph = _state.graph
+    return graph is not None and not getattr(graph, 'building_function', True)

@@ -41,6 +41,10 @@ class Tensor:
         return '/job:localhost/replica:0/task:0/device:CPU:0'
 
     def __hash__(self):
+        # As TF2: `==` is elementwise, so tensors cannot be dict keys (use ref()); a TF1-style
+        # graph, or tf.compat.v1.disable_tensor_equality, hashes by identity.
+        if context.tensor_equality_enabled() and not context.in_tf1_graph():
+            raise TypeError('Tensor is unhashable. Instead, use tensor.ref() as the key.')
         return id(self)
 
     def ref(self):
