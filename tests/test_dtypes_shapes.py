@@ -268,3 +268,13 @@ def test_dtypes_module_rules_are_consistent_with_registry():
     for d in dtypes.ALL:
         if d.np_dtype.kind != 'O':
             assert dtypes.from_numpy(d.np_dtype) is d
+
+
+def test_tensorshape_plus_concatenates():
+    # Expected shapes recorded by running the same expressions on TensorFlow 2.21.
+    s = TensorShape([1, 2])
+    assert (s + TensorShape([3])).as_list() == [1, 2, 3]
+    assert (s + [4]).as_list() == [1, 2, 4]
+    assert ([5] + s).as_list() == [5, 1, 2]
+    assert (s + (None,)).as_list() == [1, 2, None]
+    assert (TensorShape(None) + s).rank is None
