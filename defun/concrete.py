@@ -14,7 +14,7 @@ nested compiled calls work the same way.
 import threading
 
 from defun import context, dtypes, errors, nest
-from defun.dispatch import apply_op
+from defun.dispatch import apply_op, kernel_error
 from defun.executor import compile_graph
 from defun.funcgraph import variable_of
 from defun.function_type import from_placeholders
@@ -83,6 +83,13 @@ class ConcreteFunction:
         self._plain_attrs = {'f': self, 'with_intermediates': False}
         self._gradient_attrs = {'f': self, 'with_intermediates': True}
         self._pack = _packer(structured_outputs)
+        # For Function.__call__'s hot path (see call_arrays): one plain tensor out, or a structure.
+        self.single_output = (not nest.is_nested(structured_outputs)
+                              and structured_outputs is not None)
+        # The arrays fed after the arguments, for callers of `callable.fn` (captured eager tensors
+        # never change; a trace capturing an outer graph's tensors has none, and is never memoized).
+        self.captured_arrays = () if self.captures_enclosing_graph() else tuple(
+            t.array for t in self._captured_values)
         self._lock = threading.Lock()
         self._gradient_parts = None   # (forward callable, intermediates, backward fn) once built
         self._gradient_error = None
@@ -188,6 +195,17 @@ class ConcreteFunction:
             _notify_variable_reads([v for v in map(variable_of, tensors) if v is not None])
         attrs = self._gradient_attrs if self._wants_intermediates(inputs) else self._plain_attrs
         return self._pack(apply_op(self._opdef, inputs, attrs))
+
+    def call_error(self, tensors, exc):
+        """The error for `exc` raised by `callable.fn` on `tensors` (the arguments), exactly as a
+        call through apply_op raises it: for callers that run the generated function themselves."""
+        if isinstance(exc, errors.OpError):
+            return exc
+        return kernel_error(self._opdef, tensors + self._captured_values, self._plain_attrs, exc)
+
+    def pack_arrays(self, out):
+        """The structured result for the arrays `callable.fn` returned."""
+        return self._pack([EagerTensor(o) for o in out])
 
     def _wants_intermediates(self, inputs):
         if not self.graph.outputs:

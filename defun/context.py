@@ -243,6 +243,8 @@ DEFAULT_GRAPH_SEED = 87654321
 
 def set_random_seed(seed):
     """tf.random.set_seed: sets the global seed and restarts every eager op-seed sequence."""
+    if seed is not None and (isinstance(seed, bool) or not hasattr(seed, '__index__')):
+        raise TypeError(f'set_seed: `seed` must be an int or None, got {seed!r}')
     with _random['lock']:
         _random['seed'] = None if seed is None else int(seed)
         _random['op_seeds'] = None if seed is None else _py_random.Random(int(seed))
@@ -355,3 +357,22 @@ def new_variable_id():
     with _variable_ids['lock']:
         _variable_ids['next'] += 1
         return _variable_ids['next']
+
+
+# TF's process-wide switch (tf.compat.v1.enable/disable_tensor_equality): with it, `==` on tensors
+# and Variables is elementwise and they are unhashable; without it, both are by identity.
+_equality = {'enabled': True}
+
+
+def tensor_equality_enabled():
+    return _equality['enabled']
+
+
+def set_tensor_equality(enabled):
+    _equality['enabled'] = bool(enabled)
+
+
+def in_tf1_graph():
+    """True while a plain Graph (Graph.as_default, not a function being traced) is current."""
+    graph = _state.graph
+    return graph is not None and not getattr(graph, 'building_function', True)

@@ -221,6 +221,9 @@ class _Builder:
         if infix is not None:
             # The kernel is exactly this Python operator: write the expression, skip the call.
             return f'{out_names[0]} = {in_names[0]} {infix} {in_names[1]}'
+        expression = op.opdef.expression(op, in_names) if op.opdef.expression else None
+        if expression is not None and len(out_names) == 1:
+            return f'{out_names[0]} = {expression}'
         kernel = self.namespace.get(f'k_{op.type}')
         if kernel is not op.opdef.graph_kernel:
             kernel_name = f'k_{op.type}' if kernel is None else self.fresh(f'k_{op.type}')

@@ -33,6 +33,8 @@ from defun.tracing import VariablePolicy, trace_function
 __all__ = ['function', 'Function']
 
 _log = logging.getLogger('defun')
+_state = context.state()
+_new_tensor = object.__new__  # skips EagerTensor.__init__'s frame on the hot path
 RETRACE_WARNING_THRESHOLD = 5
 
 
@@ -70,6 +72,14 @@ class _Binder:
         return new.args, new.kwargs
 
 
+def _positional_key(leaves):
+    """The key of `_positional` for a call whose leaves are all tensors: their numpy dtypes and
+    shapes, flat (what __call__'s hot path builds from the arguments' arrays); None otherwise."""
+    if not all(leaf[0] == TENSOR for leaf in leaves):
+        return None
+    return tuple(x for leaf in leaves for x in leaf[1:])
+
+
 class Function:
     """A Python function compiled per input signature, as `tf.function` returns."""
 
@@ -92,6 +102,7 @@ class Function:
         self._cache = {}            # TraceKey -> ConcreteFunction
         self._memo = {}             # (names, tree, leaves) -> ConcreteFunction
         self._positional = {}       # leaves -> ConcreteFunction: the hot path's part of _memo
+        self._last_hit = (None, None, None)  # (dtype, shape, trace) of the last 1-argument hit
         self._flat_tree = TraceKey.flat_tree(len(self._binder.names))
         self._holders = {}          # TraceKey -> weak refs of objects keyed by identity
         self._dead = []             # keys whose objects died: dropped on the next miss
@@ -157,45 +168,85 @@ class Function:
         try:
             if context.functions_run_eagerly():  # tf.config.run_functions_eagerly(True)
                 return self._python_function(*args, **kwargs)
+            concrete = None
             if not kwargs and self._all_positional == len(args):
-                # The hot path: eager tensors passed positionally. Equal to the TensorLeafs that
-                # TraceKey.build makes.
-                leaves = []
-                for v in args:
-                    if type(v) is not EagerTensor:
-                        break
-                    array = v.array
-                    leaves.append((TENSOR, array.dtype, array.shape))
+                # The hot path: eager tensors passed positionally, looked up by their (dtype,
+                # shape) pairs (see _positional_key); one argument, the commonest, without a loop.
+                if len(args) == 1:
+                    if type(args[0]) is EagerTensor:
+                        array = args[0].array
+                        arrays = (array,)
+                        last = self._last_hit  # skips hashing a dtype when the same kind repeats
+                        if array.dtype is last[0] and array.shape == last[1]:
+                            concrete = last[2]
+                        else:
+                            concrete = self._positional.get((array.dtype, array.shape))
+                            if concrete is not None:
+                                self._last_hit = (array.dtype, array.shape, concrete)
                 else:
-                    concrete = self._positional.get(tuple(leaves))
-                    if concrete is not None:
-                        return concrete.call_flat(list(args))
-            names, values, _ = self._binder.bind(args, kwargs)
-            if self._input_signature is not None:
-                key, feeds = signature_key(self._name, self._input_signature, names, values)
-                # Trace from the converted tensors, not the raw values (a Python list where a
-                # TensorSpec stands is one tensor here, as in TF).
-                values = nest.pack_sequence_as(list(self._input_signature), feeds)
-                holders = ()
-            else:
-                key, feeds, holders = TraceKey.build(names, values)
-                # The memo maps the key's raw fields (hashed in C) to a trace; keys holding
-                # objects by identity stay out of it (their liveness is checked on every call).
-                concrete = self._memo.get((names, key.tree, key.leaves))
-                if concrete is not None:
-                    return concrete.call_flat(feeds)
-            concrete = self._cache.get(key)
-            if concrete is None or not self._holders_alive(key):
-                concrete = self._concrete_for(key, values, feeds, holders)
-                if self._input_signature is None and not holders and \
-                        not concrete.captures_enclosing_graph():
-                    self._memo[(names, key.tree, key.leaves)] = concrete
-                    if names == self._binder.names and key.tree == self._flat_tree:
-                        self._positional[key.leaves] = concrete
-            return concrete.call_flat(feeds)
+                    concrete, arrays = self._positional_hit(args)
+            if concrete is None:
+                return self._call_general(args, kwargs)
+            if not _state.quiet:
+                return concrete.call_flat(list(args))
+            # Nothing records: run the generated function itself, as the call op's kernel would
+            # (call_flat -> apply_op), without building its lists and attrs; failures as there.
+            captured = concrete.captured_arrays
+            try:
+                out = concrete.callable.fn(*arrays, *captured) if captured else \
+                    concrete.callable.fn(*arrays)
+            except Exception as exc:
+                raise concrete.call_error(list(args), exc) from None
+            if concrete.single_output and out[0].__class__ is not bytes:
+                result = _new_tensor(EagerTensor)
+                result.array = out[0]
+                return result
+            return concrete.pack_arrays(out)
         except Exception as exc:
             # TF's traceback filtering: the user's frames only (see errors.filtered).
             raise errors.filtered(exc)
+
+    def _positional_hit(self, args):
+        """(the memoized trace, the arguments' arrays) when every argument is an eager tensor and
+        their (dtype, shape) pairs were traced; else (None, None)."""
+        key, arrays = [], []
+        for v in args:
+            if type(v) is not EagerTensor:
+                return None, None
+            array = v.array
+            key.append(array.dtype)
+            key.append(array.shape)
+            arrays.append(array)
+        return self._positional.get(tuple(key)), arrays
+
+    def _call_general(self, args, kwargs):
+        """__call__ for everything but a memoized call with eager tensors: binds the arguments,
+        builds the trace key, and traces on a miss."""
+        names, values, _ = self._binder.bind(args, kwargs)
+        if self._input_signature is not None:
+            key, feeds = signature_key(self._name, self._input_signature, names, values)
+            # Trace from the converted tensors, not the raw values (a Python list where a
+            # TensorSpec stands is one tensor here, as in TF).
+            values = nest.pack_sequence_as(list(self._input_signature), feeds)
+            holders = ()
+        else:
+            key, feeds, holders = TraceKey.build(names, values)
+            # The memo maps the key's raw fields (hashed in C) to a trace; keys holding objects by
+            # identity stay out of it, since their liveness must be checked on every call.
+            concrete = self._memo.get((names, key.tree, key.leaves))
+            if concrete is not None:
+                return concrete.call_flat(feeds)
+        concrete = self._cache.get(key)
+        if concrete is None or not self._holders_alive(key):
+            concrete = self._concrete_for(key, values, feeds, holders)
+            if self._input_signature is None and not holders and \
+                    not concrete.captures_enclosing_graph():
+                self._memo[(names, key.tree, key.leaves)] = concrete
+                positional = _positional_key(key.leaves)
+                if names == self._binder.names and key.tree == self._flat_tree and \
+                        positional is not None:
+                    self._positional[positional] = concrete
+        return concrete.call_flat(feeds)
 
     def get_concrete_function(self, *args, **kwargs):
         """The ConcreteFunction for these arguments (values or TensorSpecs), tracing if needed."""

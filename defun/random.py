@@ -8,6 +8,9 @@ from defun.ops.random_stateless import stateless_fold_in, stateless_split
 from defun.random_generator import (Algorithm, Generator, create_rng_state,  # noqa: F401
                                     get_global_generator, set_global_generator)
 
+# TF 2.21 exports the stateless seed splitters under tf.random too (the same functions).
+split, fold_in = stateless_split, stateless_fold_in
+
 experimental = types.SimpleNamespace(
     Generator=Generator, Algorithm=Algorithm, create_rng_state=create_rng_state,
     get_global_generator=get_global_generator, set_global_generator=set_global_generator,

@@ -47,6 +47,9 @@ class OpDef:
       needs more than one call (control flow); None: one kernel call (see executor.py).
     fold(op) -> value or None: the op's value at graph-build time read from the op alone (a
       constant's value, the shape of a tensor of known shape), without running the kernel.
+    expression(op, input_names) -> source text or None: a numpy expression the executor may write
+      instead of the kernel call, chosen by the op's static shapes and attrs, with exactly the
+      kernel's result (e.g. a transposed MatMul as np.dot on .T views); None: call the kernel.
     foldable: whether build-time folding may run the kernel on constant inputs.
     is_placeholder: the op stands for a value fed from outside (a graph's input).
     is_identity: the op's only output is its first input, unchanged (the executor aliases it).
@@ -57,13 +60,14 @@ class OpDef:
     """
 
     __slots__ = ('type', 'kernel', 'graph_kernel', 'infer', 'num_outputs', 'stateful',
-                 'defined_at', 'doc', 'explain_error', 'emit', 'fold', 'foldable',
+                 'defined_at', 'doc', 'explain_error', 'emit', 'expression', 'fold', 'foldable',
                  'is_placeholder', 'is_identity', 'accepts_missing_grads', 'skips_unneeded_inputs',
                  '__weakref__')
 
     def __init__(self, type, kernel, infer, num_outputs=1, stateful=False, defined_at='', doc='',
-                 explain_error=None, emit=None, fold=None, foldable=True, is_placeholder=False,
-                 is_identity=False, accepts_missing_grads=False, skips_unneeded_inputs=False):
+                 explain_error=None, emit=None, expression=None, fold=None, foldable=True,
+                 is_placeholder=False, is_identity=False, accepts_missing_grads=False,
+                 skips_unneeded_inputs=False):
         self.type = type
         self.explain_error = explain_error
         if isinstance(kernel, Kernels):
@@ -76,6 +80,7 @@ class OpDef:
         self.defined_at = defined_at
         self.doc = doc
         self.emit = emit
+        self.expression = expression
         self.fold = fold
         self.foldable = foldable and not stateful and not is_placeholder and num_outputs != 0
         self.is_placeholder = is_placeholder
@@ -115,8 +120,9 @@ def define_op(type: str, kernel: Callable | Kernels, infer: Callable, grad: Call
               explain_error: Callable | None = None, **facts: Any) -> OpDef:
     """Defines op `type`; `grad` may be a gradient function, None (not differentiable) or omitted.
 
-    `kernel` is a function or a `Kernels` pair; `facts` are the other OpDef fields (emit, fold,
-    foldable, is_placeholder, is_identity, accepts_missing_grads, skips_unneeded_inputs)."""
+    `kernel` is a function or a `Kernels` pair; `facts` are the other OpDef fields (emit,
+    expression, fold, foldable, is_placeholder, is_identity, accepts_missing_grads,
+    skips_unneeded_inputs)."""
     site = _caller_site()
     if type in _OPS:
         raise ValueError(f"Op type '{type}' is already defined at {_OPS[type].defined_at}; "

@@ -41,6 +41,10 @@ class Tensor:
         return '/job:localhost/replica:0/task:0/device:CPU:0'
 
     def __hash__(self):
+        # As TF2: `==` is elementwise, so tensors cannot be dict keys (use ref()); a TF1-style
+        # graph, or tf.compat.v1.disable_tensor_equality, hashes by identity.
+        if context.tensor_equality_enabled() and not context.in_tf1_graph():
+            raise TypeError('Tensor is unhashable. Instead, use tensor.ref() as the key.')
         return id(self)
 
     def ref(self):
@@ -302,7 +306,12 @@ def _check_python_value(value, int64_only):
     if isinstance(value, (list, tuple)):
         for v in value:
             if isinstance(v, (list, tuple)) or not isinstance(v, _PYTHON_LEAVES):
-                _check_python_value(v, int64_only)
+                try:
+                    _check_python_value(v, int64_only)
+                except (TypeError, ValueError):
+                    if context.current_graph() is None:
+                        raise  # eagerly TF names the element; in a graph, the whole list
+                    raise conversion_error('mixed', value) from None
             elif int64_only and type(v) is int and not -2 ** 63 <= v < 2 ** 63:
                 raise conversion_error('int_range', value)
         return

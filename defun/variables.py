@@ -197,6 +197,9 @@ class Variable:
                 f'numpy={_numpy_repr(self._storage.value)}>')
 
     def __hash__(self):
+        if context.tensor_equality_enabled() and not context.in_tf1_graph():
+            raise TypeError(f'Variable is unhashable. Instead, use variable.ref() as the key. '
+                            f'(Variable: {self!r})')
         return id(self)
 
     def ref(self):
@@ -289,12 +292,24 @@ def _delegate(op_name):
     return method
 
 
+def _equality(op_name, identical):
+    elementwise = _delegate(op_name)
+
+    def method(self, other):
+        if not context.tensor_equality_enabled():  # tf.compat.v1.disable_tensor_equality
+            return (self is other) == identical
+        return elementwise(self, other)
+    method.__name__ = op_name
+    return method
+
+
 for _op in ['__add__', '__radd__', '__sub__', '__rsub__', '__mul__', '__rmul__', '__truediv__',
             '__rtruediv__', '__floordiv__', '__rfloordiv__', '__mod__', '__rmod__', '__pow__',
             '__rpow__', '__matmul__', '__rmatmul__', '__neg__', '__pos__', '__abs__', '__invert__',
             '__and__', '__rand__', '__or__', '__ror__', '__xor__', '__rxor__', '__lt__', '__le__',
-            '__gt__', '__ge__', '__eq__', '__ne__', '__getitem__']:
+            '__gt__', '__ge__', '__getitem__']:
     setattr(Variable, _op, _delegate(_op))
+Variable.__eq__, Variable.__ne__ = _equality('__eq__', True), _equality('__ne__', False)
 
 
 def _convert_variable(variable, dtype):

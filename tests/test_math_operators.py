@@ -66,9 +66,30 @@ def test_equality_between_tensors_of_different_dtypes_raises():
         tf.constant([1]) == tf.constant([1.0])
 
 
-def test_tensors_stay_hashable_by_identity():
+def test_tensors_are_unhashable_as_tf2_and_refs_are_keys():
+    # TF 2.21: hash() of a tensor or Variable raises TypeError (== is elementwise); ref() works.
     a, b = tf.constant(1.0), tf.constant(1.0)
-    assert len({a, b, a}) == 2
+    with pytest.raises(TypeError, match=r'Tensor is unhashable. Instead, use tensor.ref\(\)'):
+        hash(a)
+    v = tf.Variable(0.0)
+    with pytest.raises(TypeError, match=r'Variable is unhashable. Instead, use variable.ref\(\) '
+                                        r"as the key. \(Variable: <tf.Variable 'Variable:0'"):
+        set([v, a])
+    assert len({a.ref(), b.ref(), a.ref()}) == 2
+    with tf.Graph().as_default():
+        c = tf.constant(1.0)
+        assert len({c, c}) == 1  # a TF1-style graph hashes by identity
+
+
+def test_tensor_equality_switch_of_compat_v1():
+    x, y = tf.Variable(0.0), tf.Variable(0.0)
+    try:
+        tf.compat.v1.disable_tensor_equality()
+        assert (x == y) is False and (x == x) is True and (x != y) is True
+        assert len({x, y, x}) == 2
+    finally:
+        tf.compat.v1.enable_tensor_equality()
+    assert bool(x == y) and (x == y).dtype == tf.bool
 
 
 def test_logical_operators_on_bool():

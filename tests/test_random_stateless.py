@@ -83,3 +83,12 @@ def test_split_and_fold_in():
     assert folded.shape == (2,) and int(folded[1]) == 7
     # As TF: the first word of a fold is the first word of a split.
     assert int(folded[0]) == int(seeds[0, 0])
+
+
+def test_split_and_fold_in_aliases_match_tf():
+    # tf.random.split / fold_in are TF's stateless_split / stateless_fold_in; values from TF 2.21.
+    assert tf.random.split is tf.random.experimental.stateless_split
+    assert tf.random.fold_in is tf.random.experimental.stateless_fold_in
+    np.testing.assert_array_equal(tf.random.split([1, 2]),
+                                  [[1105988140, 1738052849], [-335576002, 370444179]])
+    np.testing.assert_array_equal(tf.random.fold_in([1, 2], 3), [1105988140, 3])

@@ -37,7 +37,9 @@ def test_properties():
     assert tf.Variable(0.0).name == 'Variable:0'
     with tf.name_scope('layer'):
         assert tf.Variable(0.0, name='b').name == 'layer/b:0'
-    assert hash(v) == id(v)
+    with pytest.raises(TypeError, match='Variable is unhashable'):  # as TF 2.21
+        hash(v)
+    assert v.ref().deref() is v
 
 
 def test_repr_is_tf_format():

@@ -2,7 +2,7 @@
 from defun.ops import creation
 from defun.graph import placeholder, get_default_graph, Graph  # noqa: F401
 from defun.gradients import gradients  # noqa: F401
-from defun import unsupported
+from defun import context, unsupported
 
 
 def constant(value, dtype=None, shape=None, name='Const', verify_shape=False):
@@ -16,6 +16,17 @@ def constant(value, dtype=None, shape=None, name='Const', verify_shape=False):
     return creation.constant(value, dtype=dtype, shape=shape, name=name)
 
 
+def enable_tensor_equality():
+    """TF2's default: `==` on tensors and Variables is elementwise, and they are unhashable."""
+    context.set_tensor_equality(True)
+
+
+def disable_tensor_equality():
+    """TF1's rule: `==` on tensors and Variables compares identity, and they hash by identity."""
+    context.set_tensor_equality(False)
+
+
 __getattr__ = unsupported.missing_names(
     __name__, 'tf.compat.v1', reason='Only the TF2 API and these graph-building pieces of '
-    'compat.v1 are: placeholder, get_default_graph, Graph, gradients, constant.')
+    'compat.v1 are: placeholder, get_default_graph, Graph, gradients, constant, Dimension, '
+    'enable_tensor_equality, disable_tensor_equality.')

@@ -106,12 +106,18 @@ class Optimizer(AutoTrackable):
 
     def add_optimizer_variables(self, var_list, names, initializer='zeros'):
         """One slot per model variable per name (per variable, then per name, as Keras orders
-        them); returns a list per name (just the list when `names` is one string)."""
+        them); returns a list per name (just the list when `names` is one string).
+        `initializer` is one for all names or a list, one per name."""
         kinds = [names] if isinstance(names, str) else list(names)
+        inits = list(initializer) if isinstance(initializer, (list, tuple)) else \
+            [initializer] * len(kinds)
+        if len(inits) != len(kinds):
+            raise ValueError(f'{self.name}.add_optimizer_variables: {len(inits)} initializers '
+                             f'for {len(kinds)} names')
         slots = tuple([] for _ in kinds)
         for variable in var_list:
             for i, kind in enumerate(kinds):
-                slots[i].append(self.add_variable_from_reference(variable, kind, initializer))
+                slots[i].append(self.add_variable_from_reference(variable, kind, inits[i]))
         return slots[0] if isinstance(names, str) else slots
 
     @property
@@ -216,6 +222,7 @@ class Optimizer(AutoTrackable):
             grads = self._clip_gradients(grads)
             lr = self.learning_rate
             self._apply_weight_decay(variables, lr)
+            self.before_update_steps()
             for grad, variable in zip(grads, variables):
                 self.update_step(grad, variable, lr)
         self._iterations.assign_add(1)
@@ -265,6 +272,11 @@ class Optimizer(AutoTrackable):
 
     def update_step(self, gradient, variable, learning_rate):
         raise NotImplementedError(f'{type(self).__name__} must define update_step')
+
+    def before_update_steps(self):
+        """Runs once per step before the per-variable updates (Nadam's running product);
+        nothing by default."""
+        return None
 
     # -- the parts of a step
     @staticmethod

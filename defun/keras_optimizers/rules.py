@@ -19,7 +19,7 @@ from defun.ops.arithmetic import maximum, square
 from defun.ops.base_ops import cast
 from defun.ops.elementary import pow as power, sqrt
 
-__all__ = ['SGD', 'Adam', 'AdamW', 'RMSprop', 'Adagrad', 'get']
+__all__ = ['SGD', 'Adam', 'AdamW', 'RMSprop', 'Adagrad']
 
 
 class SGD(Optimizer):
@@ -166,23 +166,3 @@ class Adagrad(Optimizer):
         accumulator = self.slot(self._accumulators, variable)
         accumulator.assign_add(square(gradient))
         variable.assign_sub((lr * gradient) / sqrt(accumulator + self.epsilon))
-
-
-_BY_NAME = {cls.__name__.lower(): cls for cls in (SGD, Adam, AdamW, RMSprop, Adagrad)}
-
-
-def get(identifier):
-    """An optimizer from a name ('adam'), a {'class_name', 'config'} dict, or an optimizer."""
-    if identifier is None:
-        return None
-    obj = identifier
-    if isinstance(identifier, str):
-        identifier_dict = {'class_name': identifier, 'config': {}}
-    else:
-        identifier_dict = identifier if isinstance(identifier, dict) else None
-    if identifier_dict is not None:
-        cls = _BY_NAME.get(str(identifier_dict.get('class_name', '')).lower())
-        obj = cls(**identifier_dict.get('config', {})) if cls is not None else None
-    if isinstance(obj, Optimizer):
-        return obj
-    raise ValueError(f'Could not interpret optimizer identifier: {identifier}')

@@ -6,13 +6,13 @@ import math
 from defun import unsupported
 from defun.ops.arithmetic import minimum
 from defun.ops.base_ops import cast
-from defun.ops.elementary import cos, floor, pow as power
-from defun.ops.logic import greater, less_equal, logical_and, where
+from defun.ops.elementary import ceil, cos, floor, log, pow as power
+from defun.ops.logic import equal, greater, less_equal, logical_and, where
 from defun.scopes import name_scope
 from defun.tensor import convert_to_tensor
 
 __all__ = ['LearningRateSchedule', 'ExponentialDecay', 'PiecewiseConstantDecay', 'CosineDecay',
-           'InverseTimeDecay']
+           'InverseTimeDecay', 'PolynomialDecay', 'CosineDecayRestarts']
 
 
 class LearningRateSchedule:
@@ -160,6 +160,86 @@ class CosineDecay(LearningRateSchedule):
         return {'initial_learning_rate': self.initial_learning_rate,
                 'decay_steps': self.decay_steps, 'alpha': self.alpha, 'name': self.name,
                 'warmup_target': self.warmup_target, 'warmup_steps': self.warmup_steps}
+
+
+class PolynomialDecay(LearningRateSchedule):
+    """(initial - end) * (1 - s / decay_steps) ** power + end, with s = min(step, decay_steps);
+    with cycle, decay_steps is stretched to the next multiple of itself past the step instead."""
+
+    def __init__(self, initial_learning_rate, decay_steps, end_learning_rate=0.0001, power=1.0,
+                 cycle=False, name='PolynomialDecay'):
+        self.initial_learning_rate = initial_learning_rate
+        self.decay_steps = _positive_steps(decay_steps)
+        self.end_learning_rate = end_learning_rate
+        self.power = power
+        self.cycle = cycle
+        self.name = name
+
+    def __call__(self, step):
+        with name_scope(self.name):
+            initial = convert_to_tensor(self.initial_learning_rate)
+            dtype = initial.dtype
+            end = cast(self.end_learning_rate, dtype)
+            step = cast(step, dtype)
+            decay_steps = cast(self.decay_steps, dtype)
+            if self.cycle:
+                multiplier = where(equal(step, 0), cast(1.0, dtype),
+                                   ceil(step / self.decay_steps))
+                decay_steps = decay_steps * multiplier
+            else:
+                step = minimum(step, decay_steps)
+            p = step / decay_steps
+            return (initial - end) * power(1 - p, cast(self.power, dtype)) + end
+
+    def get_config(self):
+        return {'initial_learning_rate': self.initial_learning_rate,
+                'decay_steps': self.decay_steps, 'end_learning_rate': self.end_learning_rate,
+                'power': self.power, 'cycle': self.cycle, 'name': self.name}
+
+
+class CosineDecayRestarts(LearningRateSchedule):
+    """Cosine decay with warm restarts (SGDR, Loshchilov & Hutter): the i-th period lasts
+    first_decay_steps * t_mul**i steps and starts from initial * m_mul**i; within a period the
+    rate is initial * m_mul**i * ((1 - alpha) 0.5 (1 + cos(pi f)) + alpha), f the fraction done."""
+
+    def __init__(self, initial_learning_rate, first_decay_steps, t_mul=2.0, m_mul=1.0, alpha=0.0,
+                 name='SGDRDecay'):
+        if first_decay_steps <= 0:
+            raise ValueError('Argument `first_decay_steps` must be > 0. Received: '
+                             f'first_decay_steps={first_decay_steps}')
+        self.initial_learning_rate = initial_learning_rate
+        self.first_decay_steps = first_decay_steps
+        self._t_mul = t_mul
+        self._m_mul = m_mul
+        self.alpha = alpha
+        self.name = name
+
+    def _restart(self, fraction, t_mul, dtype):
+        """(index of the current period, fraction of it done); t_mul is a Python constant, so
+        Keras's cond on t_mul == 1 is decided here."""
+        if dtype.as_numpy_dtype(self._t_mul) == 1.0:
+            i_restart = floor(fraction)
+            return i_restart, fraction - i_restart
+        i_restart = floor(log(cast(1.0 - fraction * (1.0 - t_mul), dtype)) / log(t_mul))
+        sum_r = (1.0 - power(t_mul, i_restart)) / (1.0 - t_mul)
+        return i_restart, (fraction - sum_r) / power(t_mul, i_restart)
+
+    def __call__(self, step):
+        with name_scope(self.name):
+            initial = convert_to_tensor(self.initial_learning_rate)
+            dtype = initial.dtype
+            first = cast(self.first_decay_steps, dtype)
+            alpha, t_mul = cast(self.alpha, dtype), cast(self._t_mul, dtype)
+            m_mul = cast(self._m_mul, dtype)
+            i_restart, fraction = self._restart(cast(step, dtype) / first, t_mul, dtype)
+            m_fac = power(m_mul, i_restart)
+            cosine = 0.5 * m_fac * (1.0 + cos(cast(math.pi, dtype) * fraction))
+            return initial * ((1 - alpha) * cosine + alpha)
+
+    def get_config(self):
+        return {'initial_learning_rate': self.initial_learning_rate,
+                'first_decay_steps': self.first_decay_steps, 't_mul': self._t_mul,
+                'm_mul': self._m_mul, 'alpha': self.alpha, 'name': self.name}
 
 
 __getattr__ = unsupported.missing_names(__name__, 'tf.keras.optimizers.schedules')

@@ -250,7 +250,8 @@ def add_n(inputs, name=None):
         raise TypeError('add_n: `inputs` must be a list of tensors, got None')
     if isinstance(inputs, (list, tuple)) and not inputs:
         raise ValueError('add_n: inputs must be a non-empty list of tensors')
-    tensors = op_helpers.same_dtype_args(list(inputs), 'add_n')
+    tensors = op_helpers.same_dtype_args(validation.tensor_list(inputs, 'add_n', 'inputs'),
+                                         'add_n')
     validation.same_shapes(tensors, 'add_n')
     if len(tensors) == 1:
         return tensors[0]

@@ -50,7 +50,7 @@ STACK = define_op('Pack', lambda *xs, axis: np.stack(xs, axis=axis), _stack_infe
 def stack(values, axis=0, name='stack'):
     if isinstance(values, (list, tuple)) and not values:
         return constant([], name=None if name == 'stack' else name)  # TF: an empty float32[0]
-    tensors = op_helpers.same_dtype_args(list(values), 'stack')
+    tensors = op_helpers.same_dtype_args(validation.tensor_list(values, 'stack'), 'stack')
     rank = tensors[0].shape.rank
     axis = validation.python_int(axis, 'stack', 'axis')
     if rank is not None and not -(rank + 1) <= axis <= rank:
@@ -146,7 +146,7 @@ def concat(values, axis, name='concat'):
     if isinstance(values, (list, tuple)) and not values:
         raise validation.invalid_argument('concat: `values` is empty; concat needs at least one '
                                           'tensor')
-    tensors = op_helpers.same_dtype_args(list(values), 'concat')
+    tensors = op_helpers.same_dtype_args(validation.tensor_list(values, 'concat'), 'concat')
     axis = validation.python_int(axis, 'concat', 'axis')
     if len(tensors) == 1:
         return identity(tensors[0])

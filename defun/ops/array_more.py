@@ -188,7 +188,7 @@ def broadcast_dynamic_shape(shape_x, shape_y):
 
 def shape_n(input, out_type=dtypes.int32, name=None):
     """The shape of each tensor of a list."""
-    return [shape(t, out_type=out_type) for t in input]
+    return [shape(t, out_type=out_type) for t in validation.tensor_list(input, "shape_n", "input")]
 
 
 def saturate_cast(value, dtype, name=None):

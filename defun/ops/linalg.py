@@ -66,7 +66,29 @@ def _matmul_grad(op, g):
     return sum_to(ga, op.inputs[0]), sum_to(gb, op.inputs[1])
 
 
-MATMUL = define_op('MatMul', _matmul_kernel, _matmul_infer, _matmul_grad)
+_BLAS_DTYPES = (np.dtype(np.float32), np.dtype(np.float64))
+
+
+def _matmul_expression(op, names):
+    """What the executor writes for a MatMul of two matrices of static rank 2 (float32/float64,
+    the dtypes numpy hands to BLAS): transposes folded into np.dot on .T views (the same BLAS call
+    as the kernel's matmul on swapped axes, without its checks), and an outer product (inner
+    dimension statically 1 on both sides) as a broadcast multiply (one product per element, as in
+    the matmul). Anything else calls the kernel."""
+    a, b = op.inputs
+    sa, sb = dims(a), dims(b)
+    if sa is None or sb is None or len(sa) != 2 or len(sb) != 2 or \
+            a.dtype.np_dtype not in _BLAS_DTYPES or b.dtype is not a.dtype:
+        return None
+    ta, tb = op.attrs['transpose_a'], op.attrs['transpose_b']
+    x, y = names[0] + ('.T' if ta else ''), names[1] + ('.T' if tb else '')
+    if (sa[0] if ta else sa[1]) == 1 and (sb[1] if tb else sb[0]) == 1:
+        return f'{x} * {y}'
+    return f'np.dot({x}, {y})'
+
+
+MATMUL = define_op('MatMul', _matmul_kernel, _matmul_infer, _matmul_grad,
+                   expression=_matmul_expression)
 
 
 def matmul(a, b, transpose_a=False, transpose_b=False, adjoint_a=False, adjoint_b=False,
@@ -197,6 +219,8 @@ def einsum(equation, *inputs, **kwargs):
     """Einstein summation, as numpy's einsum (including '...' and implicit output)."""
     kwargs.pop('name', None)
     kwargs.pop('optimize', None)
+    if not isinstance(equation, str):
+        raise TypeError(f'einsum: `equation` must be a string, got {equation!r}')
     if kwargs:
         raise TypeError(f'einsum: unexpected keyword arguments {sorted(kwargs)}')
     if len(inputs) == 1 and isinstance(inputs[0], (list, tuple)):

@@ -103,8 +103,10 @@ def _tensor_equality(opdef, unconvertible):
         if other is None:
             return unconvertible
         graph = context.current_graph()
-        if graph is not None and not getattr(graph, 'building_function', True):
-            # A TF1-style graph (Graph.as_default outside a function) compares tensors by identity.
+        if not context.tensor_equality_enabled() or (
+                graph is not None and not getattr(graph, 'building_function', True)):
+            # A TF1-style graph (Graph.as_default outside a function), or equality switched off
+            # with tf.compat.v1.disable_tensor_equality: tensors compare by identity.
             same = self is other
             return same if opdef is EQUAL else not same
         try:

@@ -2,8 +2,9 @@
 x-log family (xlogy, xlog1py, xdivy), multiply_no_nan / reciprocal_no_nan, the segment
 reductions (segment_* and unsorted_segment_* sum, mean, max, min), in_top_k, and bincount.
 
-The x-log family and the *_no_nan ops are compositions with `where`, guarded so that the zero
-case contributes a zero gradient, as TF's gradients do. The segment reductions are one op each
+The x-log family and reciprocal_no_nan are compositions with `where`, guarded so that the zero
+case contributes a zero gradient, as TF's gradients do; multiply_no_nan is TF's MulNoNan op.
+The segment reductions are one op each
 (numpy's ufunc.at); their gradients gather the output gradient back to the data rows, max/min
 splitting it evenly among the rows equal to the result (TF's rule). Empty segments hold 0 for
 sum/mean and the segment_ forms, and the dtype's lowest/highest finite value for the
@@ -15,12 +16,12 @@ from defun import dtypes, errors
 from defun.dispatch import apply_op
 from defun.ops.arithmetic import conj, divide_no_nan, maximum, square
 from defun.ops.array import stack
-from defun.ops.base_ops import cast, ones_like, reshape, zeros_like
+from defun.ops.base_ops import cast, ones_like, reshape, sum_to, zeros_like
 from defun.ops.dtype_checks import FLOAT, NUMERIC, REAL, checked_kernel, check_inputs
 from defun.ops.elementary import log, log1p, softplus, sqrt
 from defun.ops.gathering import gather
 from defun.ops.logic import equal, not_equal, where
-from defun.ops.op_helpers import binary_args, dims, static_value, to_tensor
+from defun.ops.op_helpers import binary_args, broadcast_dims, dims, static_value, to_tensor
 from defun.ops import validation
 from defun.ops.reductions import reduce_all, reduce_max, reduce_sum
 from defun.ops.sorting import top_k
@@ -115,11 +116,29 @@ def xdivy(x, y, name=None):
     return _where_x_zero(x, y + zeros_like(x), lambda safe: x / safe)
 
 
+def _mul_no_nan_kernel(x, y):
+    return np.where(y == 0, np.zeros((), x.dtype), x * y).astype(x.dtype, copy=False)
+
+
+def _mul_no_nan_grad(op, g):
+    # TF's: d/dx = mul_no_nan(g, y), d/dy = mul_no_nan(x, g) (x * g even where y == 0).
+    x, y = op.inputs
+    return (sum_to(apply_op(MUL_NO_NAN, (g, y)), x), sum_to(apply_op(MUL_NO_NAN, (x, g)), y))
+
+
+def _mul_no_nan_infer(x, y):
+    check_inputs('multiply_no_nan', 'fc', x)
+    return x.dtype, broadcast_dims(dims(x), dims(y), 'multiply_no_nan')
+
+
+MUL_NO_NAN = define_op('MulNoNan', checked_kernel(_mul_no_nan_kernel, 'fc', 'multiply_no_nan'),
+                       _mul_no_nan_infer, _mul_no_nan_grad)
+
+
 def multiply_no_nan(x, y, name=None):
-    """x * y, and 0 where y == 0 even if x is inf or NaN."""
+    """x * y, and 0 where y == 0 even if x is inf or NaN (one op, with TF's gradient)."""
     x, y = binary_args(x, y, 'multiply_no_nan')
-    y = y + zeros_like(x)
-    return _where_x_zero(y, x + zeros_like(y), lambda safe: safe * y)
+    return apply_op(MUL_NO_NAN, (x, y), None, name)
 
 
 def reciprocal_no_nan(x, name=None):

@@ -70,7 +70,8 @@ def _selu_kernel(x):
 
 def _selu_grad(op, g):
     x = op.inputs[0]
-    slope = where(x > 0, _SELU_SCALE * ones_like(x), _SELU_SCALE * _SELU_ALPHA * exp(x))
+    # As TF's SeluGrad: the scale wherever the output is not negative (x = 0 included).
+    slope = where(x < 0, _SELU_SCALE * _SELU_ALPHA * exp(x), _SELU_SCALE * ones_like(x))
     return g * slope
 
 
@@ -121,7 +122,8 @@ def weighted_cross_entropy_with_logits(labels, logits, pos_weight, name=None):
     q = to_tensor(pos_weight, dtype=z.dtype, name='pos_weight',
                   op='weighted_cross_entropy_with_logits')
     weight = 1 + (q - 1) * y
-    return (1 - y) * z + weight * (log1p(exp(-abs(z))) + maximum(-z, zeros_like(z)))
+    # relu, as TF's formula: its gradient at logits 0 is 0 (maximum's tie would give -1).
+    return (1 - y) * z + weight * (log1p(exp(-abs(z))) + relu(-z))
 
 
 def log_poisson_loss(targets, log_input, compute_full_loss=False, name=None):
@@ -319,7 +321,7 @@ def separable_conv2d(input, depthwise_filter, pointwise_filter, strides, padding
 
 
 def _block(block_size, op):
-    b = int(block_size)
+    b = validation.python_int(block_size, op, 'block_size')
     if b < 2:
         raise ValueError(f'{op}: block_size should be > 1, got {b}')
     return b

@@ -18,6 +18,7 @@ from defun.ops.elementary import exp, log
 from defun.ops.op_helpers import binary_args, broadcast_dims, dims, same_dtype_args, to_tensor
 from defun.ops.reductions import cumsum, reduce_max
 from defun.registry import define_op
+from defun.ops import validation
 
 __all__ = ['lgamma', 'digamma', 'polygamma', 'erfinv', 'ndtri', 'polyval', 'accumulate_n',
            'cumulative_logsumexp']
@@ -190,7 +191,10 @@ def polyval(coeffs, x, name=None):
 
 def accumulate_n(inputs, shape=None, tensor_dtype=None, name=None):
     """The elementwise sum of a list of tensors (TF deprecates it for add_n)."""
-    tensors = same_dtype_args(list(inputs), 'accumulate_n', tensor_dtype)
+    tensors = same_dtype_args(validation.tensor_list(inputs, 'accumulate_n', 'inputs'),
+                              'accumulate_n', tensor_dtype)
+    if not tensors:
+        raise ValueError('accumulate_n: `inputs` must be a non-empty list of tensors')
     total = tensors[0]
     for t in tensors[1:]:
         total = total + t

@@ -21,8 +21,8 @@ import numpy as np
 
 from defun import context, errors
 
-__all__ = ['invalid_argument', 'dtype_mismatch', 'element_type', 'python_int', 'axis', 'axes', 'count',
-           'split_sizes', 'window', 'same_shapes', 'padding']
+__all__ = ['invalid_argument', 'dtype_mismatch', 'element_type', 'tensor_list', 'python_int',
+           'axis', 'axes', 'count', 'split_sizes', 'window', 'same_shapes', 'padding']
 
 
 def invalid_argument(message):
@@ -51,6 +51,17 @@ def element_type(x, kinds, op, name='x'):
         raise dtype_mismatch(f'{op}: `{name}` must be a {allowed} tensor, got '
                              f'{errors.describe(x)}')
     return x
+
+
+def tensor_list(values, op, name='values'):
+    """A list of tensors or values (concat, stack, add_n): a list, tuple or tensor (whose first
+    dimension is iterated, as TF does); anything else is TF's TypeError naming the argument."""
+    if isinstance(values, (list, tuple)):
+        return list(values)
+    if hasattr(values, 'dtype') and hasattr(values, 'shape') and hasattr(values, '__iter__'):
+        return list(values)
+    raise TypeError(f'{op}: `{name}` must be a list of tensors, got {errors.describe(values)} '
+                    f'({type(values).__name__})')
 
 
 def _is_int(value):
@@ -99,10 +110,10 @@ def axes(value, rank, op, name='axis', distinct=True):
         return tuple(values)
     out = []
     for a in values:
-        if not -rank <= a < max(rank, 1):
+        if not -rank <= a < rank:  # a scalar has no axis at all (TF: invalid dimension)
             raise invalid_argument(f'{op}: `{name}` {a} is out of range for a tensor of rank '
                                    f'{rank} (expected in [{-rank}, {rank}))')
-        out.append(a % rank if rank else 0)
+        out.append(a % rank)
     if distinct and len(set(out)) != len(out):
         raise errors.InvalidArgumentError(f'{op}: `{name}` {values} holds a dimension twice')
     return tuple(out)
@@ -118,10 +129,10 @@ def axis(value, rank, op, name='axis', extra=0):
     if rank is None:
         return a
     n = rank + extra
-    if not -n <= a < max(n, 1):
+    if not -n <= a < n:
         raise invalid_argument(f'{op}: `{name}` {a} is out of range for a tensor of rank {rank} '
                                f'(expected in [{-n}, {n}))')
-    return a % n if n else 0
+    return a % n
 
 
 def count(value, op, name, minimum=0):

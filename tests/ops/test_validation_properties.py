@@ -1,0 +1,125 @@
+"""Property tests (hypothesis) for the argument validators of defun/ops/validation.py, through the
+public ops: any shape and any axis list is either accepted with numpy's result or refused with TF's
+class (InvalidArgumentError eagerly, ValueError while tracing), never numpy's error."""
+import warnings
+
+import numpy as np
+from hypothesis import given, settings, strategies as st
+
+import defun as tf
+from defun import errors
+
+shapes = st.lists(st.integers(1, 3), min_size=0, max_size=4).map(tuple)
+FAST = settings(max_examples=60, deadline=None)
+
+
+def _traced(fn):
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore')
+        return tf.function(fn)()
+
+
+@FAST
+@given(shapes, st.lists(st.integers(-6, 6), min_size=1, max_size=3))
+def test_reduction_axes(shape, axes):
+    x = np.arange(int(np.prod(shape)), dtype=np.float64).reshape(shape)
+    rank = len(shape)
+    in_range = all(-rank <= a < rank for a in axes)  # a scalar has no axes (TF)
+    distinct = len({a % rank for a in axes}) == len(axes) if in_range else True
+    if in_range and distinct:
+        expected = np.sum(x, axis=tuple(axes))
+        np.testing.assert_allclose(tf.reduce_sum(tf.constant(x), axis=axes).numpy(), expected)
+        np.testing.assert_allclose(_traced(lambda: tf.reduce_sum(tf.constant(x), axis=axes)),
+                                   expected)
+        return
+    try:
+        tf.reduce_sum(tf.constant(x), axis=axes)
+    except errors.InvalidArgumentError as exc:
+        assert 'reduce_sum' in str(exc) and 'axis' in str(exc)
+    else:
+        raise AssertionError('accepted a bad axis')
+    graph_class = ValueError if not in_range else errors.InvalidArgumentError
+    try:
+        _traced(lambda: tf.reduce_sum(tf.constant(x), axis=axes))
+    except graph_class as exc:
+        assert 'axis' in str(exc)
+    else:
+        raise AssertionError('accepted a bad axis while tracing')
+
+
+@FAST
+@given(shapes, st.integers(-6, 6))
+def test_expand_dims_axis(shape, axis):
+    x = np.zeros(shape)
+    rank = len(shape)
+    if -rank - 1 <= axis <= rank:
+        assert tf.expand_dims(x, axis).shape == np.expand_dims(x, axis).shape
+        return
+    try:
+        tf.expand_dims(x, axis)
+    except errors.InvalidArgumentError as exc:
+        assert 'expand_dims' in str(exc)
+    else:
+        raise AssertionError('accepted a bad axis')
+
+
+@FAST
+@given(shapes, shapes)
+def test_broadcasting_shapes(a, b):
+    try:
+        expected = np.broadcast_shapes(a, b)
+    except ValueError:
+        expected = None
+    for run in (lambda f: f(), _traced):
+        try:
+            out = run(lambda: tf.add(tf.zeros(a), tf.zeros(b)))
+        except (errors.InvalidArgumentError, ValueError) as exc:
+            assert expected is None and 'broadcast' not in str(exc).split(':')[0]
+            assert not isinstance(exc, ValueError) or run is _traced
+        else:
+            assert expected is not None and tuple(out.shape) == expected
+
+
+@FAST
+@given(st.lists(st.integers(0, 4), min_size=1, max_size=4), st.integers(-2, 2))
+def test_split_sizes(sizes, error):
+    total = sum(sizes)
+    x = tf.constant(np.arange(total, dtype=np.float32))
+    parts = tf.split(x, [s + (error if i == 0 else 0) for i, s in enumerate(sizes)]) \
+        if error == 0 else None
+    if error == 0 or sizes[0] + error < 0:  # (a -1 size means "the rest": not an error)
+        if error:
+            return
+        assert [int(p.shape[0]) for p in parts] == sizes
+        np.testing.assert_array_equal(np.concatenate([p.numpy() for p in parts]), x.numpy())
+        return
+    bad = [sizes[0] + error] + sizes[1:]
+    try:
+        tf.split(x, bad)
+    except errors.InvalidArgumentError as exc:
+        assert 'split' in str(exc)
+    else:
+        raise AssertionError(f'split {total} into {bad}')
+    try:
+        _traced(lambda: tf.split(x, bad))
+    except ValueError as exc:
+        assert 'split' in str(exc)
+    else:
+        raise AssertionError(f'split {total} into {bad} while tracing')
+
+
+@FAST
+@given(shapes, st.integers(0, 4))
+def test_unstack_num(shape, num):
+    x = tf.zeros(shape)
+    if not shape:
+        return
+    if num == shape[0]:
+        assert len(tf.unstack(x, num=num)) == num
+        return
+    try:
+        tf.unstack(x, num=num)
+    except errors.InvalidArgumentError as exc:
+        assert 'num' in str(exc)
+    else:
+        raise AssertionError('unstack accepted a wrong num')
