@@ -1,5 +1,5 @@
 """defun: TensorFlow 2's tensors, tapes and compiled functions on numpy. This module only re-exports
-the public surface of ../shared/API.md; nothing is defined here."""
+the public surface (listed in docs/api.md); nothing is defined here."""
 from defun import dtypes
 from defun.dtypes import (DType, as_dtype, float16, half, float32, float64, double, int8, int16,  # noqa
                           int32, int64, uint8, uint16, uint32, uint64, bool, complex64, complex128,

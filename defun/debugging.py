@@ -17,6 +17,7 @@ def disable_traceback_filtering():
 
 
 def is_traceback_filtering_enabled():
+    """Returns whether tracebacks hide defun's own frames (`enable_traceback_filtering`)."""
     return context.traceback_filtering_enabled()
 
 
@@ -26,4 +27,5 @@ def set_log_device_placement(enabled):
 
 
 def get_log_device_placement():
+    """Returns whether device placement logging is on (`set_log_device_placement`)."""
     return context.config_value('log_device_placement')

@@ -37,11 +37,13 @@ def _numeric(dtype):
 
 
 class zeros_initializer(Initializer):
+    """Initializer giving tensors of zeros: `init(shape, dtype=tf.float32)`."""
     def __call__(self, shape, dtype=dtypes.float32, **kwargs):
         return zeros(shape, _numeric(dtype))
 
 
 class ones_initializer(Initializer):
+    """Initializer giving tensors of ones: `init(shape, dtype=tf.float32)`."""
     def __call__(self, shape, dtype=dtypes.float32, **kwargs):
         return ones(shape, _numeric(dtype))
 
@@ -70,6 +72,13 @@ class constant_initializer(Initializer):
 
 
 class random_normal_initializer(Initializer):
+    """Initializer drawing normal values.
+
+    Args:
+      mean: The mean.
+      stddev: The standard deviation.
+      seed: An int; with the global seed, makes the draws reproducible.
+    """
     def __init__(self, mean=0.0, stddev=0.05, seed=None):
         self.mean, self.stddev, self.seed = mean, stddev, seed
 
@@ -85,6 +94,13 @@ class random_normal_initializer(Initializer):
 
 
 class random_uniform_initializer(Initializer):
+    """Initializer drawing uniform values in [minval, maxval).
+
+    Args:
+      minval: The lower bound.
+      maxval: The upper bound (excluded).
+      seed: An int; with the global seed, makes the draws reproducible.
+    """
     def __init__(self, minval=-0.05, maxval=0.05, seed=None):
         self.minval, self.maxval, self.seed = minval, maxval, seed
 

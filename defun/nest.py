@@ -2,7 +2,7 @@
 order) are structure; everything else (None, tensors, dataclasses, other objects) is a leaf."""
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections import abc
 from typing import Any
 
 __all__ = ['flatten', 'flatten_with_tree', 'flatten_with_tuple_paths', 'pack_sequence_as',
@@ -10,6 +10,7 @@ __all__ = ['flatten', 'flatten_with_tree', 'flatten_with_tuple_paths', 'pack_seq
 
 
 def is_nested(value: Any) -> bool:
+    """Returns True if `value` is a list, tuple or dict (a structure `tf.nest` recurses into)."""
     return isinstance(value, (list, tuple, dict))
 
 
@@ -101,7 +102,7 @@ def _rebuild(template, children):
     return type(template)(children)
 
 
-def pack_sequence_as(structure: Any, flat_sequence: Sequence, expand_composites: bool = False) -> Any:
+def pack_sequence_as(structure: Any, flat_sequence: abc.Sequence, expand_composites: bool = False) -> Any:
     """Packs the leaves of `flat_sequence` into the shape of `structure`."""
     flat_sequence = list(flat_sequence)
     if not is_nested(structure):
@@ -170,7 +171,7 @@ def _seq_type(value):
     return type(value)
 
 
-def map_structure(func: Callable, *structures: Any, **kwargs: Any) -> Any:
+def map_structure(func: abc.Callable, *structures: Any, **kwargs: Any) -> Any:
     """Applies `func` to corresponding leaves; returns the result in the first structure's shape."""
     if not structures:
         raise ValueError('Must provide at least one structure')

@@ -30,6 +30,7 @@ _SKIP_PER_ELEMENT = 256   # TF's conservative counter advance per requested elem
 
 
 class Algorithm(enum.Enum):
+    """The counter-based RNG algorithms of `tf.random.Generator` and the stateless ops."""
     PHILOX = 1
     THREEFRY = 2
     AUTO_SELECT = 3

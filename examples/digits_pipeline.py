@@ -2,14 +2,17 @@
 
 The pipeline shuffles with a seed, batches and prefetches; each epoch is one compiled function
 whose `for x, y in dataset:` AutoGraph turns into a graph loop over the dataset, with the
-gradient step inside it. Needs scikit-learn (only for the data): pip install scikit-learn
+gradient step inside it. Needs scikit-learn (only for the data): pip install '.[examples]'
 
-    python examples/digits_pipeline.py
+    python examples/digits_pipeline.py [--short] [--plot [PATH]]
 """
 import numpy as np
 from sklearn.datasets import load_digits
 
 import defun as tf
+from example_utils import parse_args, progress, save_plot
+
+args = parse_args(__doc__.splitlines()[0])
 
 digits = load_digits()
 x = (digits.data / 16.0).astype(np.float32)
@@ -66,9 +69,13 @@ def accuracy(dataset):
     return tf.cast(correct, tf.float32) / tf.cast(seen, tf.float32)
 
 
-for epoch in range(20):
+epochs = 2 if args.short else 20
+losses = []
+for epoch in progress(range(epochs), epochs, 'epochs'):
     mean_loss = train_epoch(train_ds, tf.constant(0.2))
-    if epoch % 5 == 4:
+    losses.append(float(mean_loss))
+    if epoch % 5 == 4 or epoch == epochs - 1:
         print(f'epoch {epoch + 1:2d}: mean loss {float(mean_loss):.4f}, '
               f'test accuracy {float(accuracy(test_ds)):.3f}')
 print('traces of train_epoch:', train_epoch.experimental_get_tracing_count())
+save_plot(args, 'digits_pipeline_loss.png', {'mean training loss': losses}, xlabel='epoch')

@@ -22,6 +22,7 @@ def run_functions_eagerly(run_eagerly):
 
 
 def functions_run_eagerly():
+    """Returns whether `tf.function`s run their Python eagerly (set by `run_functions_eagerly`)."""
     return context.functions_run_eagerly()
 
 

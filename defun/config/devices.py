@@ -61,6 +61,7 @@ def set_logical_device_configuration(device, logical_devices):
 
 
 def get_visible_devices(device_type=None):
+    """Returns the visible PhysicalDevices (of `device_type`, e.g. 'CPU', if given)."""
     visible = context.config_value('visible_devices')
     return _matching([_CPU] if visible is None else visible, device_type)
 
@@ -80,6 +81,7 @@ def set_visible_devices(devices, device_type=None):
 
 
 def get_soft_device_placement():
+    """Returns whether ops fall back to an available device when the requested one is missing."""
     return context.config_value('soft_placement')
 
 

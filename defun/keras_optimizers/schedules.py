@@ -243,3 +243,8 @@ class CosineDecayRestarts(LearningRateSchedule):
 
 
 __getattr__ = unsupported.missing_names(__name__, 'tf.keras.optimizers.schedules')
+
+
+def __dir__():
+    # The ops imported above are this module's helpers, not part of tf.keras.optimizers.schedules.
+    return sorted(__all__)

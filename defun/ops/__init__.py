@@ -8,3 +8,4 @@ from defun.ops import python_ops, linalg_diag, linalg_solve, linalg_decomp  # no
 from defun.ops import random_stateless  # noqa: F401
 from defun.ops import nn_more, clip_ops, math_more, array_more, special  # noqa: F401
 from defun.ops import tensor_array_ops  # noqa: F401
+from defun.ops import op_docs  # noqa: F401,E402  (sets the wrappers' docstrings)

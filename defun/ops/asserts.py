@@ -12,7 +12,7 @@ import numpy as np
 from defun import context, errors
 from defun.ops import arithmetic, debug, elementary, logic, reductions
 from defun.ops.op_helpers import static_value, to_tensor
-from defun.tensor import Tensor
+from defun.tensor import EagerTensor, Tensor
 
 __all__ = ['assert_equal', 'assert_none_equal', 'assert_less', 'assert_less_equal',
            'assert_greater', 'assert_greater_equal', 'assert_near', 'assert_negative',
@@ -86,6 +86,11 @@ def _failure_data(symbol, x, y, test, summarize):
     return data
 
 
+def _name(t):
+    """A graph tensor's name; an eager tensor captured by the graph being built has none yet."""
+    return t.name if not isinstance(t, EagerTensor) else 'captured eager tensor'
+
+
 def _binary_assert(kind, x, y, data, summarize, message, name):
     symbol, test_fn, static_fn = _BINARY[kind]
     with context.name_scope(name or f'assert_{kind}'):
@@ -101,8 +106,8 @@ def _binary_assert(kind, x, y, data, summarize, message, name):
                 data = [message] + list(data)
             raise errors.InvalidArgumentError(eager_text(data, count))
         if data is None:
-            data = [f'Condition x {symbol} y did not hold element-wise:', f'x ({x.name}) = ', x,
-                    f'y ({y.name}) = ', y]
+            data = [f'Condition x {symbol} y did not hold element-wise:', f'x ({_name(x)}) = ', x,
+                    f'y ({_name(y)}) = ', y]
         if message is not None:
             data = [message] + list(data)
         xv, yv = static_value(x), static_value(y)

@@ -114,12 +114,12 @@ TOP_K = define_op('TopKV2', _top_k_kernel, _top_k_infer, _top_k_grad, num_output
 
 def top_k(input, k=1, sorted=True, index_type=dtypes.int32, name=None):
     """The k largest entries of the last axis and their indices (ties: the lower index first)."""
-    x = to_tensor(input, op='top_k')
+    x = validation.element_type(to_tensor(input, op='top_k'), 'fiu', 'top_k', 'input')
     if x.shape.rank == 0:
         raise validation.invalid_argument('top_k: input must be at least rank 1, got a scalar')
     if x.shape.rank is None:
         raise ValueError('top_k: the input needs a known rank')
-    k = int(k)
+    k = validation.python_int(k, 'top_k', 'k')
     if k < 0:
         raise validation.invalid_argument(f'top_k: Need k >= 0, got {k}')
     n = x.shape.as_tuple()[-1]
