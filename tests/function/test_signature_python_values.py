@@ -35,3 +35,20 @@ def test_two_specs_and_nested_signature():
     def h(d):
         return tf.reduce_sum(d['a']) * d['b'][0]
     assert h({'b': [2.0], 'a': [1.0, 2.0]}).numpy() == 6.0
+
+
+def test_concrete_function_converts_python_values_for_its_tensors():
+    @tf.function(input_signature=[tf.TensorSpec([None], tf.float32)])
+    def f(x):
+        return x * 2
+    cf = f.get_concrete_function()
+    assert cf([1.0, 2.0]).numpy().tolist() == [2.0, 4.0]
+    assert cf([1, 2]).numpy().tolist() == [2.0, 4.0]
+
+    @tf.function
+    def g(x, k):
+        return x * k
+    cg = g.get_concrete_function(tf.TensorSpec([None], tf.float32), 3)
+    assert cg([1.0, 2.0], 3).numpy().tolist() == [3.0, 6.0]
+    with pytest.raises(TypeError):
+        cg(1.0, 3)          # a scalar does not fit the traced [None] shape
