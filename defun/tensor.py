@@ -343,8 +343,7 @@ def conversion_error(kind, value):
     int, 'numpy_object' array."""
     eager = context.current_graph() is None
     if kind == 'ragged':
-        return ValueError(f"Can't convert non-rectangular Python sequence to Tensor: "
-                          f'{_short(value)}')
+        return ValueError("Can't convert non-rectangular Python sequence to Tensor.")  # TF's text
     if not eager:
         if value is None:
             return ValueError('None values not supported.')
