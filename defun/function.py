@@ -23,7 +23,7 @@ import weakref
 
 from autograph import impl as autograph_impl
 from autograph import options as autograph_options
-from defun import context, errors
+from defun import context, errors, nest
 from defun.user_frame import user_origin
 from defun.input_signature import signature_key
 from defun.tensor import EagerTensor
@@ -225,6 +225,9 @@ class Function:
         names, values, _ = self._binder.bind(args, kwargs)
         if self._input_signature is not None:
             key, feeds = signature_key(self._name, self._input_signature, names, values)
+            # Trace from the converted tensors, not the raw values (a Python list where a
+            # TensorSpec stands is one tensor here, as in TF).
+            values = nest.pack_sequence_as(list(self._input_signature), feeds)
             holders = ()
         else:
             key, feeds, holders = TraceKey.build(names, values)

@@ -107,6 +107,12 @@ class TensorShape:
             return TensorShape(None)
         return TensorShape.from_tuple(self._dims + other._dims)
 
+    def __add__(self, other: object) -> TensorShape:
+        return self.concatenate(other)
+
+    def __radd__(self, other: object) -> TensorShape:
+        return as_shape(other).concatenate(self)
+
     def with_rank(self, rank: int) -> TensorShape:
         if self._dims is None:
             return TensorShape([None] * rank)

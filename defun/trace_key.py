@@ -138,6 +138,12 @@ class TraceKey:
             return leaves[0].python_value()
         raise KeyError(name)
 
+    def tensor_leaf(self, name):
+        """The leaf of a parameter traced as one tensor, else None."""
+        tree = self.tree[1 + self.names.index(name)]
+        leaf = self._leaves_of(name)[0] if tree is None else None
+        return leaf if leaf is not None and leaf[0] == TENSOR else None
+
     def paths(self, fields):
         """One path per leaf: the parameter name, then `_index` (or `_field` of a namedtuple when
         `fields`) or `_key` per level."""

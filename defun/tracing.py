@@ -38,6 +38,7 @@ def _call_binder(binder, key, fn_name, inputs, function_type):
     def bind(args, kwargs):
         try:
             names, values = _bind_call(binder, key, args, kwargs)
+            values = [_as_traced_tensor(key, n, v) for n, v in zip(names, values)]
             wrong = key.mismatch(values)
             if wrong is None:
                 return key.feeds(values)
@@ -54,6 +55,21 @@ def _call_binder(binder, key, fn_name, inputs, function_type):
                 f'and kwargs: {kwargs} for signature: {function_type}.\nFallback to flat '
                 f'signature also failed due to: {exc}.') from None
     return bind
+
+
+_CONVERTIBLE = (list, tuple, int, float, complex, np.ndarray, np.generic)
+
+
+def _as_traced_tensor(key, name, value):
+    """A Python or numpy value where the trace has one tensor, converted to its dtype as TF's
+    binding does (`cf([1.0, 2.0])`); anything else, or a failed conversion, unchanged."""
+    leaf = key.tensor_leaf(name)
+    if leaf is None or not isinstance(value, _CONVERTIBLE):
+        return value
+    try:
+        return convert_to_tensor(value, dtype=leaf.dtype)
+    except (TypeError, ValueError):
+        return value
 
 
 def _flat_bind(fn_name, names, args, kwargs):

@@ -11,7 +11,7 @@ import weakref
 import numpy as np
 
 from defun import context, dtypes, errors, names
-from defun.ops import state
+from defun.ops import gathering, state
 from defun.shapes import TensorShape
 from defun.tape import variable_accessed
 from defun.tensor import (EagerTensor, Reference, Tensor, convert_to_tensor, numpy_text,
@@ -172,6 +172,22 @@ class Variable:
 
     def assign_sub(self, delta, use_locking=None, name=None, read_value=True):
         return self._assign(delta, 'sub', read_value)
+
+    # -- scatter updates: the tensor_scatter_nd op of the current value, assigned back
+    def scatter_nd_update(self, indices, updates, name=None):
+        return self.assign(gathering.tensor_scatter_nd_update(self.value(), indices, updates))
+
+    def scatter_nd_add(self, indices, updates, name=None):
+        return self.assign(gathering.tensor_scatter_nd_add(self.value(), indices, updates))
+
+    def scatter_nd_sub(self, indices, updates, name=None):
+        return self.assign(gathering.tensor_scatter_nd_sub(self.value(), indices, updates))
+
+    def scatter_nd_max(self, indices, updates, name=None):
+        return self.assign(gathering.tensor_scatter_nd_max(self.value(), indices, updates))
+
+    def scatter_nd_min(self, indices, updates, name=None):
+        return self.assign(gathering.tensor_scatter_nd_min(self.value(), indices, updates))
 
     # -- Python protocol
     def __repr__(self):

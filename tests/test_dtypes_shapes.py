@@ -140,8 +140,12 @@ def test_python_scalars_adopt_the_tensor_dtype(tensor_dtype):
 
 
 def test_python_float_with_int_tensor_raises():
-    with pytest.raises(TypeError, match='int32'):
+    # TF 2.21 (recorded): eagerly `tensor + float` is the add op's InvalidArgumentError; the
+    # other operators convert the number to the tensor's dtype first (TypeError).
+    with pytest.raises(tf.errors.InvalidArgumentError, match='int32'):
         tf.constant([1, 2]) + 1.5
+    with pytest.raises(TypeError, match='int32'):
+        tf.constant([1, 2]) - 1.5
     with pytest.raises(TypeError):
         1.5 * tf.constant(2)
 
@@ -268,3 +272,13 @@ def test_dtypes_module_rules_are_consistent_with_registry():
     for d in dtypes.ALL:
         if d.np_dtype.kind != 'O':
             assert dtypes.from_numpy(d.np_dtype) is d
+
+
+def test_tensorshape_plus_concatenates():
+    # Expected shapes recorded by running the same expressions on TensorFlow 2.21.
+    s = TensorShape([1, 2])
+    assert (s + TensorShape([3])).as_list() == [1, 2, 3]
+    assert (s + [4]).as_list() == [1, 2, 4]
+    assert ([5] + s).as_list() == [5, 1, 2]
+    assert (s + (None,)).as_list() == [1, 2, None]
+    assert (TensorShape(None) + s).rank is None

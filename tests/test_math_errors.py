@@ -116,3 +116,23 @@ def test_partially_known_inference():
     assert [r.shape.as_list() for r in results] == [[4, 3], [None, 1], [None, 4], [None, 4],
                                                      [None, 2]]
     np.testing.assert_equal(results[4].dtype, tf.int64)
+
+
+def test_eager_plus_of_a_number_of_another_kind_is_the_ops_error():
+    # Recorded from TensorFlow 2.21: eagerly only `tensor + number` takes the number's own dtype
+    # (the add kernel refuses: InvalidArgumentError); `number + tensor`, `-`, `*` and a `+`
+    # inside a compiled function convert the number to the tensor's dtype (TypeError).
+    a = tf.constant(1)
+    with pytest.raises(tf.errors.InvalidArgumentError):
+        a + 1.5
+    with pytest.raises(tf.errors.InvalidArgumentError):
+        tf.constant(1.0) + 1j
+    for fn in (lambda: 1.5 + a, lambda: a * 1.5, lambda: a - 1.5):
+        with pytest.raises(TypeError):
+            fn()
+
+    @tf.function(autograph=False)
+    def f(x):
+        return x + 1.5
+    with pytest.raises(TypeError):
+        f(a)

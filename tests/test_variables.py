@@ -276,3 +276,25 @@ def test_variable_handle_is_a_resource():
     assert v.handle.variable is v
     with pytest.raises(TypeError):
         v.handle.numpy()
+
+
+def test_variable_scatter_nd_methods():
+    # Expected values recorded by running the same calls on TensorFlow 2.21.
+    v = tf.Variable([1.0, 2.0, 3.0])
+    v.scatter_nd_update([[0]], [7.0])
+    assert v.numpy().tolist() == [7.0, 2.0, 3.0]
+    v.scatter_nd_add([[2], [2]], [1.0, 1.0])
+    assert v.numpy().tolist() == [7.0, 2.0, 5.0]
+    v.scatter_nd_sub([[1]], [1.0])
+    v.scatter_nd_max([[1]], [5.0])
+    v.scatter_nd_min([[0]], [0.5])
+    assert v.numpy().tolist() == [0.5, 5.0, 5.0]
+
+    @tf.function(autograph=False)
+    def f():
+        v.scatter_nd_update([[1]], [9.0])
+        return v.read_value()
+    assert f().numpy().tolist() == [0.5, 9.0, 5.0]
+    with pytest.raises(tf.errors.InvalidArgumentError):
+        v.scatter_nd_update([[5]], [1.0])
+    assert v.numpy().tolist() == [0.5, 9.0, 5.0]

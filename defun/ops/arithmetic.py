@@ -296,7 +296,7 @@ def _fast_operator(opdef, op, kinds):
     """The Tensor method of `+ - *`: two eager tensors of one dtype the op accepts (the commonest
     eager line) go straight to the bare kernel, the dtype check made here; anything else takes
     the general path (conversion, TF's errors)."""
-    general = operator_method(_operator(opdef, op))
+    general = operator_method(_operator(opdef, op), hint_only=op == 'add')
 
     def method(self, other):
         if other.__class__ is EagerTensor and self.__class__ is EagerTensor:

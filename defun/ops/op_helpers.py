@@ -5,7 +5,7 @@ Shapes in inference are tuples of ints and None (`dims(t)`), or None for an unkn
 """
 import numpy as np
 
-from defun import errors
+from defun import context, errors
 from defun.tensor import EagerTensor, Tensor, constant_from_array, convert_to_tensor, is_tensor
 from defun.ops import validation
 
@@ -194,14 +194,17 @@ def _refuse_operand(tensor, other):
     return None
 
 
-def operator_method(fn, reflected=False):
-    """The Tensor method for a binary Python operator computed by `fn(x, y)`."""
+def operator_method(fn, reflected=False, hint_only=False):
+    """The Tensor method for a binary Python operator computed by `fn(x, y)`. With `hint_only`
+    (TF's `tensor + number`), the number takes the tensor's dtype only as a hint, so eagerly the
+    op's own InvalidArgumentError stands where other operators raise TypeError."""
     def method(self, other):
         try:
             return fn(other, self) if reflected else fn(self, other)
-        except (errors.InvalidArgumentError, TypeError):
+        except (errors.InvalidArgumentError, TypeError) as exc:
             refused = _refuse_operand(self, other)
-            if refused is None:
+            if refused is None or (hint_only and type(other) is not int and context.executing_eagerly()
+                                   and isinstance(exc, errors.InvalidArgumentError)):
                 raise
             raise refused from None
     method.__name__ = fn.__name__
