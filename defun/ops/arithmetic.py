@@ -54,6 +54,8 @@ CONJ = define_op('Conj', np.conj, same_as_first, lambda op, g: conj(g))
 def conj(x, name=None):
     """The complex conjugate; real tensors are returned as they are (no op), as in TF."""
     x = to_tensor(x, op='conj')
+    if x.dtype.is_bool or x.dtype.name == 'string':
+        raise TypeError(f'Expected numeric or variant tensor, got dtype tf.{x.dtype.name}.')
     return apply_op(CONJ, (x,), None, name) if x.dtype.is_complex else x
 
 

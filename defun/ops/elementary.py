@@ -398,7 +398,12 @@ def complex(real, imag, name=None):
 
 
 def real(input, name=None):
+    """The real part of `input` (a real tensor is returned as it is; bool and string are
+    refused with TF's TypeError)."""
     x = to_tensor(input, name='input', op='real')
+    if x.dtype.is_bool or x.dtype.name == 'string':
+        raise TypeError(f"input must be a numeric tensor, but got tensor with dtype "
+                        f"<dtype: '{x.dtype.name}'>")
     return apply_op(REAL, (x,), None, name) if x.dtype.is_complex else x
 
 

@@ -91,9 +91,21 @@ MATMUL = define_op('MatMul', _matmul_kernel, _matmul_infer, _matmul_grad,
                    expression=_matmul_expression)
 
 
+# TF's MatMul type constraint (int8/int16/bool are refused), in TF's order and spelling.
+_MATMUL_TYPES = ('bfloat16', 'float16', 'float32', 'float64', 'int32', 'int64', 'uint8', 'uint16',
+                 'uint32', 'uint64', 'complex64', 'complex128')
+_MATMUL_ALLOWED = frozenset(_MATMUL_TYPES)
+_TF_TYPE_NAMES = {'float16': 'half', 'float32': 'float', 'float64': 'double'}
+
+
 def matmul(a, b, transpose_a=False, transpose_b=False, adjoint_a=False, adjoint_b=False,
            a_is_sparse=False, b_is_sparse=False, output_type=None, name=None):
     a, b = binary_args(a, b, 'matmul')
+    if a.dtype.name not in _MATMUL_ALLOWED:
+        raise validation.dtype_mismatch(
+            f"Value for attr 'T' of {_TF_TYPE_NAMES.get(a.dtype.name, a.dtype.name)} is not in "
+            f"the list of allowed values: {', '.join(_TF_TYPE_NAMES.get(t, t) for t in _MATMUL_TYPES)}"
+            f' [Op:MatMul]')
     # The adjoint is the conjugate transpose (conj is no op on real tensors).
     a, b = conj(a) if adjoint_a else a, conj(b) if adjoint_b else b
     attrs = {'transpose_a': bool(transpose_a or adjoint_a),

@@ -1,0 +1,29 @@
+"""Dtypes TF's ops refuse: each expected class and message was recorded from TF 2.21."""
+import pytest
+
+import defun as tf
+
+
+@pytest.mark.parametrize('value', [[True], ['a']])
+def test_real_and_conj_refuse_bool_and_string(value):
+    x = tf.constant(value)
+    with pytest.raises(TypeError, match='input must be a numeric tensor, but got tensor with dtype'):
+        tf.math.real(x)
+    with pytest.raises(TypeError, match='Expected numeric or variant tensor, got dtype tf.'):
+        tf.math.conj(x)
+    assert tf.math.imag(x).dtype == x.dtype  # TF returns zeros of the same dtype here
+
+
+@pytest.mark.parametrize('dtype', [tf.int8, tf.int16, tf.bool])
+def test_matmul_refuses_types_outside_tfs_constraint(dtype):
+    a = tf.cast(tf.ones([2, 2]), dtype)
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match=f"Value for attr 'T' of {dtype.name} is not in the list of allowed"):
+        tf.matmul(a, a)
+
+    @tf.function
+    def f(x):
+        return tf.matmul(x, x)
+    with pytest.raises(TypeError, match="Value for attr 'T'"):
+        f(a)
+    assert tf.matmul(tf.ones([2, 2], tf.int64), tf.ones([2, 2], tf.int64)).numpy()[0, 0] == 2
