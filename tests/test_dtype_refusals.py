@@ -27,3 +27,21 @@ def test_matmul_refuses_types_outside_tfs_constraint(dtype):
     with pytest.raises(TypeError, match="Value for attr 'T'"):
         f(a)
     assert tf.matmul(tf.ones([2, 2], tf.int64), tf.ones([2, 2], tf.int64)).numpy()[0, 0] == 2
+
+
+def test_argument_refusals_recorded_from_tf():
+    x = tf.ones([2, 3])
+    with pytest.raises(tf.errors.InvalidArgumentError, match=r'ScanOp: axis must be a scalar, not \[1,1\]'):
+        tf.math.cumsum(x, axis=[[0]])
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match=r'value must represent a scalar, got shape \[2\]'):
+        tf.fill([2], [1.0, 2.0])
+    with pytest.raises(tf.errors.InvalidArgumentError, match="attr 'T' of string"):
+        tf.ones_like(tf.constant(['a']))
+    with pytest.raises(tf.errors.InvalidArgumentError, match="attr 'T' of bool"):
+        tf.math.square(tf.constant([True]))
+    with pytest.raises(tf.errors.InvalidArgumentError, match="attr 'Tperm' of float"):
+        tf.transpose(x, [1.0, 0.0])
+    with pytest.raises(TypeError, match='Cannot convert 1.5 to EagerTensor of dtype int32'):
+        tf.reverse(x, [1.5])
+    assert tf.reverse(x, [1]).shape == (2, 3) and tf.transpose(x, [1, 0]).shape == (3, 2)

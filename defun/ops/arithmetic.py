@@ -226,7 +226,13 @@ def negative(x, name=None):
 
 
 def square(x, name=None):
-    return apply_op(SQUARE, (to_tensor(x, op='square'),), None, name)
+    x = to_tensor(x, op='square')
+    if x.dtype.is_bool:
+        raise validation.dtype_mismatch(
+            "Value for attr 'T' of bool is not in the list of allowed values: bfloat16, half, "
+            'float, double, int8, int16, int32, int64, uint8, uint16, uint32, uint64, complex64, '
+            'complex128 [Op:Square]')
+    return apply_op(SQUARE, (x,), None, name)
 
 
 def _add_n_kernel(*xs):

@@ -12,6 +12,7 @@ from defun.ops import op_helpers
 from defun.ops.op_helpers import dims, same_as_first, to_tensor
 from defun.registry import define_op
 from defun.tensor import Tensor
+from defun.ops import validation
 
 __all__ = ['identity', 'cast', 'shape', 'reshape', 'broadcast_to', 'zeros_like', 'ones_like',
            'fill', 'sum_to', 'reduced_shape', 'static_or_tensor_shape']
@@ -207,6 +208,11 @@ def zeros_like(input, dtype=None, name=None):
 
 def ones_like(input, dtype=None, name=None):
     x = to_tensor(input, op='ones_like')
+    if x.dtype.name == 'string':
+        raise validation.dtype_mismatch(
+            "Value for attr 'T' of string is not in the list of allowed values: bfloat16, half, "
+            'float, double, int8, uint8, int16, uint16, int32, uint32, int64, uint64, complex64, '
+            'complex128, bool [Op:OnesLike]')
     result = apply_op(ONES_LIKE, (x,), None, name)
     return result if dtype is None else cast(result, dtype)
 
@@ -231,4 +237,8 @@ def fill(dims, value, name=None):
     d = dims if isinstance(dims, Tensor) else to_tensor(dims, dtype=dtypes.int32, op='fill')
     if d.shape.rank == 0:  # a Python int shape, as TF accepts for zeros(2) / fill(2, x)
         d = reshape(d, [1])
-    return apply_op(FILL, (d, to_tensor(value, op='fill')), None, name)
+    v = to_tensor(value, op='fill')
+    if v.shape.rank is not None and v.shape.rank != 0:
+        raise validation.invalid_argument(f'value must represent a scalar, got shape '
+                                          f'{v.shape.as_list()} [Op:Fill]')
+    return apply_op(FILL, (d, v), None, name)

@@ -332,6 +332,12 @@ CUMPROD = define_op('Cumprod',
 
 def _cumulative(opdef, x, axis, exclusive, reverse, name, op):
     x = to_tensor(x, op=op)
+    axis_shape = list(axis.shape.as_list() or []) if isinstance(axis, Tensor) else \
+        list(np.shape(axis))
+    if axis_shape:  # TF's Cumsum/Cumprod take one scalar axis, not a list
+        raise validation.invalid_argument(
+            f"ScanOp: axis must be a scalar, not [{','.join(map(str, axis_shape))}] "
+            f'[Op:{opdef.type}]')
     axes = reduction_axes(x, axis, op)
     if len(axes) != 1:
         raise ValueError(f'{op}: axis must be a single dimension, got {axis!r}')

@@ -138,6 +138,13 @@ TRANSPOSE = define_op('Transpose', lambda x, perm: np.transpose(x, perm), _trans
 def transpose(a, perm=None, conjugate=False, name='transpose'):
     x = to_tensor(a, op='transpose')
     if perm is not None:
+        kind = perm.dtype.name if isinstance(perm, Tensor) else np.asarray(perm).dtype.kind
+        if kind not in ('int32', 'int64', 'i', 'u'):
+            name_ = {'f': 'float', 'b': 'bool', 'float32': 'float', 'float64': 'double'}.get(
+                kind, kind if isinstance(perm, Tensor) else np.asarray(perm).dtype.name)
+            raise validation.dtype_mismatch(
+                f"Value for attr 'Tperm' of {name_} is not in the list of allowed values: int32, "
+                'int64 [Op:Transpose]')
         perm = _known_ints(perm if isinstance(perm, Tensor) else np.asarray(perm))
         if perm is None:
             raise ValueError('transpose: `perm` must be known while the graph is built')
@@ -359,6 +366,9 @@ REVERSE = define_op('ReverseV2', lambda x, axis: np.flip(x, axis), same_as_first
 
 def reverse(tensor, axis, name=None):
     x = to_tensor(tensor, op='reverse')
+    if not isinstance(axis, Tensor) and np.asarray(axis).dtype.kind == 'f':
+        bad = next(a for a in np.ravel(axis) if a != int(a)) if np.size(axis) else axis
+        raise TypeError(f'Cannot convert {bad} to EagerTensor of dtype int32')
     axes = _known_ints(axis if isinstance(axis, Tensor) else np.asarray(axis))
     if axes is None:
         raise ValueError('reverse: `axis` must be known while the graph is built')
