@@ -45,3 +45,16 @@ def test_argument_refusals_recorded_from_tf():
     with pytest.raises(TypeError, match='Cannot convert 1.5 to EagerTensor of dtype int32'):
         tf.reverse(x, [1.5])
     assert tf.reverse(x, [1]).shape == (2, 3) and tf.transpose(x, [1, 0]).shape == (3, 2)
+
+
+def test_reduction_axis_of_rank_two_refused_in_graphs_only_as_tf():
+    x = tf.ones([2, 3])
+    assert tf.reduce_sum(x, axis=[[0]]).shape == (3,)  # TF's eager kernel flattens it
+
+    @tf.function
+    def f(t):
+        return tf.reduce_sum(t, axis=[[0]])
+    with pytest.raises(ValueError, match='Shape must be at most rank 1 but is rank 2'):
+        f(x)
+    with pytest.raises(TypeError, match="unexpected keyword argument 'name'"):
+        tf.nn.silu(x, name='s')  # TF's silu has no name parameter

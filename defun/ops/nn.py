@@ -134,8 +134,8 @@ def gelu(features, approximate=False, name=None):
     return 0.5 * x * math_ops.erfc(-x * cast(0.7071067811865476, x.dtype))
 
 
-def silu(features, beta=1.0, name=None):
-    """x * sigmoid(beta * x)."""
+def silu(features, beta=1.0):
+    """x * sigmoid(beta * x). (TF's silu takes no `name`.)"""
     x = _float_arg(features, 'silu')
     return x * math_ops.sigmoid(x if beta == 1.0 else x * beta)
 

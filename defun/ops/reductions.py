@@ -9,7 +9,7 @@ exclusive cumulative products, so zeros in the input are handled exactly.
 """
 import numpy as np
 
-from defun import dtypes
+from defun import context, dtypes
 from defun.dispatch import apply_op
 from defun.ops import op_helpers
 from defun.ops.arithmetic import conj, divide_no_nan, floordiv, maximum, square
@@ -41,6 +41,12 @@ def reduction_axes(x, axis, op):
             raise ValueError(f'{op}: the reduction axis must be known when the graph is built; got '
                              f'the symbolic tensor {axis!r}')
         axis = value
+    depth = np.ndim(axis) if not isinstance(axis, Tensor) else axis.shape.rank
+    if depth is not None and depth > 1 and not context.executing_eagerly():
+        # TF's shape function refuses an axis of rank 2 or more while a graph is built (eagerly
+        # its kernel flattens it, so defun does too).
+        raise ValueError(f'Shape must be at most rank 1 but is rank {depth} for the reduction '
+                         f'indices of {op}')
     return tuple(sorted(set(validation.axes(axis, x.shape.rank, op))))
 
 
