@@ -37,37 +37,11 @@ def _positive_steps(decay_steps):
     return decay_steps
 
 
-class ExponentialDecay(LearningRateSchedule):
-    """initial * decay_rate ** (step / decay_steps) (the exponent floored when staircase)."""
+class _RateDecay(LearningRateSchedule):
+    """The decays of an initial rate by `decay_rate` over `step / decay_steps` (floored when
+    staircase): subclasses give the formula in `_decay`."""
 
-    def __init__(self, initial_learning_rate, decay_steps, decay_rate, staircase=False,
-                 name='ExponentialDecay'):
-        self.initial_learning_rate = initial_learning_rate
-        self.decay_steps = _positive_steps(decay_steps)
-        self.decay_rate = decay_rate
-        self.staircase = staircase
-        self.name = name
-
-    def __call__(self, step):
-        with name_scope(self.name):
-            initial = convert_to_tensor(self.initial_learning_rate)
-            dtype = initial.dtype
-            p = cast(step, dtype) / cast(self.decay_steps, dtype)
-            if self.staircase:
-                p = floor(p)
-            return initial * power(cast(self.decay_rate, dtype), p)
-
-    def get_config(self):
-        return {'initial_learning_rate': self.initial_learning_rate,
-                'decay_steps': self.decay_steps, 'decay_rate': self.decay_rate,
-                'staircase': self.staircase, 'name': self.name}
-
-
-class InverseTimeDecay(LearningRateSchedule):
-    """initial / (1 + decay_rate * step / decay_steps) (the ratio floored when staircase)."""
-
-    def __init__(self, initial_learning_rate, decay_steps, decay_rate, staircase=False,
-                 name='InverseTimeDecay'):
+    def __init__(self, initial_learning_rate, decay_steps, decay_rate, staircase, name):
         self.initial_learning_rate = initial_learning_rate
         self.decay_steps = decay_steps
         self.decay_rate = decay_rate
@@ -81,12 +55,37 @@ class InverseTimeDecay(LearningRateSchedule):
             p = cast(step, dtype) / cast(self.decay_steps, dtype)
             if self.staircase:
                 p = floor(p)
-            return initial / (1 + cast(self.decay_rate, dtype) * p)
+            return self._decay(initial, cast(self.decay_rate, dtype), p)
 
     def get_config(self):
         return {'initial_learning_rate': self.initial_learning_rate,
                 'decay_steps': self.decay_steps, 'decay_rate': self.decay_rate,
                 'staircase': self.staircase, 'name': self.name}
+
+
+class ExponentialDecay(_RateDecay):
+    """initial * decay_rate ** (step / decay_steps) (the exponent floored when staircase)."""
+
+    def __init__(self, initial_learning_rate, decay_steps, decay_rate, staircase=False,
+                 name='ExponentialDecay'):
+        super().__init__(initial_learning_rate, _positive_steps(decay_steps), decay_rate,
+                         staircase, name)
+
+    @staticmethod
+    def _decay(initial, rate, p):
+        return initial * power(rate, p)
+
+
+class InverseTimeDecay(_RateDecay):
+    """initial / (1 + decay_rate * step / decay_steps) (the ratio floored when staircase)."""
+
+    def __init__(self, initial_learning_rate, decay_steps, decay_rate, staircase=False,
+                 name='InverseTimeDecay'):
+        super().__init__(initial_learning_rate, decay_steps, decay_rate, staircase, name)
+
+    @staticmethod
+    def _decay(initial, rate, p):
+        return initial / (1 + rate * p)
 
 
 class PiecewiseConstantDecay(LearningRateSchedule):
