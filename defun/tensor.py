@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from defun import context, dtypes
+from defun import context, dtypes, names
 from defun.shapes import TensorShape
 
 __all__ = ['Tensor', 'EagerTensor', 'convert_to_tensor', 'is_tensor', 'install_operator',
@@ -215,6 +215,8 @@ def register_tensor_conversion_function(cls, fn):
 def convert_to_tensor(value: Any, dtype: Any = None, name: str | None = None, dtype_hint: Any = None,
                       preferred_dtype: Any = None) -> Tensor:
     """Converts a Tensor, Variable, numpy array or Python value to a Tensor, following TF's rules."""
+    if name is not None and context.current_graph() is not None:
+        names.check_op_name(name)  # TF checks it while a graph is built, even for a tensor
     if dtype is not None:
         dtype = dtypes.as_dtype(dtype)
     if isinstance(value, Tensor):
@@ -356,10 +358,18 @@ def conversion_error(kind, value):
         return ValueError(f"Can't convert Python sequence with out-of-range integer to Tensor: "
                           f'{_short(value)}')
     if kind == 'numpy_object':
-        return ValueError(f'Failed to convert a NumPy array to a Tensor (Unsupported object type): '
-                          f'{_short(value)}')
+        return ValueError(f'Failed to convert a NumPy array to a Tensor (Unsupported object type '
+                          f'{_first_unsupported(value)}).')
     return ValueError(f"Can't convert Python sequence with mixed types to Tensor: "
                       f'{_short(value)}')
+
+
+def _first_unsupported(array):
+    """The type name of the first element of an object array that is not a string (TF's text)."""
+    for item in np.ravel(array):
+        if not isinstance(item, (str, bytes)):
+            return type(item).__name__
+    return 'object'
 
 
 def _default_array(array, is_numpy):

@@ -17,11 +17,11 @@ from defun.ops.arithmetic import conj, divide_no_nan, square
 from defun.ops.op_helpers import binary_args, dims, to_tensor
 from defun.ops.base_ops import ones_like, sum_to, zeros_like
 from defun.ops.dtype_checks import (FLOAT, INEXACT, NUMERIC, REAL, check_inputs, checked_kernel,
-                                     half_in_float32,
-                                    dtype_error)
+                                    dtype_error, half_in_float32, kernel_registered_for)
 from defun.ops.logic import greater, where
 from defun.registry import define_op
 from defun.tensor import install_operator
+from defun.ops import validation
 
 __all__ = ['pow', 'abs', 'sign', 'reciprocal', 'sqrt', 'rsqrt', 'exp', 'log', 'log1p', 'expm1',
            'sin', 'cos', 'tan', 'asin', 'acos', 'atan', 'atan2', 'sinh', 'cosh', 'tanh', 'sigmoid',
@@ -115,9 +115,12 @@ def _rsqrt_grad_grad(op, g):
 RECIPROCAL_GRAD = _grad_op('ReciprocalGrad', lambda y, dy: -dy * y * y, _reciprocal_grad_grad)
 SQRT_GRAD = _grad_op('SqrtGrad', lambda y, dy: 0.5 * dy / y, _sqrt_grad_grad)
 RSQRT_GRAD = _grad_op('RsqrtGrad', lambda y, dy: -0.5 * dy * y * y * y, _rsqrt_grad_grad)
-RECIPROCAL = _unary('Reciprocal', np.reciprocal,
-                    lambda op, g: apply_op(RECIPROCAL_GRAD, (op.outputs[0], g)),
-                    'reciprocal', NUMERIC)
+# Reciprocal's signature takes ints, but TF has CPU kernels for float and complex only.
+RECIPROCAL = define_op('Reciprocal',
+                       kernel_registered_for(np.reciprocal, NUMERIC, INEXACT, 'reciprocal',
+                                             'Reciprocal'),
+                       _infer_checked('reciprocal', NUMERIC),
+                       lambda op, g: apply_op(RECIPROCAL_GRAD, (op.outputs[0], g)))
 SQRT = _unary('Sqrt', np.sqrt, lambda op, g: apply_op(SQRT_GRAD, (op.outputs[0], g)), 'sqrt')
 # TF computes a half rsqrt in float32 and rounds once (1 / sqrt(x) rounded twice differs).
 RSQRT = _unary('Rsqrt', half_in_float32(lambda x: np.reciprocal(np.sqrt(x))),
@@ -400,6 +403,7 @@ def complex(real, imag, name=None):
 def real(input, name=None):
     """The real part of `input` (a real tensor is returned as it is; bool and string are
     refused with TF's TypeError)."""
+    validation.op_name(name)
     x = to_tensor(input, name='input', op='real')
     if x.dtype.is_bool or x.dtype.name == 'string':
         raise TypeError(f"input must be a numeric tensor, but got tensor with dtype "
@@ -408,6 +412,7 @@ def real(input, name=None):
 
 
 def imag(input, name=None):
+    validation.op_name(name)
     x = to_tensor(input, name='input', op='imag')
     if x.dtype.is_complex:
         return apply_op(IMAG, (x,), None, name)
