@@ -1,7 +1,7 @@
 """Tensor, the one type shared by eager and graph tensors, and convert_to_tensor.
 
 `Tensor` holds what both kinds share (dtype, shape, the Python protocol). `EagerTensor` holds an ndarray
-and is what every eager op returns; graph tensors live in graph.py and extend `Tensor`. Arithmetic
+and is what every eager op returns; graph tensors live in operation.py and extend `Tensor`. Arithmetic
 operators and indexing are ops, so the op tables install them here (`install_operator`) rather than
 this module importing the op tables (see DESIGN.md's layering).
 
