@@ -14,6 +14,7 @@ from defun.ops.array import *  # noqa: F401,F403
 from defun.ops.transform import *  # noqa
 from defun.ops.gathering import *  # noqa
 from defun.ops.sorting import *  # noqa
+from defun.ops.indexing import strided_slice  # noqa
 from defun.ops.debug import Assert, print  # noqa
 from defun import math, linalg, nn, random, debugging  # noqa: F401
 from defun.variables import Variable  # noqa
@@ -36,7 +37,7 @@ from defun.concrete import ConcreteFunction  # noqa
 from defun import types  # noqa: F401  (tf.types.experimental.TraceType, FunctionType, ...)
 from defun.control_flow import *  # noqa: F401,F403
 from defun.module import Module  # noqa
-from defun import config, version  # noqa
+from defun import config, version, test  # noqa
 from defun import train  # noqa: F401  (tf.train: checkpoints)
 from defun import saved_model  # noqa: F401
 from defun.version import VERSION as __version__  # noqa

@@ -24,7 +24,7 @@ def to_array(value, dtype):
     is_numpy = isinstance(value, (np.ndarray, np.generic))
     if not is_numpy:
         # Python ints beyond int64 convert only to a float or complex dtype (as TF's converter).
-        _check_python_value(value, dtype is None or not (dtype.is_floating or dtype.is_complex))
+        _check_python_value(value, _int_range(dtype))
     try:
         array = np.asarray(value)
     except (ValueError, TypeError):
@@ -38,35 +38,41 @@ def to_array(value, dtype):
         return array
     if array.size and not _safe_kind_change(array, dtype, is_numpy):
         raise TypeError(f'Cannot convert {_short(value)} to EagerTensor of dtype {dtype.name}')
-    if array.size and not is_numpy and array.dtype.kind in 'iu' and target.kind in 'iu':
-        # Python ints must fit: `int32_tensor + 2**40` used to wrap around silently.
-        info = np.iinfo(target)
-        if array.min() < info.min or array.max() > info.max:
-            raise TypeError(f'Cannot convert {_short(value)} to EagerTensor of dtype '
-                            f'{dtype.name}: out of range')
+    # Python ints within int64 wrap around to a narrower integer dtype, as TF's converter does
+    # (`tf.constant(300, tf.uint8)` is 44, `uint8_tensor + 300` adds 44).
     return array.astype(target)
 
 
 _PYTHON_LEAVES = (int, float, complex, str, bytes, np.generic, np.ndarray)
 
 
-def _check_python_value(value, int64_only):
+def _int_range(dtype):
+    """The Python ints TF's converter accepts for `dtype` (None: any, for float and complex):
+    int64's range, or uint64's for uint64."""
+    if dtype is not None and (dtype.is_floating or dtype.is_complex):
+        return None
+    if dtype is not None and dtype.name == 'uint64':
+        return range(0, 2 ** 64)
+    return range(-2 ** 63, 2 ** 63)
+
+
+def _check_python_value(value, int_range):
     """Raises TF's error for a value of a type no tensor holds (None, objects, dicts, sets...),
-    at the top level or inside a nested list, and (when `int64_only`) for ints beyond int64."""
+    at the top level or inside a nested list, and for ints outside `int_range` (unless None)."""
     if isinstance(value, _PYTHON_LEAVES):
-        if int64_only and type(value) is int and not -2 ** 63 <= value < 2 ** 63:
+        if int_range is not None and type(value) is int and value not in int_range:
             raise conversion_error('int_range', value)
         return
     if isinstance(value, (list, tuple)):
         for v in value:
             if isinstance(v, (list, tuple)) or not isinstance(v, _PYTHON_LEAVES):
                 try:
-                    _check_python_value(v, int64_only)
+                    _check_python_value(v, int_range)
                 except (TypeError, ValueError):
                     if context.current_graph() is None:
                         raise  # eagerly TF names the element; in a graph, the whole list
                     raise conversion_error('mixed', value) from None
-            elif int64_only and type(v) is int and not -2 ** 63 <= v < 2 ** 63:
+            elif int_range is not None and type(v) is int and v not in int_range:
                 raise conversion_error('int_range', value)
         return
     if hasattr(value, '__array__') and not isinstance(value, type):
