@@ -16,7 +16,6 @@ its traces. Tracing is serialised per Function by a lock; calls of existing trac
 Traces keyed by an object's identity hold it weakly, and are dropped on the next miss after it dies.
 """
 import functools
-import inspect
 import logging
 import threading
 import weakref
@@ -24,6 +23,7 @@ import weakref
 from autograph import impl as autograph_impl
 from autograph import options as autograph_options
 from defun import context, errors, nest
+from defun.call_binding import Binder, WeakMethod, weak_refs
 from defun.user_frame import user_origin
 from defun.input_signature import signature_key
 from defun.tensor import EagerTensor
@@ -36,40 +36,6 @@ _log = logging.getLogger('defun')
 _state = context.state()
 _new_tensor = object.__new__  # skips EagerTensor.__init__'s frame on the hot path
 RETRACE_WARNING_THRESHOLD = 5
-
-
-class _Binder:
-    """Binds call arguments to the function's parameters, the same way for every call."""
-
-    def __init__(self, fn):
-        try:
-            self.signature = inspect.signature(fn)
-        except (TypeError, ValueError):
-            self.signature = None
-        params = list(self.signature.parameters.values()) if self.signature else []
-        # Fast path: only plain positional parameters without defaults, called positionally.
-        self.simple = bool(self.signature) and all(
-            p.kind == p.POSITIONAL_OR_KEYWORD and p.default is p.empty for p in params)
-        self.names = tuple(p.name for p in params)
-
-    def bind(self, args, kwargs):
-        if self.signature is None:
-            return tuple(f'arg{i}' for i in range(len(args))), list(args), None
-        if self.simple and not kwargs and len(args) == len(self.names):
-            return self.names, list(args), None
-        try:
-            bound = self.signature.bind(*args, **kwargs)
-        except TypeError as exc:
-            raise TypeError(f'{exc}') from None
-        bound.apply_defaults()
-        return tuple(bound.arguments), list(bound.arguments.values()), bound
-
-    def call_arguments(self, values, bound=None):
-        if self.signature is None:
-            return list(values), {}
-        new = inspect.BoundArguments(self.signature, dict(zip(
-            self.signature.parameters, values)))
-        return new.args, new.kwargs
 
 
 def _positional_key(leaves):
@@ -95,7 +61,7 @@ class Function:
         self._reduce_retracing = reduce_retracing
         self._jit_compile = jit_compile
         self._input_signature = None if input_signature is None else tuple(input_signature)
-        self._binder = _Binder(python_function)
+        self._binder = Binder(python_function)
         # How many positional arguments the hot path in __call__ accepts (-1: never).
         self._all_positional = (len(self._binder.names) if self._binder.simple
                                 and input_signature is None else -1)
@@ -154,7 +120,7 @@ class Function:
         except TypeError:
             bound = None  # unhashable instance: no per-instance cache possible
         if bound is None:
-            bound = Function(_WeakMethod(self._python_function, instance), self._name,
+            bound = Function(WeakMethod(self._python_function, instance), self._name,
                              self._input_signature, self._autograph, self._reduce_retracing,
                              self._jit_compile, self._autograph_options)
             try:
@@ -293,7 +259,7 @@ class Function:
 
     def _add(self, key, concrete, holders):
         self._cache[key] = concrete
-        self._holders[key] = _weak_refs(
+        self._holders[key] = weak_refs(
             holders, lambda _ref, key=key, dead=self._dead: dead.append(key))
         if not key.exact():
             self._general.setdefault(key.coarse(), []).append(key)
@@ -338,7 +304,7 @@ class Function:
         fn = self._python_function
         if not self._autograph:
             return fn
-        if isinstance(fn, _WeakMethod):  # a method: convert the function, keep the weak binding
+        if isinstance(fn, WeakMethod):  # a method: convert the function, keep the weak binding
             return fn.rebound(autograph_impl.convert(fn.function, self._autograph_features,
                                                      user_requested=True))
         return autograph_impl.convert(fn, self._autograph_features, user_requested=True)
@@ -365,52 +331,6 @@ class Function:
         lines.append('Usual fixes: pass tensors instead of Python numbers, give an '
                      'input_signature, or use reduce_retracing=True for changing shapes.')
         return '\n'.join(lines)
-
-
-class _WeakMethod:
-    """A method bound to an instance held weakly (so a per-instance Function never keeps it alive)."""
-
-    def __init__(self, func, instance):
-        self._func = func
-        self._ref = weakref.ref(instance)
-        self.__name__ = getattr(func, '__name__', 'method')
-        self.__wrapped__ = func
-        try:
-            self.__signature__ = _drop_first(inspect.signature(func))
-        except (TypeError, ValueError):
-            pass
-
-    @property
-    def function(self):
-        return self._func
-
-    def rebound(self, func):
-        """The same weak binding, calling `func` (e.g. the AutoGraph-converted function)."""
-        new = _WeakMethod.__new__(_WeakMethod)
-        new.__dict__.update(self.__dict__)
-        new._func = func
-        return new
-
-    def __call__(self, *args, **kwargs):
-        # An instance already gone (`Model().f(x)` drops the temporary before the call) is
-        # passed as None, as TF's weakly bound methods do.
-        instance = self._ref()
-        return self._func(instance, *args, **kwargs)
-
-
-def _drop_first(signature):
-    params = list(signature.parameters.values())[1:]
-    return signature.replace(parameters=params)
-
-
-def _weak_refs(holders, on_death):
-    refs = []
-    for v in holders:
-        try:
-            refs.append(weakref.ref(v, on_death))
-        except TypeError:
-            pass  # not weakly referable: keyed by identity only
-    return refs or None
 
 
 def _call_site():
