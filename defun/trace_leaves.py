@@ -17,7 +17,8 @@ import numpy as np
 
 from defun import dtypes
 from defun.shapes import TensorShape, TensorSpec
-from defun.tensor import EagerTensor, Tensor, convert_to_tensor, to_array
+from defun.tensor import EagerTensor, Tensor, convert_to_tensor
+from defun.value_conversion import to_array
 from defun.trace_types import TracingContext, TypeText, UnknownArgument, VariableSpec
 from defun.variables import ArgumentVariable, Variable
 
