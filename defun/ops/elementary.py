@@ -18,7 +18,7 @@ from defun.ops.op_helpers import binary_args, dims, to_tensor
 from defun.ops.base_ops import ones_like, sum_to, zeros_like
 from defun.ops.complex_numbers import complex
 from defun.ops.dtype_checks import (FLOAT, INEXACT, NUMERIC, REAL, check_inputs, checked_kernel,
-                                    half_in_float32)
+                                    half_in_float32, kernel_registered_for)
 from defun.ops.logic import greater, where
 from defun.registry import define_op
 from defun.tensor import install_operator
