@@ -19,7 +19,7 @@ from defun.ops.base_ops import cast, sum_to, zeros_like
 from defun.ops.dtype_checks import INEXACT, NUMERIC, REAL, check_inputs, checked_kernel
 from defun.ops.logic import greater_equal, less_equal, where
 from defun.registry import define_op
-from defun.tensor import EagerTensor, convert_to_tensor, install_operator, is_tensor
+from defun.tensor import EagerTensor, convert_to_tensor, install_operator
 from defun.ops import validation
 
 __all__ = ['add', 'subtract', 'multiply', 'divide', 'truediv', 'floordiv', 'floormod', 'mod',
