@@ -163,7 +163,8 @@ def eager_op_error(exc, op_type):
     """An OpError from a kernel run eagerly, worded as TF's eager runtime words it: the wrapped
     function of the op on the CPU device, the kernel's message, and `[Op:<type>]` (a missing
     kernel, NotFoundError, is found before any function runs, and is not wrapped)."""
-    if isinstance(exc, NotFoundError) or exc.op is not None or exc.message.startswith(('{{function_node', 'Graph execution')):
+    if isinstance(exc, NotFoundError) or exc.op is not None or \
+            exc.message.startswith(('{{function_node', 'Graph execution')):
         return exc
     return type(exc)(None, None, f'{_EAGER_PREFIX}{op_type}_device_/job:localhost/replica:0/'
                                  f'task:0/device:CPU:0}}}} {exc.message} [Op:{op_type}]')
