@@ -21,7 +21,10 @@ MODES = ('eager', 'closure', 'args')
 NUMPY_TEXT = re.compile(r'numpy|ndarray|operands could not be broadcast|is out of bounds for '
                         r'(axis|array)|cannot reshape array|setting an array element|'
                         r'object too deep|only integer scalar arrays|list index out of range|'
-                        r'object has no attribute|division by zero|unsupported operand')
+                        r'not broadcastable|negative dimensions are not allowed|axis remapping|'
+                        r'not supported between instances|invalid literal for int|'
+                        r'object has no attribute|(?<!Integer )division by zero|unsupported operand|'
+                        r'The numpy boolean')
 
 
 def _call(tf, mode, fn, args, kwargs):

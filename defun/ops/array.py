@@ -87,7 +87,7 @@ def unstack(value, num=None, axis=0, name='unstack'):
         raise ValueError(f'unstack: Input shape axis {axis} must be in range [-0, 0) (the input '
                          f'is a scalar, {errors.describe(x)})')
     if not isinstance(axis, (int, np.integer)) or isinstance(axis, bool):
-        raise TypeError(f'unstack: `axis` must be an int, got {axis!r}')
+        raise TypeError(f'unstack: `axis` must be an int, got {errors.describe(axis)}')
     if not -len(d) <= axis < len(d):
         # TF's wrapper checks the axis against the static rank (a ValueError in both modes).
         raise ValueError(f'unstack: axis {axis} is out of range for {errors.describe(x)}')
@@ -250,14 +250,19 @@ def _split_dynamic(x, sizes, axis, num):
 
 def _one_hot_kernel(indices, depth, on_value, off_value, axis, dtype):
     idx = np.asarray(indices)
+    if not (axis == -1 or 0 <= axis <= idx.ndim):  # TF's kernel checks it at run time
+        raise errors.InvalidArgumentError(f'one_hot: Expected axis to be -1 or between '
+                                          f'[0, {idx.ndim + 1}).  But received: {axis}')
     eye = np.arange(depth) == idx[..., None]
     result = np.where(eye, on_value, off_value).astype(dtype.np_dtype)
     return np.moveaxis(result, -1, axis) if axis != -1 else result
 
 
 def _one_hot_infer(indices, depth, on_value, off_value, axis, dtype):
+    if axis < -1:
+        raise validation.invalid_argument(f'one_hot: axis must be >= -1, got {axis}')
     d = dims(indices)
-    if d is None:
+    if d is None or axis > len(d):
         return dtype, None
     a = len(d) if axis == -1 else axis
     return dtype, d[:a] + (depth,) + d[a:]

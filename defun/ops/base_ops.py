@@ -170,11 +170,32 @@ def _broadcast_to_infer(x, shape):
         n = shape.shape.as_tuple()
         return x.dtype, None if n is None or n[0] is None else (None,) * n[0]
     target = tuple(int(d) for d in np.reshape(known, [-1]))
-    op_helpers.broadcast_dims(dims(x), target, 'broadcast_to')
+    if any(d < 0 for d in target):
+        raise validation.invalid_argument(f'broadcast_to: Dimension {min(target)} must be >= 0')
+    d = dims(x)
+    if d is not None and len(d) > len(target):
+        raise validation.invalid_argument(f'broadcast_to: Shape must be at most rank '
+                                          f'{len(target)} but is rank {len(d)} (input '
+                                          f'{errors.describe(x)}, shape {list(target)})')
+    op_helpers.broadcast_dims(d, target, 'broadcast_to')
     return x.dtype, target
 
 
-BROADCAST_TO = define_op('BroadcastTo', np.broadcast_to, _broadcast_to_infer,
+def _broadcast_to_kernel(x, shape_array):
+    target = validation.shape_value(shape_array, 'broadcast_to')
+    if x.ndim > len(target):
+        raise errors.InvalidArgumentError(
+            f'broadcast_to: Rank of input ({x.ndim}) must be no greater than rank of output shape '
+            f'({len(target)}).')
+    try:
+        return np.broadcast_to(x, target)
+    except ValueError:
+        raise errors.InvalidArgumentError(
+            f'broadcast_to: Incompatible shapes: [{",".join(map(str, x.shape))}] vs. '
+            f'[{",".join(map(str, target))}]') from None
+
+
+BROADCAST_TO = define_op('BroadcastTo', _broadcast_to_kernel, _broadcast_to_infer,
                          lambda op, g: (sum_to(g, op.inputs[0]), None))
 
 
@@ -256,7 +277,8 @@ def ones_like(input, dtype=None, name=None):
 
 
 def _fill_kernel(dims_array, value):
-    return np.full(tuple(int(d) for d in dims_array), value, dtype=np.asarray(value).dtype)
+    return np.full(validation.shape_value(dims_array, 'fill'), value,
+                   dtype=np.asarray(value).dtype)
 
 
 def _fill_infer(dims_t, value):
@@ -264,7 +286,10 @@ def _fill_infer(dims_t, value):
     if known is None:
         n = dims_t.shape.as_tuple()
         return value.dtype, None if n is None or n[0] is None else (None,) * n[0]
-    return value.dtype, tuple(int(d) for d in np.reshape(known, [-1]))
+    target = tuple(int(d) for d in np.reshape(known, [-1]))
+    if any(d < 0 for d in target):
+        raise validation.invalid_argument(f'fill: Fill dimensions must be >= 0, got {list(target)}')
+    return value.dtype, target
 
 
 FILL = define_op('Fill', _fill_kernel, _fill_infer,

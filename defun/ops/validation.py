@@ -22,7 +22,7 @@ import numpy as np
 from defun import context, errors, names
 
 __all__ = ['invalid_argument', 'dtype_mismatch', 'element_type', 'tensor_list', 'python_int',
-           'is_int', 'axis', 'axes', 'count', 'split_sizes', 'window', 'same_shapes', 'padding', 'op_name']
+           'is_int', 'axis', 'axes', 'count', 'shape_value', 'scatter_shapes', 'split_sizes', 'window', 'same_shapes', 'padding', 'op_name']
 
 
 def invalid_argument(message):
@@ -223,3 +223,34 @@ def op_name(name):
     if name is not None and context.current_graph() is not None:
         names.check_scope_name(str(name), nested=bool(context.current_frame().scope))
     return name
+
+
+def shape_value(values, op):
+    """A shape an op's kernel receives as an int tensor (fill, broadcast_to, zeros): a tuple of
+    sizes, each >= 0, else TF's kernel error (InvalidArgumentError in both modes: it runs)."""
+    out = tuple(int(d) for d in np.ravel(values))
+    for d in out:
+        if d < 0:
+            raise errors.InvalidArgumentError(f'{op}: Dimension {d} must be >= 0')
+    return out
+
+
+def scatter_shapes(indices, updates, shape, op):
+    """The shapes of a scatter (scatter_nd, tensor_scatter_nd_*): `updates` must be
+    indices.shape[:-1] + shape[indices.shape[-1]:]. Shapes are tuples of ints and None, or None
+    when unknown; a mismatch is invalid_argument (ValueError while a graph is built)."""
+    if indices is None or updates is None or shape is None or not indices or \
+            indices[-1] is None:
+        return
+    outer = len(indices) - 1
+    expected = tuple(indices[:-1]) + tuple(shape[indices[-1]:])
+    if len(updates) != len(expected) or any(
+            a is not None and b is not None and a != b for a, b in zip(updates, expected)):
+        raise invalid_argument(
+            f'{op}: Dimensions [0,{outer}) of indices[shape={_dims_text(indices)}] must match '
+            f'dimensions [0,{outer}) of updates[shape={_dims_text(updates)}] (updates must have '
+            f'shape {_dims_text(expected)} for a result of shape {_dims_text(shape)})')
+
+
+def _dims_text(dims):
+    return '[' + ','.join('?' if d is None else str(d) for d in dims) + ']'
