@@ -89,7 +89,7 @@ def _body_result(result, structure):
         result = [result]
     try:
         nest.assert_same_structure(structure, result, check_types=False)
-    except (ValueError, TypeError) as exc:
+    except (ValueError, TypeError):
         raise ValueError(f'The body of tf.while_loop must return the same structure as loop_vars.'
                          f'\nloop_vars: {_shapes(structure)}\nbody returned: {_shapes(result)}') from None
     return nest.pack_sequence_as(structure, nest.flatten(result))
