@@ -22,7 +22,8 @@ import numpy as np
 from defun import context, errors, names
 
 __all__ = ['invalid_argument', 'dtype_mismatch', 'element_type', 'tensor_list', 'python_int',
-           'is_int', 'axis', 'axes', 'count', 'shape_value', 'scatter_shapes', 'split_sizes', 'window', 'same_shapes', 'padding', 'op_name']
+           'is_int', 'axis', 'axes', 'count', 'shape_value', 'scatter_shapes', 'split_sizes',
+           'window', 'same_shapes', 'padding', 'op_name']
 
 
 def invalid_argument(message):
