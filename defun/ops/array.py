@@ -168,8 +168,8 @@ def _resolve_sizes(sizes, total):
 
 
 def _split_kernel(x, *sizes, axis, num):
-    if sizes:
-        sizes = _resolve_sizes([int(s) for s in sizes], np.shape(x)[axis])
+    if sizes:  # sizes known only now are checked now (TF's kernel check)
+        sizes = validation.split_sizes([int(s) for s in sizes], np.shape(x)[axis], 'split')
         bounds = np.cumsum(sizes)[:-1]
         return tuple(np.split(x, bounds, axis=axis))
     return tuple(np.split(x, num, axis=axis))
@@ -238,6 +238,10 @@ def split(value, num_or_size_splits, axis=0, num=None, name='split'):
 
 def _split_dynamic(x, sizes, axis, num):
     """Split sizes known only when the graph runs: `num` must say how many there are."""
+    if not sizes.dtype.is_integer:
+        raise validation.dtype_mismatch(
+            f"split: Value for attr 'Tlen' of {errors.kernel_type_name(sizes.dtype)} is not in "
+            f"the list of allowed values: int8, int32, int64 (`size_splits`)")
     n = sizes.shape.as_tuple()
     count = num if num is not None else (n[0] if n and n[0] is not None else None)
     if count is None:

@@ -282,6 +282,10 @@ def _fill_kernel(dims_array, value):
 
 
 def _fill_infer(dims_t, value):
+    if dims_t.shape.rank is not None and dims_t.shape.rank > 1:
+        raise validation.invalid_argument(f'fill: Shape must be rank 1 but is rank '
+                                          f'{dims_t.shape.rank} for `dims` '
+                                          f'{errors.describe(dims_t)}')
     known = op_helpers.static_value(dims_t)
     if known is None:
         n = dims_t.shape.as_tuple()

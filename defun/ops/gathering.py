@@ -106,14 +106,16 @@ def gather(params, indices, validate_indices=None, axis=None, batch_dims=0, name
     x = to_tensor(params, op='gather')
     idx = to_tensor(indices, op='gather')
     if not idx.dtype.is_integer:
-        raise TypeError(f'gather: indices must be int32 or int64, got {errors.describe(idx)}')
+        raise validation.dtype_mismatch(f"gather: Value for attr 'Tindices' of "
+                                        f"{errors.kernel_type_name(idx.dtype)} is not in the list "
+                                        f"of allowed values: int16, int32, int64")
     pr, ir = x.shape.rank, idx.shape.rank
     batch_dims = int(batch_dims)
     if batch_dims < 0:
         if ir is None:
             raise ValueError('gather: negative batch_dims needs indices of known rank')
         batch_dims += ir
-    axis = batch_dims if axis is None else int(axis)
+    axis = batch_dims if axis is None else validation.axis(axis, None, 'gather', attr='Taxis')
     if pr is None:
         if axis < 0:
             raise ValueError('gather: a negative axis needs params of known rank')

@@ -196,6 +196,7 @@ def _noise_shape(x, noise_shape):
 
 def dropout(x, rate, noise_shape=None, seed=None, name=None):
     """Zeros each element with probability `rate` and scales the rest by 1 / (1 - rate)."""
+    validation.op_name(name)
     t = to_tensor(x, name='x', op='dropout')
     if not t.dtype.is_floating:
         raise ValueError(f'`x.dtype` must be a floating point tensor as `x` will be scaled. '
