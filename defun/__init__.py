@@ -20,7 +20,8 @@ from defun import math, linalg, nn, random, debugging  # noqa: F401
 from defun.variables import Variable  # noqa
 from defun.tape import GradientTape  # noqa
 from defun.context import executing_eagerly, init_scope  # noqa
-from defun.graph import Graph, Operation, get_default_graph  # noqa
+from defun.graph import Graph, get_default_graph  # noqa
+from defun.operation import Operation  # noqa
 from defun.folding import get_static_value  # noqa
 from defun.scopes import name_scope, control_dependencies  # noqa
 from defun.scopes import get_current_name_scope, inside_function, is_symbolic_tensor  # noqa

@@ -19,7 +19,7 @@ from defun.executor import compile_graph
 from defun.funcgraph import variable_of
 from defun.function_type import from_placeholders
 from defun.gradient_graph import GradientGraph
-from defun.graph import GraphTensor
+from defun.operation import GraphTensor
 from defun.ops import base_ops
 from defun.registry import define_op
 from defun.tape import variable_accessed

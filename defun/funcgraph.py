@@ -8,7 +8,8 @@ their parents, so the outer graph sees the capture too.
 """
 from defun import errors
 from defun.executor import compile_graph
-from defun.graph import PLACEHOLDER, Graph, GraphTensor
+from defun.graph import PLACEHOLDER, Graph
+from defun.operation import GraphTensor
 from defun.shapes import TensorShape
 from defun.tensor import EagerTensor
 

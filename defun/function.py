@@ -16,7 +16,6 @@ its traces. Tracing is serialised per Function by a lock; calls of existing trac
 Traces keyed by an object's identity hold it weakly, and are dropped on the next miss after it dies.
 """
 import functools
-import inspect
 import logging
 import threading
 import weakref
@@ -24,6 +23,7 @@ import weakref
 from autograph import impl as autograph_impl
 from autograph import options as autograph_options
 from defun import context, errors, nest
+from defun.call_binding import Binder, WeakMethod, weak_refs
 from defun.user_frame import user_origin
 from defun.input_signature import signature_key
 from defun.tensor import EagerTensor
@@ -34,42 +34,9 @@ __all__ = ['function', 'Function']
 
 _log = logging.getLogger('defun')
 _state = context.state()
+_config = context.CONFIG  # read by the hot path (run_functions_eagerly), without a call
 _new_tensor = object.__new__  # skips EagerTensor.__init__'s frame on the hot path
 RETRACE_WARNING_THRESHOLD = 5
-
-
-class _Binder:
-    """Binds call arguments to the function's parameters, the same way for every call."""
-
-    def __init__(self, fn):
-        try:
-            self.signature = inspect.signature(fn)
-        except (TypeError, ValueError):
-            self.signature = None
-        params = list(self.signature.parameters.values()) if self.signature else []
-        # Fast path: only plain positional parameters without defaults, called positionally.
-        self.simple = bool(self.signature) and all(
-            p.kind == p.POSITIONAL_OR_KEYWORD and p.default is p.empty for p in params)
-        self.names = tuple(p.name for p in params)
-
-    def bind(self, args, kwargs):
-        if self.signature is None:
-            return tuple(f'arg{i}' for i in range(len(args))), list(args), None
-        if self.simple and not kwargs and len(args) == len(self.names):
-            return self.names, list(args), None
-        try:
-            bound = self.signature.bind(*args, **kwargs)
-        except TypeError as exc:
-            raise TypeError(f'{exc}') from None
-        bound.apply_defaults()
-        return tuple(bound.arguments), list(bound.arguments.values()), bound
-
-    def call_arguments(self, values, bound=None):
-        if self.signature is None:
-            return list(values), {}
-        new = inspect.BoundArguments(self.signature, dict(zip(
-            self.signature.parameters, values)))
-        return new.args, new.kwargs
 
 
 def _positional_key(leaves):
@@ -95,14 +62,14 @@ class Function:
         self._reduce_retracing = reduce_retracing
         self._jit_compile = jit_compile
         self._input_signature = None if input_signature is None else tuple(input_signature)
-        self._binder = _Binder(python_function)
+        self._binder = Binder(python_function)
         # How many positional arguments the hot path in __call__ accepts (-1: never).
         self._all_positional = (len(self._binder.names) if self._binder.simple
                                 and input_signature is None else -1)
         self._cache = {}            # TraceKey -> ConcreteFunction
         self._memo = {}             # (names, tree, leaves) -> ConcreteFunction
         self._positional = {}       # leaves -> ConcreteFunction: the hot path's part of _memo
-        self._last_hit = (None, None, None)  # (dtype, shape, trace) of the last 1-argument hit
+        self._hot = None            # _HotCall: the last one-argument trace __call__ hit
         self._flat_tree = TraceKey.flat_tree(len(self._binder.names))
         self._holders = {}          # TraceKey -> weak refs of objects keyed by identity
         self._dead = []             # keys whose objects died: dropped on the next miss
@@ -154,7 +121,7 @@ class Function:
         except TypeError:
             bound = None  # unhashable instance: no per-instance cache possible
         if bound is None:
-            bound = Function(_WeakMethod(self._python_function, instance), self._name,
+            bound = Function(WeakMethod(self._python_function, instance), self._name,
                              self._input_signature, self._autograph, self._reduce_retracing,
                              self._jit_compile, self._autograph_options)
             try:
@@ -166,45 +133,51 @@ class Function:
     # -- calling
     def __call__(self, *args, **kwargs):
         try:
-            if context.functions_run_eagerly():  # tf.config.run_functions_eagerly(True)
-                return self._python_function(*args, **kwargs)
-            concrete = None
-            if not kwargs and self._all_positional == len(args):
-                # The hot path: eager tensors passed positionally, looked up by their (dtype,
-                # shape) pairs (see _positional_key); one argument, the commonest, without a loop.
-                if len(args) == 1:
-                    if type(args[0]) is EagerTensor:
-                        array = args[0].array
-                        arrays = (array,)
-                        last = self._last_hit  # skips hashing a dtype when the same kind repeats
-                        if array.dtype is last[0] and array.shape == last[1]:
-                            concrete = last[2]
-                        else:
-                            concrete = self._positional.get((array.dtype, array.shape))
-                            if concrete is not None:
-                                self._last_hit = (array.dtype, array.shape, concrete)
-                else:
-                    concrete, arrays = self._positional_hit(args)
-            if concrete is None:
-                return self._call_general(args, kwargs)
-            if not _state.quiet:
-                return concrete.call_flat(list(args))
-            # Nothing records: run the generated function itself, as the call op's kernel would
-            # (call_flat -> apply_op), without building its lists and attrs; failures as there.
-            captured = concrete.captured_arrays
-            try:
-                out = concrete.callable.fn(*arrays, *captured) if captured else \
-                    concrete.callable.fn(*arrays)
-            except Exception as exc:
-                raise concrete.call_error(list(args), exc) from None
-            if concrete.single_output and out[0].__class__ is not bytes:
-                result = _new_tensor(EagerTensor)
-                result.array = out[0]
-                return result
-            return concrete.pack_arrays(out)
+            # The hot path, one frame: the last memoized one-argument trace, called with an eager
+            # tensor of its dtype and shape while nothing records, runs the generated function
+            # itself (as the call op's kernel would, without its lists and attrs).
+            hot = self._hot
+            if len(args) == 1 and not kwargs and hot is not None and _state.quiet and \
+                    not _config['run_functions_eagerly']:
+                arg = args[0]
+                if arg.__class__ is EagerTensor:
+                    array = arg.array
+                    if array.dtype is hot.dtype and array.shape == hot.shape:
+                        try:
+                            out = hot.callable.fn(array, *hot.captured) if hot.captured else \
+                                hot.callable.fn(array)
+                        except Exception as exc:
+                            raise hot.concrete.call_error([arg], exc) from None
+                        if hot.bare:
+                            result = _new_tensor(EagerTensor)
+                            result.array = out[0]
+                            return result
+                        return hot.concrete.pack_arrays(out)
+            return self._call(args, kwargs)
         except Exception as exc:
             # TF's traceback filtering: the user's frames only (see errors.filtered).
             raise errors.filtered(exc)
+
+    def _call(self, args, kwargs):
+        """__call__ past its hot path: a memoized trace called with eager tensors positionally
+        (looked up by their flat (dtype, shape) pairs, see _positional_key) runs its generated
+        function; anything else takes the general path."""
+        if context.functions_run_eagerly():  # tf.config.run_functions_eagerly(True)
+            return self._python_function(*args, **kwargs)
+        concrete = None
+        if not kwargs and self._all_positional == len(args):
+            concrete, arrays = self._positional_hit(args)
+        if concrete is None:
+            return self._call_general(args, kwargs)
+        if len(args) == 1:
+            self._hot = _HotCall(arrays[0], concrete)
+        if not _state.quiet:
+            return concrete.call_flat(list(args))
+        try:
+            out = concrete.callable.fn(*arrays, *concrete.captured_arrays)
+        except Exception as exc:
+            raise concrete.call_error(list(args), exc) from None
+        return concrete.pack_arrays(out)
 
     def _positional_hit(self, args):
         """(the memoized trace, the arguments' arrays) when every argument is an eager tensor and
@@ -293,7 +266,7 @@ class Function:
 
     def _add(self, key, concrete, holders):
         self._cache[key] = concrete
-        self._holders[key] = _weak_refs(
+        self._holders[key] = weak_refs(
             holders, lambda _ref, key=key, dead=self._dead: dead.append(key))
         if not key.exact():
             self._general.setdefault(key.coarse(), []).append(key)
@@ -338,7 +311,7 @@ class Function:
         fn = self._python_function
         if not self._autograph:
             return fn
-        if isinstance(fn, _WeakMethod):  # a method: convert the function, keep the weak binding
+        if isinstance(fn, WeakMethod):  # a method: convert the function, keep the weak binding
             return fn.rebound(autograph_impl.convert(fn.function, self._autograph_features,
                                                      user_requested=True))
         return autograph_impl.convert(fn, self._autograph_features, user_requested=True)
@@ -367,50 +340,19 @@ class Function:
         return '\n'.join(lines)
 
 
-class _WeakMethod:
-    """A method bound to an instance held weakly (so a per-instance Function never keeps it alive)."""
+class _HotCall:
+    """What __call__'s hot path needs of one memoized one-argument trace, read in one place: the
+    argument's numpy dtype and shape, the generated function's callable and captured arrays, and
+    whether its result is one non-string tensor (wrapped without EagerTensor's constructor)."""
 
-    def __init__(self, func, instance):
-        self._func = func
-        self._ref = weakref.ref(instance)
-        self.__name__ = getattr(func, '__name__', 'method')
-        self.__wrapped__ = func
-        try:
-            self.__signature__ = _drop_first(inspect.signature(func))
-        except (TypeError, ValueError):
-            pass
+    __slots__ = ('dtype', 'shape', 'callable', 'captured', 'bare', 'concrete')
 
-    @property
-    def function(self):
-        return self._func
-
-    def rebound(self, func):
-        """The same weak binding, calling `func` (e.g. the AutoGraph-converted function)."""
-        new = _WeakMethod.__new__(_WeakMethod)
-        new.__dict__.update(self.__dict__)
-        new._func = func
-        return new
-
-    def __call__(self, *args, **kwargs):
-        # An instance already gone (`Model().f(x)` drops the temporary before the call) is
-        # passed as None, as TF's weakly bound methods do.
-        instance = self._ref()
-        return self._func(instance, *args, **kwargs)
-
-
-def _drop_first(signature):
-    params = list(signature.parameters.values())[1:]
-    return signature.replace(parameters=params)
-
-
-def _weak_refs(holders, on_death):
-    refs = []
-    for v in holders:
-        try:
-            refs.append(weakref.ref(v, on_death))
-        except TypeError:
-            pass  # not weakly referable: keyed by identity only
-    return refs or None
+    def __init__(self, array, concrete):
+        self.dtype, self.shape = array.dtype, array.shape
+        self.callable = concrete.callable   # read `.fn` per call: a big graph compiles on call 2
+        self.captured = concrete.captured_arrays
+        self.bare = concrete.single_output and concrete.graph.outputs[0].dtype.name != 'string'
+        self.concrete = concrete
 
 
 def _call_site():

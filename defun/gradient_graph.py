@@ -15,7 +15,8 @@ from collections.abc import Sequence
 
 from defun import backprop, context
 from defun.funcgraph import FuncGraph
-from defun.graph import Graph, GraphTensor
+from defun.graph import Graph
+from defun.operation import GraphTensor
 from defun.shapes import TensorShape
 from defun.tensor import Tensor
 

@@ -15,7 +15,7 @@ from defun import context, errors, nest
 from defun.concrete import ConcreteFunction
 from defun.funcgraph import FuncGraph
 from defun.function_type import function_type
-from defun.graph import GraphTensor
+from defun.operation import GraphTensor
 from defun.tensor import Tensor, convert_to_tensor
 
 __all__ = ['trace_function', 'VariablePolicy']

@@ -24,7 +24,7 @@ from defun import context, dtypes, nest
 from defun.dispatch import apply_op
 from defun.executor import indent
 from defun.gradient_graph import GradientGraph
-from defun.graph import GraphTensor
+from defun.operation import GraphTensor
 from defun.control_flow import subgraph as cf
 from defun.ops import base_ops
 from defun.registry import define_op

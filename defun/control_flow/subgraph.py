@@ -19,7 +19,7 @@ from defun import context, dtypes, nest
 from defun.dispatch import apply_op
 from defun.executor import compile_graph
 from defun.funcgraph import FuncGraph
-from defun.graph import GraphTensor
+from defun.operation import GraphTensor
 from defun.ops import base_ops
 from defun.shapes import TensorShape
 from defun.tape import variable_accessed

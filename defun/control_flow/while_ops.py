@@ -25,7 +25,7 @@ import numpy as np
 from defun import context, dtypes, nest
 from defun.dispatch import apply_op
 from defun.gradient_graph import GradientGraph
-from defun.graph import GraphTensor
+from defun.operation import GraphTensor
 from defun.control_flow import subgraph as cf
 from defun.control_flow import while_runner as run
 from defun.ops import base_ops

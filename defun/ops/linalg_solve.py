@@ -15,7 +15,8 @@ from defun.dispatch import apply_op
 from defun.ops.op_helpers import binary_args, dims, to_tensor
 from defun.ops.base_ops import sum_to
 from defun.ops.dtype_checks import INEXACT, check_inputs, checked_kernel
-from defun.ops.elementary import log, real
+from defun.ops.complex_numbers import real
+from defun.ops.elementary import log
 from defun.ops.linalg import inv, matmul
 from defun.ops.linalg_diag import adjoint, band_part, diag_part, set_diag
 from defun.ops.reductions import reduce_sum

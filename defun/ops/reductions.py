@@ -17,7 +17,8 @@ from defun.ops.op_helpers import dims, to_tensor
 from defun.ops.base_ops import (broadcast_to, cast, reduced_shape, reshape, shape,
                             static_or_tensor_shape)
 from defun.ops.dtype_checks import BOOL, NUMERIC, REAL, check_inputs, checked_kernel
-from defun.ops.elementary import exp, log, real, sqrt
+from defun.ops.complex_numbers import real
+from defun.ops.elementary import exp, log, sqrt
 from defun.ops.python_ops import stop_gradient
 from defun.ops.logic import equal, is_finite, where
 from defun.registry import define_op

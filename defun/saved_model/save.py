@@ -17,7 +17,7 @@ from defun import context, nest
 from defun.concrete import ConcreteFunction
 from defun.funcgraph import variable_of
 from defun.function import Function
-from defun.graph import GraphTensor
+from defun.operation import GraphTensor
 from defun.saved_model import graph_codec
 from defun.saved_model.restored import SignatureMap
 from defun.saved_model.layout import (FORMAT, VERSION, constants_path, graph_path,
