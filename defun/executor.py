@@ -272,9 +272,11 @@ class _Builder:
         when the function returns. Small or never-large values are left alone (a `del` costs
         more than it saves there)."""
         keep = {self.names[id(t)] for t in self.outputs}
-        # Outputs nothing reads are never freed: an emitter may not have written them at all.
+        # An emitter may leave outputs nothing reads unwritten (a loop's unread stacks): those
+        # are never freed.
         large = {n for _, op, _, outs in self.chunks for t, n in zip(op.outputs, outs)
-                 if n not in keep and _may_be_large(t) and self.is_used(t)}
+                 if n not in keep and _may_be_large(t)
+                 and (op.opdef.emit is None or self.is_used(t))}
         last_use = {}
         for i, (_, _, ins, outs) in enumerate(self.chunks):
             for n in outs:
