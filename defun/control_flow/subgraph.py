@@ -75,19 +75,9 @@ def pack(structure, flat):
 def leaf_paths(structure):
     """A readable path for each flattened tensor ('[1]', "['v']"), for error messages."""
     paths = []
-
-    def walk(value, path):
-        if isinstance(value, dict):
-            for key in sorted(value):
-                walk(value[key], f'{path}[{key!r}]')
-        elif isinstance(value, (list, tuple)):
-            for i, v in enumerate(value):
-                walk(v, f'{path}[{i}]')
-        elif isinstance(value, CompositeValue):
-            paths.extend([f'{path}'] * len(value.component_tensors()))
-        else:
-            paths.append(path)
-    walk(structure, '')
+    for path, leaf in nest.flatten_with_tuple_paths(structure):
+        count = len(leaf.component_tensors()) if isinstance(leaf, CompositeValue) else 1
+        paths.extend([''.join(f'[{k!r}]' for k in path)] * count)
     return paths
 
 

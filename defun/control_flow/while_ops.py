@@ -152,23 +152,21 @@ def _loop_placeholders(graph, flat, invariants):
             for t, inv in zip(flat, invariants)]
 
 
-def _flatten_up_to(structure, shapes):
-    """The shape invariants matching each leaf of loop_vars (a shape may itself be a list)."""
-    if isinstance(structure, dict):
-        return [x for k in sorted(structure) for x in _flatten_up_to(structure[k], shapes[k])]
-    if isinstance(structure, (list, tuple)):
-        if not isinstance(shapes, (list, tuple)) or len(shapes) != len(structure):
-            raise ValueError(f'shape_invariants must have the same structure as loop_vars; got '
-                             f'{shapes!r} for {structure!r}')
-        return [x for s, v in zip(structure, shapes) for x in _flatten_up_to(s, v)]
-    return [(structure, shapes)]
+def _shape_pairs(structure, shape_invariants):
+    """(leaf of loop_vars, its shape invariant) pairs (an invariant may itself be a list)."""
+    if shape_invariants is None:
+        return [(leaf, None) for leaf in nest.flatten(structure)]
+    try:
+        return [(leaf, shape) for _, leaf, shape in
+                nest.flatten_up_to_with_paths(structure, shape_invariants)]
+    except nest.StructureMismatch as exc:
+        raise ValueError(f'shape_invariants must have the same structure as loop_vars; got '
+                         f'{exc.deep!r} for {exc.shallow!r}') from None
 
 
 def _invariants(structure, shape_invariants, paths):
-    pairs = _flatten_up_to(structure, shape_invariants) if shape_invariants is not None else \
-        [(leaf, None) for leaf in nest.flatten(structure)]
     result = []
-    for leaf, shape in pairs:
+    for leaf, shape in _shape_pairs(structure, shape_invariants):
         if isinstance(leaf, cf.CompositeValue):
             result.extend(leaf.component_invariants())
         elif shape is None:
