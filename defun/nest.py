@@ -222,9 +222,12 @@ def _assert_same(a, b, check_types, root1, root2):
 
 
 def _seq_type(value):
-    # Lists and tuples are different types for TF; dict subclasses count as dicts.
+    # Lists and tuples are different types for TF; dict subclasses count as dicts, list subclasses
+    # (a trackable ListWrapper) as lists.
     if isinstance(value, dict):
         return dict
+    if isinstance(value, list):
+        return list
     return type(value)
 
 

@@ -12,7 +12,7 @@ import operator
 import numpy as np
 
 from defun import dtypes, errors
-from defun.dispatch import apply_op, apply_prechecked
+from defun.dispatch import apply_op, binary_operator
 from defun.ops import op_helpers
 from defun.ops.op_helpers import binary_args, dims, operator_method, same_as_first, to_tensor
 from defun.ops.base_ops import cast, sum_to, zeros_like
@@ -302,18 +302,10 @@ def _operator(opdef, op):
 
 def _fast_operator(opdef, op, kinds):
     """The Tensor method of `+ - *`: two eager tensors of one dtype the op accepts (the commonest
-    eager line) go straight to the bare kernel, the dtype check made here; anything else takes
+    eager line) go straight to the bare kernel (see dispatch.binary_operator); anything else takes
     the general path (conversion, TF's errors)."""
     general = operator_method(_operator(opdef, op), hint_only=op == 'add')
-
-    def method(self, other):
-        if other.__class__ is EagerTensor and self.__class__ is EagerTensor:
-            dtype = self.array.dtype
-            if dtype is other.array.dtype and dtype.kind in kinds:
-                return apply_prechecked(opdef, self, other, op)
-        return general(self, other)
-    method.__name__ = op
-    return method
+    return binary_operator(opdef, kinds, general, op)
 
 
 def _named(fn, op):

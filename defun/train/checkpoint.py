@@ -12,7 +12,7 @@ import collections
 import os
 
 from defun import context, dtypes, errors
-from defun.trackable import AutoTrackable, children, child, defer, is_trackable
+from defun.trackable import AutoTrackable, can_wait, children, child, defer, is_trackable, wrap
 from defun.train import checkpoint_format, checkpoint_state
 from defun.variables import Variable
 
@@ -91,7 +91,7 @@ class _Restoration:
         if node_id in self.matched:
             return
         self.matched[node_id] = obj
-        if isinstance(obj, AutoTrackable):
+        if can_wait(obj):
             owner, owner_path = obj, ()
         node = self.nodes[node_id]
         if node['value'] is not None and isinstance(obj, Variable):
@@ -205,7 +205,7 @@ class Checkpoint(AutoTrackable):
             _require_trackable('root', root)
             object.__setattr__(self, '_root', root)
         for name, value in sorted(kwargs.items()):
-            _require_trackable(name, value)
+            _require_trackable(name, wrap(value))
             setattr(self, name, value)
 
     def __trackable_children__(self):
