@@ -109,8 +109,20 @@ def test_text_dot_and_graph_def():
     assert '"x" -> "e"' in g.as_dot()
     gd = g.as_graph_def()
     nodes = {n.name: n for n in gd.node}
-    assert nodes['e'].op == 'Exp' and nodes['e'].input == ['x:0']
+    assert nodes['e'].op == 'Exp' and nodes['e'].input == ['x']
     json.loads(gd.to_json())
+
+
+def test_graph_def_names_first_outputs_by_op_name():
+    # TF 2.21's GraphDef of this graph: unstack ['Const'], mul ['unstack:1', 'mul/y'].
+    g = tf.Graph()
+    with g.as_default():
+        parts = tf.unstack(tf.constant([1.0, 2.0]))
+        tf.multiply(parts[1], 2.0, name='mul')
+    nodes = {n.op: n for n in reversed(g.as_graph_def().node)}  # the first node of each op type
+    assert nodes['Unpack'].input == [nodes['Const'].name]
+    assert nodes['Mul'].input[0] == nodes['Unpack'].name + ':1'
+    assert all(not i.endswith(':0') for i in nodes['Mul'].input)
 
 
 def test_name_scope_is_a_no_op_eagerly():
