@@ -148,3 +148,22 @@ def test_eager_use_of_a_graph_tensor_is_a_clear_error():
     with pytest.raises(errors.InaccessibleTensorError):
         tf.sin(x)
     assert np.isclose(tf.sin(tf.constant(0.0)).numpy(), 0.0)
+
+
+def test_function_graph_outputs_leave_through_identity_ops():
+    # TF 2.21 (the function guide): "[] -> a", "['a', 'a'] -> add", "['add'] -> Identity".
+    @tf.function
+    def double_strings(a):
+        return a + a
+
+    graph = double_strings.get_concrete_function(tf.TensorSpec(None, tf.string)).graph
+    assert [(list(n.input), n.name) for n in graph.as_graph_def().node] == [
+        ([], 'a'), (['a', 'a'], 'add'), (['add'], 'Identity')]
+
+    @tf.function
+    def two(x):
+        return x, x * 2
+
+    concrete = two.get_concrete_function(tf.constant(1.0))
+    assert [t.name for t in concrete.outputs] == ['Identity:0', 'Identity_1:0']  # TF 2.21
+    assert [float(t) for t in two(tf.constant(1.0))] == [1.0, 2.0]
