@@ -78,6 +78,7 @@ class _Builder:
         # Builtins too: an op named 'range' or 'abs' must not shadow one the generated code calls.
         self.used = set(keyword.kwlist) | set(dir(builtins)) | {'np', self.fn_name}
         self.cse = {}
+        self.arrays_0d = {}       # name of a scalar constant -> name of it as a 0-d array
         self.lines_with_ops = []  # (source line, the op it runs, for error messages)
         self.chunks = []          # per emitted op: (lines so far, op, input names, output names)
         self.steps = []
@@ -220,7 +221,8 @@ class _Builder:
         infix = _INFIX.get(op.opdef.graph_kernel) if len(in_names) == 2 and not op.attrs else None
         if infix is not None:
             # The kernel is exactly this Python operator: write the expression, skip the call.
-            return f'{out_names[0]} = {in_names[0]} {infix} {in_names[1]}'
+            a, b = self.operand_names(op)
+            return f'{out_names[0]} = {a} {infix} {b}'
         expression = op.opdef.expression(op, in_names) if op.opdef.expression else None
         if expression is not None and len(out_names) == 1:
             return f'{out_names[0]} = {expression}'
@@ -240,6 +242,20 @@ class _Builder:
         if op.opdef.num_outputs == 1:
             return f'{out_names[0]} = {call}'
         return f'{", ".join(out_names)}{"," if len(out_names) == 1 else ""} = {call}'
+
+    def operand_names(self, op):
+        """The names of a binary op's operands, with a scalar constant meeting an array written as
+        a 0-d array: numpy combines an array with a 0-d array faster than with a numpy scalar
+        (the same loop, so the same result), while scalar with scalar stays scalar arithmetic."""
+        names = [self.names[id(t)] for t in op.inputs]
+        for i, t in enumerate(op.inputs):
+            value = self.consts.get(id(t))
+            other = op.inputs[1 - i].shape
+            if isinstance(value, np.generic) and other.rank is not None and other.rank > 0:
+                if names[i] not in self.arrays_0d:
+                    self.arrays_0d[names[i]] = self.bind(np.asarray(value), names[i] + '_0d')
+                names[i] = self.arrays_0d[names[i]]
+        return names
 
     def attr_source(self, op, key, value):
         if value is None or isinstance(value, (bool, int)) or (

@@ -28,12 +28,14 @@ from defun.user_frame import user_origin
 from defun.input_signature import signature_key
 from defun.tensor import EagerTensor
 from defun.trace_key import TENSOR, TraceKey
+from defun.trace_leaves import UnconvertibleArray
 from defun.tracing import VariablePolicy, trace_function
 
 __all__ = ['function', 'Function']
 
 _log = logging.getLogger('defun')
 _state = context.state()
+_config = context.CONFIG  # read by the hot path (run_functions_eagerly), without a call
 _new_tensor = object.__new__  # skips EagerTensor.__init__'s frame on the hot path
 RETRACE_WARNING_THRESHOLD = 5
 
@@ -68,7 +70,7 @@ class Function:
         self._cache = {}            # TraceKey -> ConcreteFunction
         self._memo = {}             # (names, tree, leaves) -> ConcreteFunction
         self._positional = {}       # leaves -> ConcreteFunction: the hot path's part of _memo
-        self._last_hit = (None, None, None)  # (dtype, shape, trace) of the last 1-argument hit
+        self._hot = None            # _HotCall: the last one-argument trace __call__ hit
         self._flat_tree = TraceKey.flat_tree(len(self._binder.names))
         self._holders = {}          # TraceKey -> weak refs of objects keyed by identity
         self._dead = []             # keys whose objects died: dropped on the next miss
@@ -132,45 +134,51 @@ class Function:
     # -- calling
     def __call__(self, *args, **kwargs):
         try:
-            if context.functions_run_eagerly():  # tf.config.run_functions_eagerly(True)
-                return self._python_function(*args, **kwargs)
-            concrete = None
-            if not kwargs and self._all_positional == len(args):
-                # The hot path: eager tensors passed positionally, looked up by their (dtype,
-                # shape) pairs (see _positional_key); one argument, the commonest, without a loop.
-                if len(args) == 1:
-                    if type(args[0]) is EagerTensor:
-                        array = args[0].array
-                        arrays = (array,)
-                        last = self._last_hit  # skips hashing a dtype when the same kind repeats
-                        if array.dtype is last[0] and array.shape == last[1]:
-                            concrete = last[2]
-                        else:
-                            concrete = self._positional.get((array.dtype, array.shape))
-                            if concrete is not None:
-                                self._last_hit = (array.dtype, array.shape, concrete)
-                else:
-                    concrete, arrays = self._positional_hit(args)
-            if concrete is None:
-                return self._call_general(args, kwargs)
-            if not _state.quiet:
-                return concrete.call_flat(list(args))
-            # Nothing records: run the generated function itself, as the call op's kernel would
-            # (call_flat -> apply_op), without building its lists and attrs; failures as there.
-            captured = concrete.captured_arrays
-            try:
-                out = concrete.callable.fn(*arrays, *captured) if captured else \
-                    concrete.callable.fn(*arrays)
-            except Exception as exc:
-                raise concrete.call_error(list(args), exc) from None
-            if concrete.single_output and out[0].__class__ is not bytes:
-                result = _new_tensor(EagerTensor)
-                result.array = out[0]
-                return result
-            return concrete.pack_arrays(out)
+            # The hot path, one frame: the last memoized one-argument trace, called with an eager
+            # tensor of its dtype and shape while nothing records, runs the generated function
+            # itself (as the call op's kernel would, without its lists and attrs).
+            hot = self._hot
+            if len(args) == 1 and not kwargs and hot is not None and _state.quiet and \
+                    not _config['run_functions_eagerly']:
+                arg = args[0]
+                if arg.__class__ is EagerTensor:
+                    array = arg.array
+                    if array.dtype is hot.dtype and array.shape == hot.shape:
+                        try:
+                            out = hot.callable.fn(array, *hot.captured) if hot.captured else \
+                                hot.callable.fn(array)
+                        except Exception as exc:
+                            raise hot.concrete.call_error([arg], exc) from None
+                        if hot.bare:
+                            result = _new_tensor(EagerTensor)
+                            result.array = out[0]
+                            return result
+                        return hot.concrete.pack_arrays(out)
+            return self._call(args, kwargs)
         except Exception as exc:
             # TF's traceback filtering: the user's frames only (see errors.filtered).
             raise errors.filtered(exc)
+
+    def _call(self, args, kwargs):
+        """__call__ past its hot path: a memoized trace called with eager tensors positionally
+        (looked up by their flat (dtype, shape) pairs, see _positional_key) runs its generated
+        function; anything else takes the general path."""
+        if context.functions_run_eagerly():  # tf.config.run_functions_eagerly(True)
+            return self._python_function(*args, **kwargs)
+        concrete = None
+        if not kwargs and self._all_positional == len(args):
+            concrete, arrays = self._positional_hit(args)
+        if concrete is None:
+            return self._call_general(args, kwargs)
+        if len(args) == 1:
+            self._hot = _HotCall(arrays[0], concrete)
+        if not _state.quiet:
+            return concrete.call_flat(list(args))
+        try:
+            out = concrete.callable.fn(*arrays, *concrete.captured_arrays)
+        except Exception as exc:
+            raise concrete.call_error(list(args), exc) from None
+        return concrete.pack_arrays(out)
 
     def _positional_hit(self, args):
         """(the memoized trace, the arguments' arrays) when every argument is an eager tensor and
@@ -196,7 +204,11 @@ class Function:
             values = nest.pack_sequence_as(list(self._input_signature), feeds)
             holders = ()
         else:
-            key, feeds, holders = TraceKey.build(names, values)
+            try:
+                key, feeds, holders = TraceKey.build(names, values)
+            except UnconvertibleArray as exc:
+                self._trace_stand_ins(names, values)
+                raise ValueError(str(exc)) from None
             # The memo maps the key's raw fields (hashed in C) to a trace; keys holding objects by
             # identity stay out of it, since their liveness must be checked on every call.
             concrete = self._memo.get((names, key.tree, key.leaves))
@@ -213,6 +225,21 @@ class Function:
                         positional is not None:
                     self._positional[positional] = concrete
         return concrete.call_flat(feeds)
+
+    def _trace_stand_ins(self, names, values):
+        """Traces with string tensors standing in for arrays of objects (see UnconvertibleArray),
+        so that the trace's own error comes first, as in TF."""
+        def stand_in(value):
+            try:
+                TraceKey.build(('x',), [value])
+            except UnconvertibleArray as exc:
+                return exc.stand_in
+            return value
+
+        values = nest.map_structure(stand_in, values)
+        key, feeds, holders = TraceKey.build(names, values)
+        if self._cache.get(key) is None:
+            self._concrete_for(key, values, feeds, holders)
 
     def get_concrete_function(self, *args, **kwargs):
         """The ConcreteFunction for these arguments (values or TensorSpecs), tracing if needed."""
@@ -331,6 +358,21 @@ class Function:
         lines.append('Usual fixes: pass tensors instead of Python numbers, give an '
                      'input_signature, or use reduce_retracing=True for changing shapes.')
         return '\n'.join(lines)
+
+
+class _HotCall:
+    """What __call__'s hot path needs of one memoized one-argument trace, read in one place: the
+    argument's numpy dtype and shape, the generated function's callable and captured arrays, and
+    whether its result is one non-string tensor (wrapped without EagerTensor's constructor)."""
+
+    __slots__ = ('dtype', 'shape', 'callable', 'captured', 'bare', 'concrete')
+
+    def __init__(self, array, concrete):
+        self.dtype, self.shape = array.dtype, array.shape
+        self.callable = concrete.callable   # read `.fn` per call: a big graph compiles on call 2
+        self.captured = concrete.captured_arrays
+        self.bare = concrete.single_output and concrete.graph.outputs[0].dtype.name != 'string'
+        self.concrete = concrete
 
 
 def _call_site():

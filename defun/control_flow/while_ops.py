@@ -67,7 +67,7 @@ def while_loop(cond: Callable[..., Any], body: Callable[..., Any], loop_vars: An
     if not nest.flatten(structure):
         raise ValueError('No loop variables provided')
     if context.executing_eagerly():
-        result = _eager_loop(cond, body, structure, maximum_iterations)
+        result = _eager_loop(cond, body, structure, maximum_iterations, single)
     else:
         result = _graph_loop(cond, body, structure, shape_invariants, maximum_iterations,
                              name or 'while')
@@ -95,13 +95,17 @@ def _body_result(result, structure):
     return nest.pack_sequence_as(structure, nest.flatten(result))
 
 
-def _eager_loop(cond, body, structure, maximum_iterations):
+def _eager_loop(cond, body, structure, maximum_iterations, single):
     limit = None if maximum_iterations is None else int(maximum_iterations)
     loop_vars, count = structure, 0
     while limit is None or count < limit:
         if not cond(*loop_vars):
             break
-        result = _body_result(body(*loop_vars), structure)
+        result = body(*loop_vars)
+        if not single and isinstance(result, Tensor):
+            # Eagerly TF reads the result of a list of loop vars as a list: a tensor's rows.
+            result = list(result)
+        result = _body_result(result, structure)
         loop_vars = nest.map_structure(_loop_value, result)
         count += 1
     return loop_vars
