@@ -65,7 +65,7 @@ def random_attrs(op_type, dtype, seed):
 def shape_arg(shape, op):
     if isinstance(shape, Tensor):
         return validation.shape_tensor(shape, op)
-    if any(isinstance(d, (bool, np.bool_)) for d in np.ravel(np.asarray(shape, dtype=object))):
+    if isinstance(shape, (list, tuple)) and any(isinstance(d, (bool, np.bool_)) for d in shape):
         return validation.shape_tensor(to_tensor(shape, name='shape', op=op), op)
     return validation.shape_tensor(to_tensor(shape, dtype=dtypes.int32, name='shape', op=op), op)
 
