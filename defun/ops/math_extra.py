@@ -126,6 +126,7 @@ INVERT_PERMUTATION = define_op('InvertPermutation', _invert_permutation_kernel,
 
 
 def invert_permutation(x, name=None):
+    """The permutation y with y[x[i]] = i."""
     t = to_tensor(x, op='invert_permutation')
     if t.dtype not in (dtypes.int32, dtypes.int64):
         raise TypeError(f'invert_permutation: x must be int32 or int64, got {t.dtype.name}')

@@ -262,11 +262,13 @@ def unsorted_segment_sum(data, segment_ids, num_segments, name=None):
 
 
 def unsorted_segment_prod(data, segment_ids, num_segments, name=None):
+    """The product of the rows of each segment (1 for a segment no row names)."""
     return apply_op(SEGMENT_PROD, _segment_args(data, segment_ids, num_segments,
                                                 'unsorted_segment_prod'), None, name)
 
 
 def segment_prod(data, segment_ids, name=None):
+    """unsorted_segment_prod with as many segments as the largest id + 1."""
     return apply_op(SEGMENT_PROD, _segment_args(data, segment_ids, None, 'segment_prod'), None,
                     name)
 
