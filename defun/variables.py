@@ -8,6 +8,8 @@ the variable, so there is no reference cycle.
 """
 import weakref
 
+import inspect
+
 import numpy as np
 
 from defun import context, dtypes, errors, names
@@ -314,6 +316,10 @@ for _op in ['__add__', '__radd__', '__sub__', '__rsub__', '__mul__', '__rmul__',
             '__gt__', '__ge__', '__getitem__']:
     setattr(Variable, _op, _delegate(_op))
 Variable.__eq__, Variable.__ne__ = _equality('__eq__', True), _equality('__ne__', False)
+
+
+# The signature users see for Variable(...) is __init__'s (inspect would show __new__'s).
+Variable.__new__.__signature__ = inspect.signature(Variable.__init__)
 
 
 class ResourceVariable(Variable):
