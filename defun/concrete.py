@@ -199,8 +199,6 @@ class ConcreteFunction:
     def call_error(self, tensors, exc):
         """The error for `exc` raised by `callable.fn` on `tensors` (the arguments), exactly as a
         call through apply_op raises it: for callers that run the generated function themselves."""
-        if isinstance(exc, errors.OpError):
-            return exc
         return kernel_error(self._opdef, tensors + self._captured_values, self._plain_attrs, exc)
 
     def pack_arrays(self, out):

@@ -68,8 +68,6 @@ def apply_op(opdef: OpDef, inputs: Sequence[Tensor], attrs: dict | None = None,
             out = opdef.kernel(inputs[0].array)
         else:
             out = opdef.kernel(*[t.array for t in inputs])
-    except errors.OpError:
-        raise
     except Exception as exc:
         raise kernel_error(opdef, inputs, attrs, exc) from None
     if opdef.num_outputs == 1:
@@ -101,8 +99,6 @@ def binary_operator(opdef, kinds, general, name):
             if dtype is y.dtype and dtype.kind in kinds:
                 try:
                     out = kernel(x, y)
-                except errors.OpError:
-                    raise
                 except Exception as exc:
                     raise kernel_error(opdef, (self, other), None, exc) from None
                 if out.__class__ is not bytes:
@@ -129,8 +125,6 @@ def _apply_recorded(st, opdef, inputs, attrs, name):
         try:
             arrays = [t.array for t in inputs]
             out = opdef.kernel(*arrays, **attrs) if attrs else opdef.kernel(*arrays)
-        except errors.OpError:
-            raise
         except Exception as exc:
             raise kernel_error(opdef, inputs, attrs, exc) from None
         if opdef.num_outputs == 1:
@@ -144,7 +138,13 @@ def _apply_recorded(st, opdef, inputs, attrs, name):
 
 def kernel_error(opdef, inputs, attrs, exc):
     """Turns a failure inside a kernel into TF's error type with the op and its inputs named (the
-    one place eager kernel failures are converted: ops need no try/except of their own)."""
+    one place eager kernel failures are converted: ops need no try/except of their own). An
+    OpError stays as it is, unless the op explains its own errors (a compiled call names the
+    failing op inside and the user's line) and it is not located yet."""
+    if isinstance(exc, errors.OpError):
+        if opdef.explain_error is not None and exc.op is None:
+            return opdef.explain_error(exc, inputs, attrs)
+        return errors.eager_op_error(exc, opdef.type)
     if opdef.explain_error is not None:
         return opdef.explain_error(exc, inputs, attrs)
     if any(not isinstance(t, EagerTensor) for t in inputs):

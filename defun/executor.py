@@ -79,6 +79,8 @@ class _Builder:
         # Builtins too: an op named 'range' or 'abs' must not shadow one the generated code calls.
         self.used = set(keyword.kwlist) | set(dir(builtins)) | {'np', self.fn_name}
         self.cse = {}
+        self.live = set()
+        self._used = None         # ids of the tensors live ops or the outputs read (is_used)
         self.arrays_0d = {}       # name of a scalar constant -> name of it as a 0-d array
         self.lines_with_ops = []  # (source line, the op it runs, for error messages)
         self.chunks = []          # per emitted op: (lines so far, op, input names, output names)
@@ -109,17 +111,25 @@ class _Builder:
         sub.namespace, sub.used = self.namespace, self.used   # one module: names stay unique
         for ph, expr in zip(inputs, input_exprs):
             sub.names[id(ph)] = expr
-        live = sub.live_ops()
+        live = sub.live = sub.live_ops()
         for op in graph.get_operations():
             if op in live:
                 sub.visit(op)
         return sub.lines_with_ops, [sub.names[id(t)] for t in outputs]
 
+    def is_used(self, tensor):
+        """Whether an op being written, or the function's result, reads `tensor` (an emitter
+        skips the work of outputs nothing reads, e.g. a loop's stacks outside its gradient)."""
+        if self._used is None:
+            self._used = {id(t) for t in self.outputs}
+            self._used.update(id(t) for op in self.live for t in op.inputs)
+        return id(tensor) in self._used
+
     # -- passes
     def build(self):
         for ph in self.inputs:
             self.names[id(ph)] = self.fresh(ph.op.name)
-        live = self.live_ops()
+        live = self.live = self.live_ops()
         for op in self.graph.get_operations():
             if op in live:
                 self.visit(op)
@@ -213,7 +223,11 @@ class _Builder:
             body = [self.call_line(op, in_names, out_names)]
         for line in body:
             self.lines_with_ops.append(line if isinstance(line, tuple) else (line, op))
-        self.steps.append((op, op.opdef.graph_kernel, in_names, op.attrs, out_names))
+        attrs = op.attrs
+        if op.opdef.kernel_takes_live_outputs:  # run directly, it skips what nothing reads
+            attrs = dict(attrs, live_outputs=frozenset(
+                i for i, t in enumerate(op.outputs) if self.is_used(t)))
+        self.steps.append((op, op.opdef.graph_kernel, in_names, attrs, out_names))
         self.chunks.append((len(self.lines_with_ops), op, in_names, out_names))
         for t, n in zip(op.outputs, out_names):
             self.names[id(t)] = n
@@ -278,8 +292,11 @@ class _Builder:
         when the function returns. Small or never-large values are left alone (a `del` costs
         more than it saves there)."""
         keep = {self.names[id(t)] for t in self.outputs}
+        # An emitter may leave outputs nothing reads unwritten (a loop's unread stacks): those
+        # are never freed.
         large = {n for _, op, _, outs in self.chunks for t, n in zip(op.outputs, outs)
-                 if n not in keep and _may_be_large(t)}
+                 if n not in keep and _may_be_large(t)
+                 and (op.opdef.emit is None or self.is_used(t))}
         segments = rewrite_with_buffers(self, keep)
         last_use = {}
         for i, (_, _, ins, outs) in enumerate(segments):

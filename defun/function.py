@@ -28,6 +28,7 @@ from defun.user_frame import user_origin
 from defun.input_signature import signature_key
 from defun.tensor import EagerTensor
 from defun.trace_key import TENSOR, TraceKey
+from defun.trace_leaves import UnconvertibleArray
 from defun.tracing import VariablePolicy, trace_function
 
 __all__ = ['function', 'Function']
@@ -203,7 +204,11 @@ class Function:
             values = nest.pack_sequence_as(list(self._input_signature), feeds)
             holders = ()
         else:
-            key, feeds, holders = TraceKey.build(names, values)
+            try:
+                key, feeds, holders = TraceKey.build(names, values)
+            except UnconvertibleArray as exc:
+                self._trace_stand_ins(names, values)
+                raise ValueError(str(exc)) from None
             # The memo maps the key's raw fields (hashed in C) to a trace; keys holding objects by
             # identity stay out of it, since their liveness must be checked on every call.
             concrete = self._memo.get((names, key.tree, key.leaves))
@@ -220,6 +225,21 @@ class Function:
                         positional is not None:
                     self._positional[positional] = concrete
         return concrete.call_flat(feeds)
+
+    def _trace_stand_ins(self, names, values):
+        """Traces with string tensors standing in for arrays of objects (see UnconvertibleArray),
+        so that the trace's own error comes first, as in TF."""
+        def stand_in(value):
+            try:
+                TraceKey.build(('x',), [value])
+            except UnconvertibleArray as exc:
+                return exc.stand_in
+            return value
+
+        values = nest.map_structure(stand_in, values)
+        key, feeds, holders = TraceKey.build(names, values)
+        if self._cache.get(key) is None:
+            self._concrete_for(key, values, feeds, holders)
 
     def get_concrete_function(self, *args, **kwargs):
         """The ConcreteFunction for these arguments (values or TensorSpecs), tracing if needed."""

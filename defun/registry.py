@@ -57,17 +57,20 @@ class OpDef:
       (instead of zeros) and skips that work.
     skips_unneeded_inputs: the gradient function takes `needed=` (one bool per input) and skips
       the work for inputs that depend on no source.
+    kernel_takes_live_outputs: the kernel takes `live_outputs=` (the indices of the outputs that
+      are read; absent: only those the op always computes) and may return None for the others
+      (control-flow ops, whose declared intermediates cost work only when a gradient reads them).
     """
 
     __slots__ = ('type', 'kernel', 'graph_kernel', 'infer', 'num_outputs', 'stateful',
                  'defined_at', 'doc', 'explain_error', 'emit', 'expression', 'fold', 'foldable',
                  'is_placeholder', 'is_identity', 'accepts_missing_grads', 'skips_unneeded_inputs',
-                 '__weakref__')
+                 'kernel_takes_live_outputs', '__weakref__')
 
     def __init__(self, type, kernel, infer, num_outputs=1, stateful=False, defined_at='', doc='',
                  explain_error=None, emit=None, expression=None, fold=None, foldable=True,
                  is_placeholder=False, is_identity=False, accepts_missing_grads=False,
-                 skips_unneeded_inputs=False):
+                 skips_unneeded_inputs=False, kernel_takes_live_outputs=False):
         self.type = type
         self.explain_error = explain_error
         if isinstance(kernel, Kernels):
@@ -87,6 +90,7 @@ class OpDef:
         self.is_identity = is_identity
         self.accepts_missing_grads = accepts_missing_grads
         self.skips_unneeded_inputs = skips_unneeded_inputs
+        self.kernel_takes_live_outputs = kernel_takes_live_outputs
 
     @property
     def grad(self):
@@ -122,7 +126,7 @@ def define_op(type: str, kernel: Callable | Kernels, infer: Callable, grad: Call
 
     `kernel` is a function or a `Kernels` pair; `facts` are the other OpDef fields (emit,
     expression, fold, foldable, is_placeholder, is_identity, accepts_missing_grads,
-    skips_unneeded_inputs)."""
+    skips_unneeded_inputs, kernel_takes_live_outputs)."""
     site = _caller_site()
     if type in _OPS:
         raise ValueError(f"Op type '{type}' is already defined at {_OPS[type].defined_at}; "

@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from defun import context, dtypes
+from defun import context, dtypes, names
 from defun.shapes import TensorShape
 from defun.value_conversion import box_string, to_array
 
@@ -215,6 +215,8 @@ def register_tensor_conversion_function(cls, fn):
 def convert_to_tensor(value: Any, dtype: Any = None, name: str | None = None, dtype_hint: Any = None,
                       preferred_dtype: Any = None) -> Tensor:
     """Converts a Tensor, Variable, numpy array or Python value to a Tensor, following TF's rules."""
+    if name is not None and context.current_graph() is not None:
+        names.check_op_name(name)  # TF checks it while a graph is built, even for a tensor
     if dtype is not None:
         dtype = dtypes.as_dtype(dtype)
     if isinstance(value, Tensor):

@@ -116,10 +116,18 @@ def conversion_error(kind, value):
         return ValueError(f"Can't convert Python sequence with out-of-range integer to Tensor: "
                           f'{_short(value)}')
     if kind == 'numpy_object':
-        return ValueError(f'Failed to convert a NumPy array to a Tensor (Unsupported object type): '
-                          f'{_short(value)}')
+        return ValueError(f'Failed to convert a NumPy array to a Tensor (Unsupported object type '
+                          f'{_first_unsupported(value)}).')
     return ValueError(f"Can't convert Python sequence with mixed types to Tensor: "
                       f'{_short(value)}')
+
+
+def _first_unsupported(array):
+    """The type name of the first element of an object array that is not a string (TF's text)."""
+    for item in np.ravel(array):
+        if not isinstance(item, (str, bytes)):
+            return type(item).__name__
+    return 'object'
 
 
 def _default_array(array, is_numpy):

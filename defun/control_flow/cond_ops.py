@@ -8,10 +8,10 @@ branch; attr branches). Ops whose branches touch state are `If`/`Case`, the othe
 `StatelessIf`/`StatelessCase`, as in TF.
 
 Gradient (TF's cond_v2): a Case/If over the gradients of the branches. Each branch's gradient graph
-reads tensors of its forward branch; those become extra outputs of the forward op (zeros from the
-other branches), so the backward never recomputes a branch. When tapes are active while the op is
-built, those outputs are added before the tapes record it, so their gradients (second order) reach
-the tapes too.
+reads tensors of its forward branch, so the backward never recomputes a branch: the op declares,
+when it is built, one extra output per tensor of each branch (`intermediates`: that branch's value,
+zeros from the others), and never changes afterwards. An intermediate costs work only where
+something reads it (the emitter asks the executor, the kernel is told `live_outputs`).
 """
 from __future__ import annotations
 
@@ -28,6 +28,7 @@ from defun.operation import GraphTensor
 from defun.control_flow import subgraph as cf
 from defun.ops import base_ops
 from defun.registry import define_op
+from defun.shapes import TensorShape
 from defun.tensor import Tensor
 
 __all__ = ['cond', 'case', 'switch_case']
@@ -44,22 +45,59 @@ def _output_spec(graphs, i):
     return graphs[0].outputs[i].dtype, shape.as_tuple()
 
 
+def intermediates(graphs):
+    """(branch index, tensor) for each tensor of a branch its gradient may read, in branch then
+    creation order: the ops' outputs that are not already outputs of the branch."""
+    found = []
+    for b, g in enumerate(graphs):
+        outputs = {id(t) for t in g.outputs}
+        found += [(b, t) for op in g.get_operations() if not op.opdef.is_placeholder
+                  for t in op.outputs if id(t) not in outputs]
+    return found
+
+
+def _zeros_shape(t):
+    """The static shape of the zeros other branches give for intermediate t: t's own if fully
+    known, else a scalar's (code that never reads a value needs no more)."""
+    return t.shape if t.shape.is_fully_defined() else TensorShape([])
+
+
+def _intermediate_spec(graphs, b, t):
+    shapes = [t.shape if i == b else _zeros_shape(t) for i in range(len(graphs))]
+    return t.dtype, cf.most_specific_shape(shapes).as_tuple()
+
+
 def _infer(selector, *inputs, **attrs):
     graphs = _branches(attrs)
-    return [_output_spec(graphs, i) for i in range(len(graphs[0].outputs))]
+    return [_output_spec(graphs, i) for i in range(len(graphs[0].outputs))] + [
+        _intermediate_spec(graphs, b, t) for b, t in intermediates(graphs)]
 
 
-def _if_kernel(pred, *arrays, then_branch, else_branch):
-    return _run_branch(then_branch if pred else else_branch, arrays)
+def _if_kernel(pred, *arrays, then_branch, else_branch, live_outputs=frozenset()):
+    return _run_branch([then_branch, else_branch], 0 if pred else 1, arrays, live_outputs)
 
 
-def _case_kernel(index, *arrays, branches):
+def _case_kernel(index, *arrays, branches, live_outputs=frozenset()):
     index = int(index)
-    return _run_branch(branches[index if 0 <= index < len(branches) else -1], arrays)
+    chosen = index if 0 <= index < len(branches) else len(branches) - 1
+    return _run_branch(branches, chosen, arrays, live_outputs)
 
 
-def _run_branch(graph, arrays):
-    return cf.compiled(graph, graph.outputs)(*arrays)
+def _run_branch(graphs, chosen, arrays, live_outputs):
+    """The outputs of branch `chosen`, then its live intermediates (zeros for other branches';
+    None for the intermediates nothing reads)."""
+    graph, n, declared = graphs[chosen], len(graphs[0].outputs), intermediates(graphs)
+    extra = [(n + k, b, t) for k, (b, t) in enumerate(declared) if n + k in live_outputs]
+    own = [t for _, b, t in extra if b == chosen]
+    values = iter(cf.compiled(graph, list(graph.outputs) + own)(*arrays))
+    result = [next(values) for _ in range(n)] + [None] * len(declared)
+    for i, b, t in extra:
+        result[i] = next(values) if b == chosen else _zeros_value(t)
+    return tuple(result)
+
+
+def _zeros_value(t):
+    return np.zeros(_zeros_shape(t).as_tuple(), dtype=t.dtype.np_dtype)
 
 
 def _grad(op, *grads, needed=None):
@@ -72,16 +110,23 @@ def _emitter(test_of):
 
     def emit(op, in_names, out_names, ctx):
         graphs = _branches(op.attrs)
-        n = len(op.outputs)
+        n = len(graphs[0].outputs)
+        live = [(n + k, b, t) for k, (b, t) in enumerate(intermediates(graphs))
+                if ctx.is_used(op.outputs[n + k])]
+        names = out_names[:n] + [out_names[i] for i, _, _ in live]
         lines = []
         for i, g in enumerate(graphs):
             if i == len(graphs) - 1:
                 lines.append('else:' if i else 'if True:')
             else:
                 lines.append(f'{"if" if i == 0 else "elif"} {test_of(in_names[0], i)}:')
-            branch, outs = ctx.inline(g, list(g.inputs), list(g.outputs[:n]), in_names[1:])
-            if out_names:
-                branch.append(f'{", ".join(out_names)}, = {", ".join(outs)},')
+            own = [t for _, b, t in live if b == i]
+            branch, outs = ctx.inline(g, list(g.inputs), list(g.outputs) + own, in_names[1:])
+            own_names = iter(outs[n:])
+            outs = outs[:n] + [next(own_names) if b == i else
+                               ctx.bind(_zeros_value(t), 'zeros') for _, b, t in live]
+            if names:
+                branch.append(f'{", ".join(names)}, = {", ".join(outs)},')
             lines += indent(branch or ['pass'])
         return lines
     return emit
@@ -89,8 +134,10 @@ def _emitter(test_of):
 
 _emit_if = _emitter(lambda pred, i: pred)
 _emit_case = _emitter(lambda index, i: f'{index} == {i}')
-# The gradient skips branches' work for inputs no source depends on (see backprop.backward).
-_FACTS = dict(num_outputs=None, skips_unneeded_inputs=True)
+# The gradient skips branches' work for inputs no source depends on, and for outputs that get no
+# gradient (see backprop.backward); the kernel computes only the intermediates something reads.
+_FACTS = dict(num_outputs=None, skips_unneeded_inputs=True, accepts_missing_grads=True,
+              kernel_takes_live_outputs=True)
 
 IF = define_op('If', _if_kernel, _infer, _grad, stateful=True, emit=_emit_if, **_FACTS)
 STATELESS_IF = define_op('StatelessIf', _if_kernel, _infer, _grad, emit=_emit_if, **_FACTS)
@@ -248,10 +295,7 @@ def _check_outputs(results, labels, name):
 
 
 def _create(kind, selector, graphs, inputs):
-    """Adds the If/Case op. With tapes recording, first extends the branches with what their
-    gradient needs, so the tapes record the op with all its outputs."""
-    if context.tapes():
-        _prepare_gradient(graphs, inputs)
+    """Adds the If/Case op (its intermediates are declared by inference: see `intermediates`)."""
     stateful = cf.is_stateful(graphs)
     if kind == 'If':
         opdef = IF if stateful else STATELESS_IF
@@ -266,13 +310,15 @@ def _create(kind, selector, graphs, inputs):
 # ---------------------------------------------------------------- gradient
 
 class _BranchGradient:
-    """The gradient graph of one branch: seeds for the outputs that receive gradients, and the
+    """The gradient graph of one branch: seeds for the op outputs that receive gradients, and the
     gradient of each branch input (None when unconnected)."""
 
-    def __init__(self, branch, seed_indices, sources):
-        self.branch = branch
-        self.gradient = GradientGraph(branch, [branch.outputs[i] for i in seed_indices],
+    def __init__(self, graphs, b, seed_indices, sources):
+        self.branch = branch = graphs[b]
+        targets = [_branch_target(graphs, b, i) for i in seed_indices]
+        self.gradient = GradientGraph(branch, [t for t, _ in targets],
                                       [branch.inputs[j] for j in sources], f'{branch.name}_grad',
+                                      seed_shapes=[shape for _, shape in targets],
                                       outer_graph=context.current_graph())
         self.graph = self.gradient.graph
         self.seeds = self.gradient.seeds
@@ -298,9 +344,21 @@ class _BranchGradient:
         return base_ops.zeros_like(x)
 
 
+def _branch_target(graphs, b, i):
+    """(tensor, seed shape) standing for op output i in branch b: a branch output, or an
+    intermediate, which another branch's zeros stand for (a tensor of a different graph there,
+    so its seed reaches nothing)."""
+    n = len(graphs[0].outputs)
+    if i < n:
+        t = graphs[b].outputs[i]
+        return t, t.shape
+    owner, t = intermediates(graphs)[i - n]
+    return t, t.shape if owner == b else _zeros_shape(t)
+
+
 def _branch_tensor_source(graphs, b, t):
     """Where the gradient of branch b reads forward tensor t from: ('input', j) for an input of
-    the op, else ('output', k), making t output k of every branch (zeros in the others)."""
+    the op, else ('output', k) for output k of the op (a branch output or an intermediate)."""
     g = graphs[b]
     for j, x in enumerate(g.inputs):
         if x is t:
@@ -308,34 +366,12 @@ def _branch_tensor_source(graphs, b, t):
     for k, out in enumerate(g.outputs):
         if out is t:
             return 'output', k
-    for i, other in enumerate(graphs):
-        other.add_output(t if i == b else cf.zeros_for(t, other))
-    return 'output', len(g.outputs) - 1
-
-
-def _differentiable_outputs(graphs):
-    return [i for i, t in enumerate(graphs[0].outputs) if t.dtype.is_differentiable]
-
-
-def _prepare_gradient(graphs, inputs):
-    """Adds to the branches the outputs a first-order gradient with respect to the inputs the
-    tapes track will read (see _create)."""
-    tracked = cf.tape_tracked(inputs)
-    try:
-        plans = [_BranchGradient(g, _differentiable_outputs(graphs), tracked) for g in graphs]
-    except LookupError:
-        return  # not differentiable; the error is raised if a gradient is asked for
-    for b, plan in enumerate(plans):
-        for source, _ in plan.gradient.forward_reads():
-            _branch_tensor_source(graphs, b, source)
-
-
-def _ensure_output(fwd, k):
-    """Output k of the forward op, creating outputs for branch outputs added since it was built."""
-    graphs = _branches(fwd.attrs)
-    while len(fwd.outputs) <= k:
-        fwd.add_output(*_output_spec(graphs, len(fwd.outputs)))
-    return fwd.outputs[k]
+    n = len(graphs[0].outputs)
+    for k, (owner, x) in enumerate(intermediates(graphs)):
+        if x is t and owner == b:
+            return 'output', n + k
+    raise ValueError(f'{t.name} was added to branch {g.name} after the op was built; its '
+                     f'gradient cannot read it')
 
 
 def _cond_gradient(op, grads, needed):
@@ -347,7 +383,7 @@ def _cond_gradient(op, grads, needed):
     if not seed_indices:
         return [None] * len(op.inputs)
     sources = [j for j in range(len(graphs[0].inputs)) if needed is None or needed[1 + j]]
-    plans = [_BranchGradient(g, seed_indices, sources) for g in graphs]
+    plans = [_BranchGradient(graphs, b, seed_indices, sources) for b in range(len(graphs))]
     wanted = [j for j in range(len(graphs[0].inputs)) if any(p.grads[j] is not None for p in plans)]
     if not wanted:
         return [None] * len(op.inputs)
@@ -387,7 +423,7 @@ def _gradient_inputs(op, graphs, plans):
         for source, ph in plan.graph.captures:
             if id(source) in forward:
                 kind, index = _branch_tensor_source(graphs, b, source)
-                outer = op.inputs[1 + index] if kind == 'input' else _ensure_output(fwd, index)
+                outer = op.inputs[1 + index] if kind == 'input' else fwd.outputs[index]
             else:
                 outer = source
             slot[id(outer)] = ph

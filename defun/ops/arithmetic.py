@@ -19,7 +19,7 @@ from defun.ops.base_ops import cast, sum_to, zeros_like
 from defun.ops.dtype_checks import INEXACT, NUMERIC, REAL, check_inputs, checked_kernel
 from defun.ops.logic import greater_equal, less_equal, where
 from defun.registry import define_op
-from defun.tensor import EagerTensor, install_operator, is_tensor
+from defun.tensor import EagerTensor, convert_to_tensor, install_operator
 from defun.ops import validation
 
 __all__ = ['add', 'subtract', 'multiply', 'divide', 'truediv', 'floordiv', 'floormod', 'mod',
@@ -270,6 +270,7 @@ def add_n(inputs, name=None):
 
 def clip_by_value(t, clip_value_min, clip_value_max, name=None):
     """minimum(maximum(...)) as TF builds it; the bounds may not broadcast `t` to a larger shape."""
+    validation.op_name(name)
     values = to_tensor(t, op='clip_by_value')
     clipped = maximum(minimum(values, clip_value_max), clip_value_min)
     if not values.shape.is_compatible_with(clipped.shape):
@@ -281,10 +282,17 @@ def clip_by_value(t, clip_value_min, clip_value_max, name=None):
 
 def scalar_mul(scalar, x, name=None):
     """scalar * x for a scalar (rank-0) `scalar`."""
-    s = op_helpers.static_value(scalar) if is_tensor(scalar) else np.asarray(scalar)
-    if s is not None and np.ndim(s) != 0:
-        raise ValueError(f'scalar_mul: `scalar` must be a scalar, got shape {np.shape(s)}')
-    return multiply(scalar, x)
+    x = to_tensor(x, op='scalar_mul')
+    try:  # TF converts the scalar to x's dtype (a ValueError for a tensor of another)
+        scalar = convert_to_tensor(scalar, dtype=x.dtype)
+    except (TypeError, ValueError) as exc:
+        raise type(exc)(f'scalar_mul: argument `scalar` could not be converted to a tensor: '
+                        f'{exc}') from None
+    shape = scalar.shape.as_tuple()  # the static shape: a symbolic argument is checked too
+    if shape is not None and len(shape) != 0:
+        raise ValueError(f'scalar_mul: the input scalar must be a 0-D value. Received shape '
+                         f'{tuple(shape)}.')
+    return multiply(scalar, x, name)
 
 
 # ---------------------------------------------------------------- Python operators

@@ -78,6 +78,7 @@ UNSTACK = define_op('Unpack', _unstack_kernel, _unstack_infer, _unstack_grad, nu
 
 
 def unstack(value, num=None, axis=0, name='unstack'):
+    validation.op_name(name)
     x = to_tensor(value, op='unstack')
     d = dims(x)
     if d is None:
@@ -201,6 +202,7 @@ SPLIT = define_op('Split', _split_kernel, _split_infer,
 
 
 def split(value, num_or_size_splits, axis=0, num=None, name='split'):
+    validation.op_name(name)
     x = to_tensor(value, op='split')
     rank = x.shape.rank
     axis = validation.axis(axis, rank, 'split')

@@ -11,6 +11,7 @@ from defun.ops.base_ops import sum_to, zeros_like
 from defun.ops.dtype_checks import FLOAT, checked_kernel, dtype_error
 from defun.ops.op_helpers import binary_args, dims, to_tensor
 from defun.registry import define_op
+from defun.ops import validation
 
 __all__ = ['complex', 'real', 'imag']
 
@@ -53,6 +54,7 @@ def complex(real, imag, name=None):
 def real(input, name=None):
     """The real part of `input` (a real tensor is returned as it is; bool and string are
     refused with TF's TypeError)."""
+    validation.op_name(name)
     x = to_tensor(input, name='input', op='real')
     if x.dtype.is_bool or x.dtype.name == 'string':
         raise TypeError(f"input must be a numeric tensor, but got tensor with dtype "
@@ -61,6 +63,7 @@ def real(input, name=None):
 
 
 def imag(input, name=None):
+    validation.op_name(name)
     x = to_tensor(input, name='input', op='imag')
     if x.dtype.is_complex:
         return apply_op(IMAG, (x,), None, name)

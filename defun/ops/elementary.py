@@ -18,7 +18,7 @@ from defun.ops.op_helpers import binary_args, dims, to_tensor
 from defun.ops.base_ops import ones_like, sum_to, zeros_like
 from defun.ops.complex_numbers import complex
 from defun.ops.dtype_checks import (FLOAT, INEXACT, NUMERIC, REAL, check_inputs, checked_kernel,
-                                    half_in_float32)
+                                    half_in_float32, kernel_registered_for)
 from defun.ops.logic import greater, where
 from defun.registry import define_op
 from defun.tensor import install_operator
@@ -115,9 +115,12 @@ def _rsqrt_grad_grad(op, g):
 RECIPROCAL_GRAD = _grad_op('ReciprocalGrad', lambda y, dy: -dy * y * y, _reciprocal_grad_grad)
 SQRT_GRAD = _grad_op('SqrtGrad', lambda y, dy: 0.5 * dy / y, _sqrt_grad_grad)
 RSQRT_GRAD = _grad_op('RsqrtGrad', lambda y, dy: -0.5 * dy * y * y * y, _rsqrt_grad_grad)
-RECIPROCAL = _unary('Reciprocal', np.reciprocal,
-                    lambda op, g: apply_op(RECIPROCAL_GRAD, (op.outputs[0], g)),
-                    'reciprocal', NUMERIC)
+# Reciprocal's signature takes ints, but TF has CPU kernels for float and complex only.
+RECIPROCAL = define_op('Reciprocal',
+                       kernel_registered_for(np.reciprocal, NUMERIC, INEXACT, 'reciprocal',
+                                             'Reciprocal'),
+                       _infer_checked('reciprocal', NUMERIC),
+                       lambda op, g: apply_op(RECIPROCAL_GRAD, (op.outputs[0], g)))
 SQRT = _unary('Sqrt', np.sqrt, lambda op, g: apply_op(SQRT_GRAD, (op.outputs[0], g)), 'sqrt')
 # TF computes a half rsqrt in float32 and rounds once (1 / sqrt(x) rounded twice differs).
 RSQRT = _unary('Rsqrt', half_in_float32(lambda x: np.reciprocal(np.sqrt(x))),

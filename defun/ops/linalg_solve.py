@@ -162,6 +162,7 @@ def triangular_solve(matrix, rhs, lower=True, adjoint=False, name=None):
 
 def cholesky_solve(chol, rhs, name=None):
     """X with A @ X = rhs, given chol = cholesky(A)."""
+    validation.op_name(name)
     y = triangular_solve(chol, rhs, lower=True, adjoint=False)
     return triangular_solve(chol, y, lower=True, adjoint=True)
 
@@ -170,6 +171,7 @@ def cholesky_solve(chol, rhs, name=None):
 
 def logdet(matrix, name=None):
     """log(det(matrix)) of a Hermitian positive-definite matrix, through its Cholesky factor."""
+    validation.op_name(name)
     chol = cholesky(matrix)
     return 2.0 * reduce_sum(log(real(diag_part(chol))), axis=-1)
 

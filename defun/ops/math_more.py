@@ -70,17 +70,20 @@ def atanh(x, name=None):
 
 def squared_difference(x, y, name=None):
     """(x - y)**2, elementwise with broadcasting."""
+    validation.op_name(name)
     x, y = binary_args(x, y, 'squared_difference')
     return square(x - y)
 
 
 def log_sigmoid(x, name=None):
     """log(1 / (1 + exp(-x))), computed as -softplus(-x) so it never overflows."""
+    validation.op_name(name)
     return -softplus(-to_tensor(x, op='log_sigmoid'))
 
 
 def count_nonzero(input, axis=None, keepdims=None, dtype=dtypes.int64, name=None):
     """The number of non-zero (or non-empty) elements over `axis`."""
+    validation.op_name(name)
     x = to_tensor(input, name='input', op='count_nonzero')
     zero = zeros_like(x)
     return cast(reduce_sum(cast(not_equal(x, zero), dtypes.int64), axis, bool(keepdims)),
@@ -97,6 +100,7 @@ def _where_x_zero(x, value, fn):
 
 def xlogy(x, y, name=None):
     """x * log(y), and 0 where x == 0 (even where y is 0)."""
+    validation.op_name(name)
     x, y = binary_args(x, y, 'xlogy')
     x = x + zeros_like(y)   # both broadcast to the result's shape
     return _where_x_zero(x, y + zeros_like(x), lambda safe: x * log(safe))
@@ -104,6 +108,7 @@ def xlogy(x, y, name=None):
 
 def xlog1py(x, y, name=None):
     """x * log1p(y), and 0 where x == 0."""
+    validation.op_name(name)
     x, y = binary_args(x, y, 'xlog1py')
     x = x + zeros_like(y)
     return _where_x_zero(x, y + zeros_like(x), lambda safe: x * log1p(safe))
@@ -111,6 +116,7 @@ def xlog1py(x, y, name=None):
 
 def xdivy(x, y, name=None):
     """x / y, and 0 where x == 0."""
+    validation.op_name(name)
     x, y = binary_args(x, y, 'xdivy')
     x = x + zeros_like(y)
     return _where_x_zero(x, y + zeros_like(x), lambda safe: x / safe)
@@ -143,6 +149,7 @@ def multiply_no_nan(x, y, name=None):
 
 def reciprocal_no_nan(x, name=None):
     """1 / x, and 0 where x == 0."""
+    validation.op_name(name)
     x = to_tensor(x, op='reciprocal_no_nan')
     return divide_no_nan(ones_like(x), x)
 
@@ -341,17 +348,20 @@ def _consecutive(x, op, strict):
 
 def is_non_decreasing(x, name=None):
     """Whether x (flattened) never decreases; True for fewer than two elements."""
+    validation.op_name(name)
     return _consecutive(x, 'is_non_decreasing', strict=False)
 
 
 def is_strictly_increasing(x, name=None):
     """Whether x (flattened) always increases; True for fewer than two elements."""
+    validation.op_name(name)
     return _consecutive(x, 'is_strictly_increasing', strict=True)
 
 
 def confusion_matrix(labels, predictions, num_classes=None, weights=None, dtype=dtypes.int32,
                      name=None):
     """counts[i, j] of examples with label i predicted as j (num_classes: max + 1 by default)."""
+    validation.op_name(name)
     labels = cast(to_tensor(labels, name='labels', op='confusion_matrix'), dtypes.int64)
     predictions = cast(to_tensor(predictions, name='predictions', op='confusion_matrix'),
                        dtypes.int64)

@@ -122,6 +122,7 @@ def leaky_relu(features, alpha=0.2, name=None):
 
 def gelu(features, approximate=False, name=None):
     """x * Phi(x) (with erf), or TF's tanh approximation when `approximate`."""
+    validation.op_name(name)
     x = to_tensor(features, name='features', op='gelu')
     if not x.dtype.is_floating:  # TF's check, a ValueError
         raise ValueError(f'gelu: `features.dtype` must be a floating point tensor, got '
@@ -145,15 +146,17 @@ swish = silu
 
 # ---------------------------------------------------------------- softmax
 
+# The ufuncs' own reduce: np.max/np.sum's Python wrappers cost more than a small row's reduction.
+
 def _softmax_kernel(x, axis):
-    shifted = x - np.max(x, axis=axis, keepdims=True)
+    shifted = x - np.maximum.reduce(x, axis=axis, keepdims=True)
     e = np.exp(shifted)
-    return e / np.sum(e, axis=axis, keepdims=True)
+    return e / np.add.reduce(e, axis=axis, keepdims=True)
 
 
 def _log_softmax_kernel(x, axis):
-    shifted = x - np.max(x, axis=axis, keepdims=True)
-    return shifted - np.log(np.sum(np.exp(shifted), axis=axis, keepdims=True))
+    shifted = x - np.maximum.reduce(x, axis=axis, keepdims=True)
+    return shifted - np.log(np.add.reduce(np.exp(shifted), axis=axis, keepdims=True))
 
 
 def _softmax_grad(op, g):
@@ -243,6 +246,7 @@ def bias_add(value, bias, data_format=None, name=None):
 def moments(x, axes, shift=None, keepdims=False, name=None):
     """Mean and variance over `axes` as TF computes them: the variance about the (stopped) mean,
     float16 in float32, integers in integer arithmetic."""
+    validation.op_name(name)
     x = to_tensor(x, name='x', op='moments')
     y = cast(x, dtypes.float32) if x.dtype is dtypes.float16 else x
     axes = list(axes) if not isinstance(axes, int) else [axes]
@@ -260,6 +264,7 @@ def moments(x, axes, shift=None, keepdims=False, name=None):
 
 def sigmoid_cross_entropy_with_logits(labels=None, logits=None, name=None):
     """max(x, 0) - x * z + log(1 + exp(-|x|)), TF's overflow-free form."""
+    validation.op_name(name)
     if labels is None or logits is None:
         raise ValueError('sigmoid_cross_entropy_with_logits needs both labels and logits')
     x = _float_arg(logits, 'sigmoid_cross_entropy_with_logits', 'logits')

@@ -5,7 +5,7 @@ Shapes in inference are tuples of ints and None (`dims(t)`), or None for an unkn
 """
 import numpy as np
 
-from defun import context, errors
+from defun import context, dtypes, errors
 from defun.tensor import EagerTensor, Tensor, constant_from_array, convert_to_tensor, is_tensor
 from defun.ops import validation
 
@@ -14,7 +14,15 @@ __all__ = ['to_tensor', 'binary_args', 'same_dtype_args', 'dims', 'broadcast_dim
 
 
 def to_tensor(value, dtype=None, name='x', op='op'):
-    """convert_to_tensor with the op and argument named when it fails."""
+    """convert_to_tensor with the op and argument named when it fails. A tensor of another dtype
+    than `dtype` is refused as TF's op signatures refuse it (InvalidArgumentError eagerly,
+    TypeError while a graph is built), not as convert_to_tensor would (ValueError)."""
+    if dtype is not None and isinstance(value, Tensor) and value.dtype is not dtype:
+        dtype = dtypes.as_dtype(dtype)
+        if value.dtype is not dtype:
+            raise validation.dtype_mismatch(
+                f'{op}: input `{name}` was expected to be a {dtype.name} tensor but is a '
+                f'{value.dtype.name} tensor ({errors.describe(value)})')
     try:
         return convert_to_tensor(value, dtype=dtype)
     except (TypeError, ValueError) as exc:

@@ -33,6 +33,14 @@ def _int_vector(value, op, arg):
     return to_tensor(value, dtype=dtypes.int32, name=arg, op=op)
 
 
+def _attr_type_name(value):
+    """The dtype of an attribute's value as TF's kernels name it ('float', 'string')."""
+    if isinstance(value, Tensor):
+        return errors.kernel_type_name(value.dtype)
+    kind = np.asarray(value, dtype=object if isinstance(value, str) else None).dtype.kind
+    return {'f': 'float', 'c': 'complex64', 'b': 'bool'}.get(kind, 'string')
+
+
 def _known_ints(t):
     """The value of an int tensor as a tuple of ints when known now, else None."""
     value = op_helpers.static_value(t)
@@ -325,6 +333,10 @@ def _slice_bounds(d, begin, size):
 
 
 def _slice_kernel(x, begin, size):
+    if np.ndim(begin) != 1 or np.shape(begin) != np.shape(size) or len(begin) != np.ndim(x):
+        raise errors.InvalidArgumentError(
+            f'slice: Expected begin and size arguments to be 1-D tensors of size {np.ndim(x)}, '
+            f'but got shapes {list(np.shape(begin))} and {list(np.shape(size))} instead.')
     bounds = _slice_bounds(np.shape(x), [int(b) for b in begin], [int(s) for s in size])
     return x[tuple(builtin_slice(b, e) for b, e in bounds)]
 
@@ -339,7 +351,11 @@ def _slice_infer(x, begin, size):
     if len(b) != len(d) or len(s) != len(d):
         raise validation.invalid_argument(f'Expected begin and size arguments to be 1-D tensors '
                                           f'of size {len(d)}, but got {len(b)} and {len(s)}')
-    return x.dtype, tuple(None if e is None else e - a for a, e in _slice_bounds(d, b, s))
+    try:
+        bounds = _slice_bounds(d, b, s)
+    except ValueError:  # TF's shape function leaves the bounds to the kernel, at run time
+        return x.dtype, tuple(None if n == -1 else n for n in s)
+    return x.dtype, tuple(None if e is None else e - a for a, e in bounds)
 
 
 def _slice_grad(op, g):
@@ -366,10 +382,18 @@ REVERSE = define_op('ReverseV2', lambda x, axis: np.flip(x, axis), same_as_first
 
 def reverse(tensor, axis, name=None):
     x = to_tensor(tensor, op='reverse')
-    if not isinstance(axis, Tensor) and np.asarray(axis).dtype.kind == 'f':
-        bad = next(a for a in np.ravel(axis) if a != int(a)) if np.size(axis) else axis
-        raise TypeError(f'Cannot convert {bad} to EagerTensor of dtype int32')
-    axes = _known_ints(axis if isinstance(axis, Tensor) else np.asarray(axis))
+    if isinstance(axis, float):  # converted to an int32 scalar first, as TF does
+        raise TypeError(f'reverse: Cannot convert {axis!r} to EagerTensor of dtype int32')
+    kind = axis.dtype.np_dtype.kind if isinstance(axis, Tensor) else \
+        np.asarray(axis, dtype=object if isinstance(axis, str) else None).dtype.kind
+    if kind not in 'iu' and np.size(axis):  # ReverseV2's Tidx attr is int32 or int64
+        raise validation.dtype_mismatch(
+            f"reverse: Value for attr 'Tidx' of {_attr_type_name(axis)} is not in the list of "
+            f'allowed values: int32, int64')
+    ndim = axis.shape.rank if isinstance(axis, Tensor) else np.ndim(axis)
+    if ndim is not None and ndim != 1:
+        raise validation.invalid_argument(f"reverse: 'dims' must be 1-dimension, not {ndim}")
+    axes = _known_ints(axis if isinstance(axis, Tensor) else np.asarray(axis, np.int32))
     if axes is None:
         raise ValueError('reverse: `axis` must be known while the graph is built')
     r = x.shape.rank

@@ -69,6 +69,14 @@ def _canonical(signature, args, kwargs):
 
 def _accepts(spec, value, flat):
     """Appends the tensors of `value` to `flat` if it fits `spec`; False when it does not."""
+    try:
+        parts = nest.flatten_up_to(spec, value)
+    except nest.StructureMismatch:
+        return False
+    return all(_accepts_leaf(s, v, flat) for s, v in zip(nest.flatten(spec), parts))
+
+
+def _accepts_leaf(spec, value, flat):
     if isinstance(spec, TensorSpec):
         if isinstance(value, Variable):
             value = value.value()
@@ -81,12 +89,6 @@ def _accepts(spec, value, flat):
             return False
         flat.append(value)
         return True
-    if isinstance(spec, dict):
-        return (isinstance(value, dict) and sorted(value) == sorted(spec)
-                and all(_accepts(spec[k], value[k], flat) for k in sorted(spec)))
-    if isinstance(spec, (list, tuple)):
-        return (isinstance(value, (list, tuple)) and len(value) == len(spec)
-                and all(_accepts(s, v, flat) for s, v in zip(spec, value)))
     if isinstance(value, Tensor):
         return False
     return type(value) is type(spec) and value == spec
