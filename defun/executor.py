@@ -23,6 +23,7 @@ import re
 import numpy as np
 
 from defun import errors, folding
+from defun.executor_elementwise import rewrite_with_buffers
 from defun.graph_callable import GraphCallable
 
 __all__ = ['compile_graph', 'GraphCallable', 'Optimizations', 'indent']
@@ -78,6 +79,8 @@ class _Builder:
         # Builtins too: an op named 'range' or 'abs' must not shadow one the generated code calls.
         self.used = set(keyword.kwlist) | set(dir(builtins)) | {'np', self.fn_name}
         self.cse = {}
+        self.live = set()
+        self._used = None         # ids of the tensors live ops or the outputs read (is_used)
         self.arrays_0d = {}       # name of a scalar constant -> name of it as a 0-d array
         self.lines_with_ops = []  # (source line, the op it runs, for error messages)
         self.chunks = []          # per emitted op: (lines so far, op, input names, output names)
@@ -108,17 +111,25 @@ class _Builder:
         sub.namespace, sub.used = self.namespace, self.used   # one module: names stay unique
         for ph, expr in zip(inputs, input_exprs):
             sub.names[id(ph)] = expr
-        live = sub.live_ops()
+        live = sub.live = sub.live_ops()
         for op in graph.get_operations():
             if op in live:
                 sub.visit(op)
         return sub.lines_with_ops, [sub.names[id(t)] for t in outputs]
 
+    def is_used(self, tensor):
+        """Whether an op being written, or the function's result, reads `tensor` (an emitter
+        skips the work of outputs nothing reads, e.g. a loop's stacks outside its gradient)."""
+        if self._used is None:
+            self._used = {id(t) for t in self.outputs}
+            self._used.update(id(t) for op in self.live for t in op.inputs)
+        return id(tensor) in self._used
+
     # -- passes
     def build(self):
         for ph in self.inputs:
             self.names[id(ph)] = self.fresh(ph.op.name)
-        live = self.live_ops()
+        live = self.live = self.live_ops()
         for op in self.graph.get_operations():
             if op in live:
                 self.visit(op)
@@ -212,7 +223,11 @@ class _Builder:
             body = [self.call_line(op, in_names, out_names)]
         for line in body:
             self.lines_with_ops.append(line if isinstance(line, tuple) else (line, op))
-        self.steps.append((op, op.opdef.graph_kernel, in_names, op.attrs, out_names))
+        attrs = op.attrs
+        if op.opdef.kernel_takes_live_outputs:  # run directly, it skips what nothing reads
+            attrs = dict(attrs, live_outputs=frozenset(
+                i for i, t in enumerate(op.outputs) if self.is_used(t)))
+        self.steps.append((op, op.opdef.graph_kernel, in_names, attrs, out_names))
         self.chunks.append((len(self.lines_with_ops), op, in_names, out_names))
         for t, n in zip(op.outputs, out_names):
             self.names[id(t)] = n
@@ -248,6 +263,8 @@ class _Builder:
         a 0-d array: numpy combines an array with a 0-d array faster than with a numpy scalar
         (the same loop, so the same result), while scalar with scalar stays scalar arithmetic."""
         names = [self.names[id(t)] for t in op.inputs]
+        if len(names) != 2:
+            return names
         for i, t in enumerate(op.inputs):
             value = self.consts.get(id(t))
             other = op.inputs[1 - i].shape
@@ -269,15 +286,20 @@ class _Builder:
         return self.bind(value, f'{op.name}_{key}')
 
     def lines_freeing_dead_values(self):
-        """The emitted lines with `del` after the last use of each large intermediate, so memory
+        """The emitted lines (elementwise chains rewritten to reuse buffers, see
+        executor_elementwise) with `del` after the last use of each large intermediate, so memory
         is released (and reused) as soon as a value is dead, as in hand-written numpy, rather than
         when the function returns. Small or never-large values are left alone (a `del` costs
         more than it saves there)."""
         keep = {self.names[id(t)] for t in self.outputs}
+        # An emitter may leave outputs nothing reads unwritten (a loop's unread stacks): those
+        # are never freed.
         large = {n for _, op, _, outs in self.chunks for t, n in zip(op.outputs, outs)
-                 if n not in keep and _may_be_large(t)}
+                 if n not in keep and _may_be_large(t)
+                 and (op.opdef.emit is None or self.is_used(t))}
+        segments = rewrite_with_buffers(self, keep)
         last_use = {}
-        for i, (_, _, ins, outs) in enumerate(self.chunks):
+        for i, (_, _, ins, outs) in enumerate(segments):
             for n in outs:
                 if n in large:
                     last_use.setdefault(n, i)
@@ -287,13 +309,12 @@ class _Builder:
         frees = {}
         for n, i in last_use.items():
             frees.setdefault(i, []).append(n)
-        lines, start = [], 0
-        for i, (end, op, _, _) in enumerate(self.chunks):
-            lines += self.lines_with_ops[start:end]
-            start = end
+        lines = []
+        for i, (segment, op, _, _) in enumerate(segments):
+            lines += segment
             if i in frees:
                 lines.append((f'del {", ".join(sorted(frees[i]))}', op))
-        return lines + self.lines_with_ops[start:]
+        return lines
 
     def write_source(self, params, outs):
         """(source, {line number: op}) of the generated function."""

@@ -37,10 +37,6 @@ class FuncGraph(Graph):
         # While tracing a call: the arrays of its tensor arguments (see lift_value).
         self.trace_argument_arrays = None
 
-    def add_output(self, tensor):
-        """Appends an output (a control-flow sub-graph grows when its op is differentiated)."""
-        self.outputs = list(self.outputs) + [tensor]
-
     # -- inputs
     def add_placeholder(self, dtype, shape, name=None):
         with self.as_default():

@@ -9,7 +9,7 @@ from __future__ import annotations
 import linecache
 from typing import Any
 
-from defun import dtypes, errors
+from defun import errors
 from defun.shapes import TensorShape
 from defun.tensor import Tensor
 from defun.user_frame import user_origin
@@ -53,6 +53,11 @@ class GraphTensor(Tensor):
     def static_value(self):
         """The value if it can be computed at build time (constant folding), else None."""
         return self.op.graph.fold(self)
+
+    def partial_value(self):
+        """The elements of this integer scalar or vector known at build time (see
+        folding.partial_fold): an int, a list with None for unknown elements, or None."""
+        return self.op.graph.partial_fold(self)
 
     def _where(self):
         graph = self.op.graph
@@ -144,18 +149,6 @@ class Operation:
     @property
     def node_def(self):
         return self.graph.node_def(self)
-
-    def add_output(self, dtype: dtypes.DType, shape: object) -> GraphTensor:
-        """Appends an output and returns it: how an op holding sub-graphs grows when it is
-        differentiated (its gradient reads intermediates of the sub-graphs, which become extra
-        outputs, as TF's cond_v2 and while_v2 add them). Existing outputs never change."""
-        tensor = GraphTensor(self, len(self.outputs), dtype, as_shape(shape))
-        self.outputs = self.outputs + (tensor,)
-        return tensor
-
-    def set_attr(self, name: str, value: Any) -> None:
-        """Sets attr `name` (with add_output, how a control-flow op grows when differentiated)."""
-        self.attrs[name] = value
 
     def get_attr(self, name: str) -> Any:
         try:

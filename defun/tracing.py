@@ -94,22 +94,8 @@ def _flat_bind(fn_name, names, args, kwargs):
 
 def _snapshot(values):
     """What check_mutation compares: the lists and dicts among the arguments and their contents."""
-    found = []
-
-    def walk(v):
-        if isinstance(v, list):
-            found.append((v, list(v)))
-            for x in v:
-                walk(x)
-        elif isinstance(v, dict):
-            found.append((v, dict(v)))
-            for x in v.values():
-                walk(x)
-        elif isinstance(v, tuple):
-            for x in v:
-                walk(x)
-    walk(values)
-    return found
+    return [(v, list(v) if isinstance(v, list) else dict(v))
+            for v in nest.substructures(values) if not isinstance(v, tuple)]
 
 
 def _check_mutation(snapshot, fn_name):

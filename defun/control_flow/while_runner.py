@@ -1,8 +1,10 @@
 """How the While op runs: its kernel (a Python loop over the compiled cond and body), the emitter
 writing that loop into generated code, and the per-iteration stacks its gradient reads.
 
-Outputs of a While op: the final loop variables, the iteration count, then for each accumulated body
-tensor its values stacked per iteration (zero-padded when shapes vary) and their shapes.
+Outputs of a While op: the final loop variables, the iteration count, then for each body tensor its
+gradient may read (`accumulate`, every tensor of the body but its captures) its values stacked per
+iteration (zero-padded when shapes vary) and their shapes. Only the stacks something reads are
+built: the emitter asks the executor (`is_used`), the kernel is told (`live_outputs`).
 """
 import numpy as np
 
@@ -44,31 +46,43 @@ def stack_iterations(values, element_shape, np_dtype):
         return padded, shapes
 
 
-def kernel(*arrays, cond, body, n_vars, has_max, accumulate):
-    """The loop, run directly (constant folding, or an op applied outside generated code)."""
+def live_stacks(n_vars, accumulate, is_live):
+    """The indices k of the accumulated tensors whose stack outputs is_live(output index) says are
+    read."""
+    return [k for k in range(len(accumulate))
+            if is_live(n_vars + 1 + 2 * k) or is_live(n_vars + 2 + 2 * k)]
+
+
+def kernel(*arrays, cond, body, n_vars, has_max, accumulate, live_outputs=frozenset()):
+    """The loop, run directly (constant folding, or a big graph's first, interpreted call)."""
     limit = int(arrays[-1]) if has_max else None
     captured = arrays[n_vars:len(arrays) - int(has_max)]
+    kept = live_stacks(n_vars, accumulate, live_outputs.__contains__)
     cond_fn = cf.compiled(cond, cond.outputs)
-    body_fn = cf.compiled(body, list(body.outputs) + list(accumulate))
-    loop, stacks, count = list(arrays[:n_vars]), [[] for _ in accumulate], 0
+    body_fn = cf.compiled(body, list(body.outputs) + [accumulate[k] for k in kept])
+    loop, stacks, count = list(arrays[:n_vars]), [[] for _ in kept], 0
     while (limit is None or count < limit) and cond_fn(*loop, *captured)[0]:
         out = body_fn(*loop, *captured)
         loop = list(out[:n_vars])
         for stack, value in zip(stacks, out[n_vars:]):
             stack.append(value)
         count += 1
-    return tuple(loop) + (np.int32(count),) + tuple(
-        part for s, t in zip(stacks, accumulate)
-        for part in stack_iterations(s, t.shape.as_tuple(), t.dtype.np_dtype))
+    parts = [(None, None)] * len(accumulate)
+    for k, s in zip(kept, stacks):
+        t = accumulate[k]
+        parts[k] = stack_iterations(s, t.shape.as_tuple(), t.dtype.np_dtype)
+    return tuple(loop) + (np.int32(count),) + tuple(part for pair in parts for part in pair)
 
 
 def emit(op, in_names, out_names, ctx):
     """A Python `while True` loop with the cond and body graphs written inline (no call per
     iteration); the op's outputs double as the loop variables."""
     attrs = op.attrs
-    n, accumulate = attrs['n_vars'], list(attrs['accumulate'])
+    n = attrs['n_vars']
+    kept = live_stacks(n, attrs['accumulate'], lambda i: ctx.is_used(op.outputs[i]))
+    accumulate = [attrs['accumulate'][k] for k in kept]
     cond_graph, body_graph = attrs['cond'], attrs['body']
-    loop, count, stacks = out_names[:n], out_names[n], out_names[n + 1::2]
+    loop, count, stacks = out_names[:n], out_names[n], [out_names[n + 1 + 2 * k] for k in kept]
     feeds = loop + in_names[n:len(in_names) - int(attrs['has_max'])]
     lines = [f'{", ".join(loop)}, = {", ".join(in_names[:n])},', f'{count} = 0']
     lines += [f'{s} = []' for s in stacks]
@@ -88,7 +102,7 @@ def emit(op, in_names, out_names, ctx):
     lines += indent(step)
     if stacks:
         stack_fn = ctx.bind(stack_iterations, 'stack_iterations')
-        for k, (s, t) in enumerate(zip(stacks, accumulate)):
+        for k, s, t in zip(kept, stacks, accumulate):
             shape = ctx.bind(t.shape.as_tuple(), f'{s}_shape')
             dtype = ctx.bind(t.dtype.np_dtype, f'{s}_dtype')
             lines.append(f'{s}, {out_names[n + 2 + 2 * k]} = {stack_fn}({s}, {shape}, {dtype})')

@@ -2,6 +2,8 @@
 gradient into zeros shaped like the indexed tensor (as TF's do, densely), written as an op whose own
 gradient is the forward indexing again.
 """
+import math
+
 import numpy as np
 
 from defun import errors
@@ -37,9 +39,8 @@ _SCALAR_INDEX = (int, np.int32, np.int64)
 def _blocks(shape, indices, axis, batch_dims):
     """GatherV2's geometry as flat sizes: (B batch elements, M dims between the batch dims and
     axis, A along axis, T after it, nI indices per batch element)."""
-    size = lambda dims_: int(np.prod(dims_, dtype=np.int64))
-    return (size(shape[:batch_dims]), size(shape[batch_dims:axis]), shape[axis],
-            size(shape[axis + 1:]), size(np.shape(indices)[batch_dims:]))
+    return (math.prod(shape[:batch_dims]), math.prod(shape[batch_dims:axis]), shape[axis],
+            math.prod(shape[axis + 1:]), math.prod(np.shape(indices)[batch_dims:]))
 
 
 def _batched_take(params, idx, axis, batch_dims):
@@ -81,8 +82,14 @@ def _gather_grad_kernel(params_shape, indices, g, axis, batch_dims):
     g, idx = np.asarray(g), np.asarray(indices)
     b, m, a, t, ni = _blocks(shape, idx, axis, batch_dims)
     # Rows of a [B * A, M * T] table (the gathered axis first): one scatter for all batch elements.
-    rows = (np.arange(b)[:, None] * a + idx.reshape(b, ni)).reshape(-1)
-    values = g.reshape(b, m, ni, t).transpose(0, 2, 1, 3).reshape(b * ni, m * t)
+    if b == 1:
+        rows = idx.reshape(-1)
+    else:
+        rows = (np.arange(b)[:, None] * a + idx.reshape(b, ni)).reshape(-1)
+    if m == 1:
+        values = g.reshape(b * ni, t)
+    else:
+        values = g.reshape(b, m, ni, t).transpose(0, 2, 1, 3).reshape(b * ni, m * t)
     table = np.zeros((b * a, m * t), dtype=g.dtype)
     if ni == 1:
         table[rows] = values           # one index per batch element: the rows are distinct
@@ -91,6 +98,8 @@ def _gather_grad_kernel(params_shape, indices, g, axis, batch_dims):
     else:
         # Sums in index order, as the elementwise adds before did (and TF's segment sum does).
         np.add.at(table, rows, values)
+    if m == 1:
+        return table.reshape(shape)
     return table.reshape(b, a, m, t).transpose(0, 2, 1, 3).reshape(shape)
 
 

@@ -146,15 +146,17 @@ swish = silu
 
 # ---------------------------------------------------------------- softmax
 
+# The ufuncs' own reduce: np.max/np.sum's Python wrappers cost more than a small row's reduction.
+
 def _softmax_kernel(x, axis):
-    shifted = x - np.max(x, axis=axis, keepdims=True)
+    shifted = x - np.maximum.reduce(x, axis=axis, keepdims=True)
     e = np.exp(shifted)
-    return e / np.sum(e, axis=axis, keepdims=True)
+    return e / np.add.reduce(e, axis=axis, keepdims=True)
 
 
 def _log_softmax_kernel(x, axis):
-    shifted = x - np.max(x, axis=axis, keepdims=True)
-    return shifted - np.log(np.sum(np.exp(shifted), axis=axis, keepdims=True))
+    shifted = x - np.maximum.reduce(x, axis=axis, keepdims=True)
+    return shifted - np.log(np.add.reduce(np.exp(shifted), axis=axis, keepdims=True))
 
 
 def _softmax_grad(op, g):

@@ -66,20 +66,38 @@ def _backprop_input_kernel(input_sizes, w, dy, strides, padding, dilations):
     in_shape = tuple(int(n) for n in input_sizes)
     kh, kw, c, o = w.shape
     oh, ow, ph, pw = windows.geometry(in_shape, kh, kw, strides, dilations, padding)
+    n = in_shape[0]
+    if not (n and oh and ow):
+        return np.zeros(in_shape, dtype=dy.dtype)
+    if strides == (1, 1):
+        return _transposed_conv(in_shape, w, dy, ph, pw, dilations)
     padded = (in_shape[0], in_shape[1] + sum(ph), in_shape[2] + sum(pw), in_shape[3])
     # VALID may leave rows the windows never reach; make room for every tap anyway.
     padded = (padded[0], max(padded[1], (kh - 1) * dilations[0] + strides[0] * (oh - 1) + 1),
               max(padded[2], (kw - 1) * dilations[1] + strides[1] * (ow - 1) + 1), padded[3])
     dxp = np.zeros(padded, dtype=dy.dtype)
-    n = in_shape[0]
-    if n and oh and ow:
-        dy2, w2 = dy.reshape(n * oh * ow, o), w.reshape(kh * kw * c, o)
-        if c < windows.FEW_CHANNELS:  # tap-major, as windows.columns gathers them
-            cols = (w2 @ dy2.T).reshape(kh, kw, c, n, oh, ow).transpose(3, 4, 5, 0, 1, 2)
-        else:
-            cols = (dy2 @ w2.T).reshape(n, oh, ow, kh, kw, c)
-        windows.add_columns(dxp, cols, strides, dilations)
+    dy2, w2 = dy.reshape(n * oh * ow, o), w.reshape(kh * kw * c, o)
+    if c < windows.FEW_CHANNELS:  # tap-major, as windows.columns gathers them
+        cols = (w2 @ dy2.T).reshape(kh, kw, c, n, oh, ow).transpose(3, 4, 5, 0, 1, 2)
+    else:
+        cols = (dy2 @ w2.T).reshape(n, oh, ow, kh, kw, c)
+    windows.add_columns(dxp, cols, strides, dilations)
     return dxp[:, ph[0]:ph[0] + in_shape[1], pw[0]:pw[0] + in_shape[2], :]
+
+
+def _transposed_conv(in_shape, w, dy, ph, pw, dilations):
+    """The input gradient of a stride-1 convolution as a VALID convolution of the padded dy with
+    the filter flipped in space and in/out swapped: one im2col and one matmul, no scatter. dx[r]
+    sums dy[r + pad - i * d] w[i]; padding dy by (k - 1) * d - pad before and by what is left to
+    the input's size after makes that a correlation with the taps in reverse order."""
+    kh, kw, c, o = w.shape
+    n, h, wd = in_shape[:3]
+    before = ((kh - 1) * dilations[0] - ph[0], (kw - 1) * dilations[1] - pw[0])
+    zp = windows.padded(dy, (before[0], h + ph[0] - dy.shape[1]),
+                        (before[1], wd + pw[0] - dy.shape[2]))
+    flipped = w[::-1, ::-1].transpose(0, 1, 3, 2).reshape(kh * kw * o, c)
+    cols = windows.columns(zp, kh, kw, h, wd, (1, 1), dilations)
+    return (cols @ flipped).reshape(n, h, wd, c)
 
 
 def _backprop_filter_kernel(x, filter_sizes, dy, strides, padding, dilations):
@@ -239,13 +257,18 @@ MAX_POOL_GRAD_GRAD = define_op(
                                _pool_attrs(op))))
 
 
+def _inside(size, k, stride, out, before):
+    """Per output position of one dim, how many of its window's k positions are in the input."""
+    starts = np.arange(out) * stride - before
+    return (np.minimum(starts + k, size) - np.maximum(starts, 0)).astype(np.float64)
+
+
 def _window_counts(in_shape, ksize, strides, padding):
+    """[1, oh, ow, 1] float64 counts of the input positions under each window (TF's divisor)."""
     oh, ow, ph, pw = windows.geometry(in_shape, ksize[0], ksize[1], strides, (1, 1), padding)
-    ones = windows.padded(np.ones((1, in_shape[1], in_shape[2], 1)), ph, pw)
-    counts = np.zeros((1, oh, ow, 1))
-    for _, _, view in windows.taps(ksize[0], ksize[1], oh, ow, strides, (1, 1)):
-        counts += ones[view]
-    return counts, oh, ow, ph, pw
+    counts = np.multiply.outer(_inside(in_shape[1], ksize[0], strides[0], oh, ph[0]),
+                               _inside(in_shape[2], ksize[1], strides[1], ow, pw[0]))
+    return counts[None, :, :, None], oh, ow, ph, pw
 
 
 def _avg_pool_kernel(x, ksize, strides, padding):
@@ -263,8 +286,8 @@ def _avg_pool_grad_kernel(input_shape, g, ksize, strides, padding):
     dxp = np.zeros((in_shape[0], in_shape[1] + sum(ph), in_shape[2] + sum(pw), in_shape[3]),
                    dtype=g.dtype)
     share = (g / counts).astype(g.dtype)
-    for _, _, view in windows.taps(ksize[0], ksize[1], oh, ow, strides, (1, 1)):
-        dxp[view] += share
+    cols = np.broadcast_to(share[:, :, :, None, None, :], share.shape[:3] + ksize + share.shape[3:])
+    windows.add_columns(dxp, cols, strides, (1, 1))
     return dxp[:, ph[0]:ph[0] + in_shape[1], pw[0]:pw[0] + in_shape[2], :]
 
 

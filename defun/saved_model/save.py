@@ -130,7 +130,8 @@ class _Saver:
     def _function(self, fn):
         params, concretes = function_entries(fn)
         return {'params': [self._param(p) for p in params] if params is not None else None,
-                'concrete': [self.function_name(c) for c in concretes]}
+                'concrete': [self.function_name(c) for c in concretes],
+                'input_signature': getattr(fn, 'input_signature', None) is not None}
 
     def _param(self, p):
         return dict(p, default=self.writer.value(p['default'], f'the default of {p["name"]}'))
