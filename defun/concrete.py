@@ -107,6 +107,17 @@ class ConcreteFunction:
         return list(self.graph.outputs)
 
     @property
+    def output_shapes(self):
+        """The static shape of each output, in the structure the function returns."""
+        return nest.map_structure(lambda t: t.shape if hasattr(t, 'shape') else t,
+                                  self.structured_outputs)
+
+    @property
+    def output_dtypes(self):
+        return nest.map_structure(lambda t: t.dtype if hasattr(t, 'dtype') else t,
+                                  self.structured_outputs)
+
+    @property
     def captured_inputs(self):
         return list(self._captured_values)
 

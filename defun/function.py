@@ -7,8 +7,8 @@ reads top to bottom in `_concrete_for`. A miss first tries the existing traces t
 (unknown dims; only traces with such dims, indexed by `TraceKey.coarse`, so a miss costs the same
 however many traces are cached), then traces; with `reduce_retracing` the new trace is relaxed
 against the previous one (dims that differ become None). Every retrace records which argument
-changed, from what to what; after TF's threshold a warning prints that history with the call site
-and the usual fixes, and `explain_retraces()` returns it on demand.
+changed, from what to what (retraces.py): after TF's threshold a warning prints that history with
+the call site and the usual fixes, and `explain_retraces()` returns it on demand.
 
 Methods: Function is a descriptor; each instance gets its own bound Function, held in a
 WeakKeyDictionary whose values refer back to the instance only weakly, so dropping the instance frees
@@ -16,7 +16,6 @@ its traces. Tracing is serialised per Function by a lock; calls of existing trac
 Traces keyed by an object's identity hold it weakly, and are dropped on the next miss after it dies.
 """
 import functools
-import logging
 import threading
 import weakref
 
@@ -24,8 +23,8 @@ from autograph import impl as autograph_impl
 from autograph import options as autograph_options
 from defun import context, errors, nest
 from defun.call_binding import Binder, WeakMethod, weak_refs
-from defun.user_frame import user_origin
 from defun.input_signature import signature_key
+from defun.retraces import RetraceLog
 from defun.tensor import EagerTensor
 from defun.trace_key import TENSOR, TraceKey
 from defun.trace_leaves import UnconvertibleArray
@@ -33,11 +32,9 @@ from defun.tracing import VariablePolicy, trace_function
 
 __all__ = ['function', 'Function']
 
-_log = logging.getLogger('defun')
 _state = context.state()
 _config = context.CONFIG  # read by the hot path (run_functions_eagerly), without a call
 _new_tensor = object.__new__  # skips EagerTensor.__init__'s frame on the hot path
-RETRACE_WARNING_THRESHOLD = 5
 
 
 def _positional_key(leaves):
@@ -68,6 +65,7 @@ class Function:
         self._all_positional = (len(self._binder.names) if self._binder.simple
                                 and input_signature is None else -1)
         self._cache = {}            # TraceKey -> ConcreteFunction
+        self._saving = {}           # TraceKey -> its trace made for a SavedModel
         self._memo = {}             # (names, tree, leaves) -> ConcreteFunction
         self._positional = {}       # leaves -> ConcreteFunction: the hot path's part of _memo
         self._hot = None            # _HotCall: the last one-argument trace __call__ hit
@@ -75,13 +73,10 @@ class Function:
         self._holders = {}          # TraceKey -> weak refs of objects keyed by identity
         self._dead = []             # keys whose objects died: dropped on the next miss
         self._general = {}          # key.coarse() -> cached keys accepting more than themselves
-        self._last = {}             # parameter names -> the last key traced with them
-        self._last_key = None
         self._lock = threading.RLock()
         self._tracing_count = 0
         self._variables_created = False
-        self._retraces = []
-        self._warned = False
+        self._retrace_log = RetraceLog(self._name)
         self._instances = weakref.WeakKeyDictionary()
         functools.update_wrapper(self, python_function, updated=())
 
@@ -108,7 +103,7 @@ class Function:
 
     def explain_retraces(self):
         """Every retrace so far: which arguments changed (name, old, new) and where it was called."""
-        return list(self._retraces)
+        return list(self._retrace_log.entries)
 
     def __repr__(self):
         return f'<defun.Function {self._name}>'
@@ -243,21 +238,47 @@ class Function:
 
     def get_concrete_function(self, *args, **kwargs):
         """The ConcreteFunction for these arguments (values or TensorSpecs), tracing if needed."""
-        names, values, _ = self._binder.bind(args, kwargs) if (args or kwargs) else (
-            self._binder.names, list(self._input_signature or ()), None)
-        if self._input_signature is not None and not (args or kwargs):
-            key, feeds = signature_key(self._name, self._input_signature, names,
-                                       list(self._input_signature), specs=True)
-            holders = ()
-        elif self._input_signature is not None:
-            key, feeds = signature_key(self._name, self._input_signature, names, values, specs=True)
-            holders = ()
-        else:
-            key, feeds, holders = TraceKey.build(names, values)
+        key, values, feeds, holders = self._key_for(args, kwargs)
         concrete = self._cache.get(key)
         if concrete is not None and self._holders_alive(key):
             return concrete
         return self._concrete_for(key, values, feeds, holders)
+
+    def _key_for(self, args, kwargs):
+        names, values, _ = self._binder.bind(args, kwargs) if (args or kwargs) else (
+            self._binder.names, list(self._input_signature or ()), None)
+        if self._input_signature is not None:
+            key, feeds = signature_key(self._name, self._input_signature, names,
+                                       values if (args or kwargs) else
+                                       list(self._input_signature), specs=True)
+            return key, values, feeds, ()
+        key, feeds, holders = TraceKey.build(names, values)
+        return key, values, feeds, holders
+
+    def concrete_functions_for_saving(self):
+        """The traces a SavedModel keeps, made as TF makes them in a save context: each trace
+        (or, never called, the input_signature's) is made once more, so its Python side effects
+        run again and the tracing count grows; these are kept apart from the traces calls use
+        and serve later saves too."""
+        with self._lock:
+            self._drop_dead()
+            keys = list(self._cache) or (
+                [self._key_for((), {})[0]] if self._input_signature is not None else [])
+            for key in keys:
+                if key not in self._saving:
+                    self._saving[key] = self._saving_trace(key)
+            return [self._saving[key] for key in keys]
+
+    def _saving_trace(self, key):
+        original = self._cache.get(key)
+        args, kwargs = original.structured_input_signature if original is not None else ((), {})
+        rebuilt, values, feeds, _ = self._key_for(args, kwargs)
+        if rebuilt != key:
+            return original  # not rebuildable from its specs (Variables as arguments): reuse
+        concrete = trace_function(self._traced_python_function(), self._name, self._binder,
+                                  key, values, feeds, VariablePolicy(False, self._name))
+        self._tracing_count += 1
+        return concrete
 
     def _holders_alive(self, key):
         refs = self._holders.get(key)
@@ -277,7 +298,7 @@ class Function:
                 if cached_key.accepts(key) and self._holders_alive(cached_key):
                     return self._cache[cached_key]
             trace_key = self._relaxed(key)
-            self._record_retrace(trace_key)
+            self._retrace_log.record(trace_key, self._tracing_count + 1)
             concrete = self._trace(trace_key, values, feeds)
             if concrete.captures_enclosing_graph():
                 return concrete  # valid only inside the enclosing trace: never cached
@@ -290,7 +311,7 @@ class Function:
             holders, lambda _ref, key=key, dead=self._dead: dead.append(key))
         if not key.exact():
             self._general.setdefault(key.coarse(), []).append(key)
-        self._last[key.names] = self._last_key = key
+        self._retrace_log.traced(key)
 
     def _drop_dead(self):
         """Frees the traces made for objects that have died since (their weak references
@@ -298,15 +319,17 @@ class Function:
         while self._dead:
             key = self._dead.pop()
             if not self._holders_alive(key) and self._cache.pop(key, None) is not None:
+                self._saving.pop(key, None)
                 self._holders.pop(key, None)
                 general = self._general.get(key.coarse(), [])
                 if key in general:
                     general.remove(key)
 
     def _relaxed(self, key):
-        if not self._reduce_retracing or self._last_key is None:
+        last = self._retrace_log.last_key
+        if not self._reduce_retracing or last is None:
             return key
-        relaxed = self._last_key.relax(key)
+        relaxed = last.relax(key)
         return key if relaxed is None else relaxed
 
     def _trace(self, key, values, feeds):
@@ -336,29 +359,6 @@ class Function:
                                                      user_requested=True))
         return autograph_impl.convert(fn, self._autograph_features, user_requested=True)
 
-    # -- retrace explanations
-    def _record_retrace(self, key):
-        if self._last_key is None:
-            return
-        base = self._last.get(key.names, self._last_key)
-        entry = {'trace': self._tracing_count + 1, 'changes': base.describe_changes(key),
-                 'call_site': _call_site()}
-        self._retraces.append(entry)
-        if len(self._retraces) + 1 >= RETRACE_WARNING_THRESHOLD and not self._warned:
-            self._warned = True
-            _log.warning(self._retrace_warning())
-
-    def _retrace_warning(self):
-        lines = [f'{self._name} has been traced {len(self._retraces) + 1} times. Retracing is '
-                 f'expensive; these calls caused it:']
-        for entry in self._retraces:
-            changed = '; '.join(f'`{n}` changed from {old} to {new}'
-                                for n, old, new in entry['changes']) or 'a new trace key'
-            lines.append(f'  trace {entry["trace"]} at {entry["call_site"]}: {changed}')
-        lines.append('Usual fixes: pass tensors instead of Python numbers, give an '
-                     'input_signature, or use reduce_retracing=True for changing shapes.')
-        return '\n'.join(lines)
-
 
 class _HotCall:
     """What __call__'s hot path needs of one memoized one-argument trace, read in one place: the
@@ -373,11 +373,6 @@ class _HotCall:
         self.captured = concrete.captured_arrays
         self.bare = concrete.single_output and concrete.graph.outputs[0].dtype.name != 'string'
         self.concrete = concrete
-
-
-def _call_site():
-    origin = user_origin()  # the one frame walker (defun/user_frame.py)
-    return f'{origin[0]}:{origin[1]}' if origin is not None else '<unknown>'
 
 
 def function(func=None, input_signature=None, autograph=True, jit_compile=None,

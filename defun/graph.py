@@ -205,6 +205,10 @@ class Graph:
         self._folded[key] = (tensor, value)
         return value
 
+    def partial_fold(self, tensor: Tensor) -> Any:
+        """What is known at build time of an integer scalar or vector (folding.partial_fold)."""
+        return folding.partial_fold(tensor)
+
     def node_def(self, op):
         return graph_text.node_def(op)
 

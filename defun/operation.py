@@ -54,6 +54,11 @@ class GraphTensor(Tensor):
         """The value if it can be computed at build time (constant folding), else None."""
         return self.op.graph.fold(self)
 
+    def partial_value(self):
+        """The elements of this integer scalar or vector known at build time (see
+        folding.partial_fold): an int, a list with None for unknown elements, or None."""
+        return self.op.graph.partial_fold(self)
+
     def _where(self):
         graph = self.op.graph
         origin = user_origin()

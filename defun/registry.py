@@ -50,6 +50,10 @@ class OpDef:
     expression(op, input_names) -> source text or None: a numpy expression the executor may write
       instead of the kernel call, chosen by the op's static shapes and attrs, with exactly the
       kernel's result (e.g. a transposed MatMul as np.dot on .T views); None: call the kernel.
+    partial_fold(op, partial) -> list or None: the op's integer output with only some elements
+      known at build time (None for the others), as TF's constant_value_as_shape reads a shape
+      built from `tf.shape(x)[0]` and constants; `partial(t)` gives the same for an input (an
+      int or None for a scalar). Used by the shape inference of ops that take a shape tensor.
     foldable: whether build-time folding may run the kernel on constant inputs.
     is_placeholder: the op stands for a value fed from outside (a graph's input).
     is_identity: the op's only output is its first input, unchanged (the executor aliases it).
@@ -63,12 +67,14 @@ class OpDef:
     """
 
     __slots__ = ('type', 'kernel', 'graph_kernel', 'infer', 'num_outputs', 'stateful',
-                 'defined_at', 'doc', 'explain_error', 'emit', 'expression', 'fold', 'foldable',
+                 'defined_at', 'doc', 'explain_error', 'emit', 'expression', 'fold', 'partial_fold',
+                 'foldable',
                  'is_placeholder', 'is_identity', 'accepts_missing_grads', 'skips_unneeded_inputs',
                  'kernel_takes_live_outputs', '__weakref__')
 
     def __init__(self, type, kernel, infer, num_outputs=1, stateful=False, defined_at='', doc='',
-                 explain_error=None, emit=None, expression=None, fold=None, foldable=True,
+                 explain_error=None, emit=None, expression=None, fold=None, partial_fold=None,
+                 foldable=True,
                  is_placeholder=False, is_identity=False, accepts_missing_grads=False,
                  skips_unneeded_inputs=False, kernel_takes_live_outputs=False):
         self.type = type
@@ -85,6 +91,7 @@ class OpDef:
         self.emit = emit
         self.expression = expression
         self.fold = fold
+        self.partial_fold = partial_fold
         self.foldable = foldable and not stateful and not is_placeholder and num_outputs != 0
         self.is_placeholder = is_placeholder
         self.is_identity = is_identity
@@ -125,8 +132,8 @@ def define_op(type: str, kernel: Callable | Kernels, infer: Callable, grad: Call
     """Defines op `type`; `grad` may be a gradient function, None (not differentiable) or omitted.
 
     `kernel` is a function or a `Kernels` pair; `facts` are the other OpDef fields (emit,
-    expression, fold, foldable, is_placeholder, is_identity, accepts_missing_grads,
-    skips_unneeded_inputs, kernel_takes_live_outputs)."""
+    expression, fold, partial_fold, foldable, is_placeholder, is_identity,
+    accepts_missing_grads, skips_unneeded_inputs, kernel_takes_live_outputs)."""
     site = _caller_site()
     if type in _OPS:
         raise ValueError(f"Op type '{type}' is already defined at {_OPS[type].defined_at}; "

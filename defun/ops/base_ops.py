@@ -47,7 +47,9 @@ def _cast_grad(op, g):
     return cast(g, src)
 
 
-CAST = define_op('Cast', _cast_kernel, _cast_infer, _cast_grad)
+CAST = define_op('Cast', _cast_kernel, _cast_infer, _cast_grad,
+                 partial_fold=lambda op, partial: (partial(op.inputs[0])
+                                                   if op.outputs[0].dtype.is_integer else None))
 
 
 def cast(x, dtype, name=None):
@@ -74,7 +76,9 @@ def _shape_fold(op):
             if x.shape.is_fully_defined() else None)
 
 
-SHAPE = define_op('Shape', _shape_kernel, _shape_infer, None, fold=_shape_fold)
+SHAPE = define_op('Shape', _shape_kernel, _shape_infer, None, fold=_shape_fold,
+                  partial_fold=lambda op, partial: (None if dims(op.inputs[0]) is None
+                                                    else list(dims(op.inputs[0]))))
 
 
 def shape(input, out_type=dtypes.int32, name=None):
@@ -127,18 +131,22 @@ def _reshape_kernel(x, shape):
 
 
 def _reshape_infer(x, shape):
-    known = op_helpers.static_value(shape)
-    if known is None:
-        n = shape.shape.as_tuple()
-        return x.dtype, None if n is None or n[0] is None else (None,) * n[0]
-    target = [int(d) for d in np.reshape(known, [-1])]
-    bad = [d for d in target if d < -1]
+    target = op_helpers.shape_arg_dims(shape)
+    if target is None:
+        return x.dtype, None
+    target = list(target)
+    bad = [d for d in target if d is not None and d < -1]
     if bad:
         raise op_helpers.shape_error('reshape', f'Invalid value in tensor used for shape: '
                                                 f'{bad[0]}')
     if target.count(-1) > 1:  # TF's shape function leaves this to the kernel
         return x.dtype, tuple(None if d == -1 else d for d in target)
     xd = dims(x)
+    if None in target:  # partly known: one unknown entry follows from a known element count
+        if target.count(None) == 1 and -1 not in target:
+            target = [-1 if d is None else d for d in target]
+        else:
+            return x.dtype, tuple(None if d == -1 else d for d in target)
     if -1 in target:
         rest = int(np.prod([d for d in target if d != -1]))
         if xd is not None and None not in xd:
@@ -167,11 +175,9 @@ def reshape(tensor, shape, name=None):
 
 
 def _broadcast_to_infer(x, shape):
-    known = op_helpers.static_value(shape)
-    if known is None:
-        n = shape.shape.as_tuple()
-        return x.dtype, None if n is None or n[0] is None else (None,) * n[0]
-    target = tuple(int(d) for d in np.reshape(known, [-1]))
+    target = op_helpers.shape_arg_dims(shape)
+    if target is None or None in target:
+        return x.dtype, target
     op_helpers.broadcast_dims(dims(x), target, 'broadcast_to')
     return x.dtype, target
 
@@ -271,11 +277,7 @@ def _fill_kernel(dims_array, value):
 
 
 def _fill_infer(dims_t, value):
-    known = op_helpers.static_value(dims_t)
-    if known is None:
-        n = dims_t.shape.as_tuple()
-        return value.dtype, None if n is None or n[0] is None else (None,) * n[0]
-    return value.dtype, tuple(int(d) for d in np.reshape(known, [-1]))
+    return value.dtype, op_helpers.shape_arg_dims(dims_t)
 
 
 FILL = define_op('Fill', _fill_kernel, _fill_infer,

@@ -14,7 +14,7 @@ import numpy as np
 from defun import errors
 from defun.dispatch import apply_op
 from defun.ops.array import unstack
-from defun.ops.op_helpers import dims, static_value, to_tensor
+from defun.ops.op_helpers import dims, shape_arg_dims, static_value, to_tensor
 from defun.ops.base_ops import shape
 from defun.registry import define_op
 from defun.tensor import EagerTensor, Tensor, install_operator
@@ -161,9 +161,26 @@ def _strided_slice_grad(op, g):
     return (grad,) + (None,) * len(dynamic)
 
 
+def _strided_slice_partial(op, partial):
+    """A slice of a partly known vector (`tf.shape(x)[1:]`, `tf.shape(x)[0]`)."""
+    values = partial(op.inputs[0])
+    dynamic = [static_value(t) for t in op.inputs[1:]]
+    if not isinstance(values, list) or any(v is None for v in dynamic):
+        return None
+    elements = np.empty(len(values), dtype=object)
+    elements[:] = values
+    try:
+        picked = elements[_numpy_index(_resolve(op.get_attr('spec'), 1, [int(v) for v in dynamic]),
+                                       elements.shape)]
+    except (IndexError, errors.InvalidArgumentError):
+        return None
+    return picked.tolist() if isinstance(picked, np.ndarray) else picked
+
+
 STRIDED_SLICE = define_op(
     'StridedSlice', _strided_slice_kernel,
-    lambda x, *dyn, spec: (x.dtype, _strided_slice_dims(dims(x), spec, dyn)), _strided_slice_grad)
+    lambda x, *dyn, spec: (x.dtype, _strided_slice_dims(dims(x), spec, dyn)), _strided_slice_grad,
+    partial_fold=_strided_slice_partial)
 
 
 def _strided_slice_grad_kernel(shape_, g, *dynamic, spec):
@@ -174,11 +191,7 @@ def _strided_slice_grad_kernel(shape_, g, *dynamic, spec):
 
 
 def known_shape(shape_tensor):
-    value = static_value(shape_tensor)
-    if value is not None:
-        return tuple(int(n) for n in value)
-    n = shape_tensor.shape.as_tuple()
-    return None if not n or n[0] is None else (None,) * n[0]
+    return shape_arg_dims(shape_tensor)
 
 
 STRIDED_SLICE_GRAD = define_op(

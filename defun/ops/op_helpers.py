@@ -190,6 +190,21 @@ def static_value(t):
     return fold() if fold is not None else None
 
 
+def shape_arg_dims(t):
+    """The dims a 1-D shape argument asks for, as far as known at build time: a tuple with None
+    for unknown elements (`tf.zeros([tf.shape(x)[0], 4])` asks for (None, 4), as TF infers), or
+    None when even its length is unknown."""
+    value = static_value(t)
+    if value is not None:
+        return tuple(int(d) for d in np.reshape(value, [-1]))
+    partial = getattr(t, 'partial_value', None)
+    known = partial() if partial is not None else None
+    if isinstance(known, list):
+        return tuple(None if d is not None and d < 0 else d for d in known)
+    n = t.shape.as_tuple()
+    return None if n is None or len(n) != 1 or n[0] is None else (None,) * n[0]
+
+
 def shape_error(op, message):
     return validation.invalid_argument(f'{op}: {message}')
 

@@ -180,7 +180,8 @@ class _Loader:
             params = self._params(i, data.get('params'))
             loaded = [self.function(c, f'object {i}') for c in concretes]
             try:
-                fn = RestoredFunction(str(name), params, loaded)
+                fn = RestoredFunction(str(name), params, loaded,
+                                      bool(data.get('input_signature', False)))
             except (TypeError, ValueError) as exc:  # an impossible parameter list
                 self.fail(f'object {i}: function {name!r}: {exc}')
             self._set(i, self.objects[i], name, fn)
