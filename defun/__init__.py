@@ -15,6 +15,7 @@ from defun.ops.transform import *  # noqa
 from defun.ops.gathering import *  # noqa
 from defun.ops.sorting import *  # noqa
 from defun.ops.indexing import strided_slice  # noqa
+from defun.ops.math_extra import truncatediv, truncatemod, realdiv, unique_with_counts  # noqa
 from defun.ops.debug import Assert, print  # noqa
 from defun import math, linalg, nn, random, debugging  # noqa: F401
 from defun.variables import Variable  # noqa

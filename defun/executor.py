@@ -23,6 +23,7 @@ import re
 import numpy as np
 
 from defun import errors, folding
+from defun.executor_elementwise import rewrite_with_buffers
 from defun.graph_callable import GraphCallable
 
 __all__ = ['compile_graph', 'GraphCallable', 'Optimizations', 'indent']
@@ -262,6 +263,8 @@ class _Builder:
         a 0-d array: numpy combines an array with a 0-d array faster than with a numpy scalar
         (the same loop, so the same result), while scalar with scalar stays scalar arithmetic."""
         names = [self.names[id(t)] for t in op.inputs]
+        if len(names) != 2:
+            return names
         for i, t in enumerate(op.inputs):
             value = self.consts.get(id(t))
             other = op.inputs[1 - i].shape
@@ -283,7 +286,8 @@ class _Builder:
         return self.bind(value, f'{op.name}_{key}')
 
     def lines_freeing_dead_values(self):
-        """The emitted lines with `del` after the last use of each large intermediate, so memory
+        """The emitted lines (elementwise chains rewritten to reuse buffers, see
+        executor_elementwise) with `del` after the last use of each large intermediate, so memory
         is released (and reused) as soon as a value is dead, as in hand-written numpy, rather than
         when the function returns. Small or never-large values are left alone (a `del` costs
         more than it saves there)."""
@@ -293,8 +297,9 @@ class _Builder:
         large = {n for _, op, _, outs in self.chunks for t, n in zip(op.outputs, outs)
                  if n not in keep and _may_be_large(t)
                  and (op.opdef.emit is None or self.is_used(t))}
+        segments = rewrite_with_buffers(self, keep)
         last_use = {}
-        for i, (_, _, ins, outs) in enumerate(self.chunks):
+        for i, (_, _, ins, outs) in enumerate(segments):
             for n in outs:
                 if n in large:
                     last_use.setdefault(n, i)
@@ -304,13 +309,12 @@ class _Builder:
         frees = {}
         for n, i in last_use.items():
             frees.setdefault(i, []).append(n)
-        lines, start = [], 0
-        for i, (end, op, _, _) in enumerate(self.chunks):
-            lines += self.lines_with_ops[start:end]
-            start = end
+        lines = []
+        for i, (segment, op, _, _) in enumerate(segments):
+            lines += segment
             if i in frees:
                 lines.append((f'del {", ".join(sorted(frees[i]))}', op))
-        return lines + self.lines_with_ops[start:]
+        return lines
 
     def write_source(self, params, outs):
         """(source, {line number: op}) of the generated function."""

@@ -57,6 +57,7 @@ class Function:
         self._all_positional = (len(self._binder.names) if self._binder.simple
                                 and input_signature is None else -1)
         self._cache = {}            # TraceKey -> ConcreteFunction
+        self._saving = {}           # TraceKey -> its trace made for a SavedModel
         self._memo = {}             # (names, tree, leaves) -> ConcreteFunction
         self._positional = {}       # leaves -> ConcreteFunction: the hot path's part of _memo
         self._hot = None            # _HotCall: the last one-argument trace __call__ hit
@@ -229,21 +230,47 @@ class Function:
 
     def get_concrete_function(self, *args, **kwargs):
         """The ConcreteFunction for these arguments (values or TensorSpecs), tracing if needed."""
-        names, values, _ = self._binder.bind(args, kwargs) if (args or kwargs) else (
-            self._binder.names, list(self._input_signature or ()), None)
-        if self._input_signature is not None and not (args or kwargs):
-            key, feeds = signature_key(self._name, self._input_signature, names,
-                                       list(self._input_signature), specs=True)
-            holders = ()
-        elif self._input_signature is not None:
-            key, feeds = signature_key(self._name, self._input_signature, names, values, specs=True)
-            holders = ()
-        else:
-            key, feeds, holders = TraceKey.build(names, values)
+        key, values, feeds, holders = self._key_for(args, kwargs)
         concrete = self._cache.get(key)
         if concrete is not None and self._holders_alive(key):
             return concrete
         return self._concrete_for(key, values, feeds, holders)
+
+    def _key_for(self, args, kwargs):
+        names, values, _ = self._binder.bind(args, kwargs) if (args or kwargs) else (
+            self._binder.names, list(self._input_signature or ()), None)
+        if self._input_signature is not None:
+            key, feeds = signature_key(self._name, self._input_signature, names,
+                                       values if (args or kwargs) else
+                                       list(self._input_signature), specs=True)
+            return key, values, feeds, ()
+        key, feeds, holders = TraceKey.build(names, values)
+        return key, values, feeds, holders
+
+    def concrete_functions_for_saving(self):
+        """The traces a SavedModel keeps, made as TF makes them in a save context: each trace
+        (or, never called, the input_signature's) is made once more, so its Python side effects
+        run again and the tracing count grows; these are kept apart from the traces calls use
+        and serve later saves too."""
+        with self._lock:
+            self._drop_dead()
+            keys = list(self._cache) or (
+                [self._key_for((), {})[0]] if self._input_signature is not None else [])
+            for key in keys:
+                if key not in self._saving:
+                    self._saving[key] = self._saving_trace(key)
+            return [self._saving[key] for key in keys]
+
+    def _saving_trace(self, key):
+        original = self._cache.get(key)
+        args, kwargs = original.structured_input_signature if original is not None else ((), {})
+        rebuilt, values, feeds, _ = self._key_for(args, kwargs)
+        if rebuilt != key:
+            return original  # not rebuildable from its specs (Variables as arguments): reuse
+        concrete = trace_function(self._traced_python_function(), self._name, self._binder,
+                                  key, values, feeds, VariablePolicy(False, self._name))
+        self._tracing_count += 1
+        return concrete
 
     def _holders_alive(self, key):
         refs = self._holders.get(key)
@@ -284,6 +311,7 @@ class Function:
         while self._dead:
             key = self._dead.pop()
             if not self._holders_alive(key) and self._cache.pop(key, None) is not None:
+                self._saving.pop(key, None)
                 self._holders.pop(key, None)
                 general = self._general.get(key.coarse(), [])
                 if key in general:

@@ -77,7 +77,8 @@ MUL = _define_binary('Mul', operator.mul,
 
 def _real_div_grad(op, g):
     x, y = conj(op.inputs[0]), conj(op.inputs[1])
-    return sum_to(g / y, op.inputs[0]), sum_to(-g * x / (y * y), op.inputs[1])
+    # TF's order of operations, g * ((-x / y) / y), so that the float results agree bit for bit.
+    return sum_to(g / y, op.inputs[0]), sum_to(g * ((-x / y) / y), op.inputs[1])
 
 
 REAL_DIV = _define_binary('RealDiv', operator.truediv, _real_div_grad, 'truediv')

@@ -31,7 +31,8 @@ from defun.registry import define_op
 __all__ = ['asinh', 'acosh', 'atanh', 'squared_difference', 'log_sigmoid', 'count_nonzero',
            'xlogy', 'xlog1py', 'xdivy', 'multiply_no_nan', 'reciprocal_no_nan',
            'unsorted_segment_sum', 'unsorted_segment_mean', 'unsorted_segment_max',
-           'unsorted_segment_min', 'segment_sum', 'segment_mean', 'segment_max', 'segment_min',
+           'unsorted_segment_min', 'unsorted_segment_prod', 'segment_prod', 'segment_sum',
+           'segment_mean', 'segment_max', 'segment_min',
            'in_top_k', 'bincount', 'is_non_decreasing', 'is_strictly_increasing',
            'confusion_matrix']
 TOP_LEVEL = ['squared_difference', 'count_nonzero']   # also tf.<name>, as in TF
@@ -156,9 +157,9 @@ def reciprocal_no_nan(x, name=None):
 
 # ---------------------------------------------------------------- segment reductions
 
-_INITIAL = {'sum': lambda dt: 0, 'max': lambda dt: _extreme(dt, low=True),
+_INITIAL = {'sum': lambda dt: 0, 'prod': lambda dt: 1, 'max': lambda dt: _extreme(dt, low=True),
             'min': lambda dt: _extreme(dt, low=False)}
-_UFUNC = {'sum': np.add, 'max': np.maximum, 'min': np.minimum}
+_UFUNC = {'sum': np.add, 'prod': np.multiply, 'max': np.maximum, 'min': np.minimum}
 
 
 def _extreme(dtype, low):
@@ -219,6 +220,23 @@ def _segment_extremum_grad(op, g):
 SEGMENT_SUM = define_op('UnsortedSegmentSum', checked_kernel(_segment_kernel('sum'), NUMERIC,
                                                              'unsorted_segment_sum'),
                         _segment_infer, _segment_sum_grad)
+def _segment_prod_grad(op, g):
+    """TF's rule: the product of the other rows of the segment, counting zeros so that no
+    division by zero happens (a segment with one zero sends its gradient to that row only)."""
+    data, ids, num = op.inputs
+    is_zero = equal(data, zeros_like(data))
+    nonzero = where(is_zero, ones_like(data), data)
+    zeros_in = _gather_rows(apply_op(SEGMENT_SUM, (cast(is_zero, data.dtype), ids, num)), ids)
+    others = _gather_rows(apply_op(SEGMENT_PROD, (nonzero, ids, num)), ids)
+    none = zeros_like(data)
+    lone_zero = where(is_zero, where(equal(zeros_in, ones_like(data)), others, none), none)
+    grad = where(equal(zeros_in, none), others / nonzero, lone_zero)
+    return _gather_rows(g, ids) * grad, None, None
+
+
+SEGMENT_PROD = define_op('UnsortedSegmentProd', checked_kernel(_segment_kernel('prod'), NUMERIC,
+                                                               'unsorted_segment_prod'),
+                         _segment_infer, _segment_prod_grad)
 SEGMENT_MAX = define_op('UnsortedSegmentMax', checked_kernel(_segment_kernel('max'), REAL,
                                                              'unsorted_segment_max'),
                         _segment_infer, _segment_extremum_grad)
@@ -241,6 +259,18 @@ def _segment_args(data, segment_ids, num_segments, op):
 def unsorted_segment_sum(data, segment_ids, num_segments, name=None):
     return apply_op(SEGMENT_SUM, _segment_args(data, segment_ids, num_segments,
                                                'unsorted_segment_sum'), None, name)
+
+
+def unsorted_segment_prod(data, segment_ids, num_segments, name=None):
+    """The product of the rows of each segment (1 for a segment no row names)."""
+    return apply_op(SEGMENT_PROD, _segment_args(data, segment_ids, num_segments,
+                                                'unsorted_segment_prod'), None, name)
+
+
+def segment_prod(data, segment_ids, name=None):
+    """unsorted_segment_prod with as many segments as the largest id + 1."""
+    return apply_op(SEGMENT_PROD, _segment_args(data, segment_ids, None, 'segment_prod'), None,
+                    name)
 
 
 def unsorted_segment_max(data, segment_ids, num_segments, name=None):

@@ -196,6 +196,13 @@ def _noise_shape(x, noise_shape):
 
 def dropout(x, rate, noise_shape=None, seed=None, name=None):
     """Zeros each element with probability `rate` and scales the rest by 1 / (1 - rate)."""
+    return dropout_with(x, rate, noise_shape,
+                        lambda shape_, dtype: uniform(shape_, seed=seed, dtype=dtype))
+
+
+def dropout_with(x, rate, noise_shape, uniform_sampler):
+    """Dropout whose uniform noise comes from `uniform_sampler(shape, dtype)` (tf.nn.dropout's
+    seeded ops, or nn.experimental's stateless and general forms)."""
     t = to_tensor(x, name='x', op='dropout')
     if not t.dtype.is_floating:
         raise ValueError(f'`x.dtype` must be a floating point tensor as `x` will be scaled. '
@@ -210,7 +217,7 @@ def dropout(x, rate, noise_shape=None, seed=None, name=None):
     if rate_t.shape.rank not in (None, 0):
         raise ValueError(f'`rate` must be a scalar tensor or a float in the range [0, 1). '
                          f'Received: rate={errors.describe(rate_t)}')
-    noise = uniform(_noise_shape(t, noise_shape), seed=seed, dtype=t.dtype)
+    noise = uniform_sampler(_noise_shape(t, noise_shape), t.dtype)
     keep = cast(greater_equal(noise, rate_t), t.dtype)
     return t * (1 / (1 - rate_t)) * keep
 
