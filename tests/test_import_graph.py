@@ -135,7 +135,7 @@ def test_the_core_imports_autograph_only_in_function_and_the_face():
 # nest and errors): it imports only itself, so it never reaches the graphs or the op tables.
 BOTTOM = frozenset(['defun.registry', 'defun.dispatch', 'defun.context', 'defun.tensor',
                     'defun.value_conversion', 'defun.dtypes', 'defun.shapes', 'defun.nest',
-                    'defun.errors', 'defun.names'])
+                    'defun.errors', 'defun.names', 'defun.dimension'])
 # Graphs, the executor and autodiff: below control flow, which builds on them.
 BELOW_CONTROL_FLOW = frozenset(['defun.operation', 'defun.graph', 'defun.funcgraph',
                                 'defun.folding', 'defun.executor', 'defun.graph_callable',
