@@ -23,8 +23,8 @@ import copy
 
 from defun.variables import Variable
 
-__all__ = ['AutoTrackable', 'ListWrapper', 'DictWrapper', 'wrap', 'can_wait', 'children', 'child',
-           'is_trackable', 'defer', 'restore_deferred', 'PENDING_ATTRIBUTE']
+__all__ = ['AutoTrackable', 'Saveable', 'ListWrapper', 'DictWrapper', 'wrap', 'can_wait',
+           'children', 'child', 'is_trackable', 'defer', 'restore_deferred', 'PENDING_ATTRIBUTE']
 
 # The attribute holding an object's pending restorations; never itself part of the object graph.
 PENDING_ATTRIBUTE = '_pending_restorations'
@@ -42,6 +42,21 @@ class AutoTrackable:
         # `self._momentums = ...` after the slots it names were appended to `self._variables`.
         if self.__dict__.get(PENDING_ATTRIBUTE) and name != PENDING_ATTRIBUTE:
             restore_deferred(self)
+
+
+class Saveable:
+    """An object whose state a checkpoint saves as one array that is not a Variable's value (a
+    dataset iterator's position): saved under `<path>/.ATTRIBUTES/<SAVED_ATTRIBUTE>`."""
+
+    SAVED_ATTRIBUTE = 'VALUE'
+
+    def save_state(self):
+        """The state to save, as a numpy array."""
+        raise NotImplementedError(f'{type(self).__name__} does not say how to save its state')
+
+    def restore_state(self, array):
+        """Takes back the state `save_state` returned."""
+        raise NotImplementedError(f'{type(self).__name__} does not say how to restore its state')
 
 
 class _Container:
@@ -140,7 +155,7 @@ def can_wait(obj):
 
 
 def _holds_trackable(value):
-    if isinstance(value, (Variable, AutoTrackable, _Container)):
+    if isinstance(value, (Variable, AutoTrackable, _Container, Saveable)):
         return True
     if isinstance(value, dict):
         return any(_holds_trackable(v) for v in value.values())
@@ -156,7 +171,7 @@ def is_trackable(value):
 
 def children(obj):
     """The named checkpoint dependencies of `obj`, in the order a checkpoint visits them."""
-    if isinstance(obj, Variable):
+    if isinstance(obj, (Variable, Saveable)):
         return []
     if isinstance(obj, AutoTrackable):
         custom = getattr(type(obj), '__trackable_children__', None)

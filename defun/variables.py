@@ -6,9 +6,8 @@ ReadVariableOp on the handle, so tapes record them and graphs capture the handle
 compiled function sees later assignments without retracing. The handle refers to the storage, not to
 the variable, so there is no reference cycle.
 """
-import weakref
-
 import inspect
+import weakref
 
 import numpy as np
 
