@@ -20,6 +20,8 @@ from autograph.operators import py_builtins
 from autograph.operators import special_values
 from autograph.operators import tensors
 
+__all__ = ['for_stmt', 'if_stmt', 'while_stmt']  # the `ag__` names (see __init__.py)
+
 
 def if_stmt(cond, body, orelse, get_state, set_state, symbol_names, nouts, one_sided_returns=False):
     """Runs `body` if `cond` else `orelse`; a graph-tensor `cond` stages both with `defun.cond`.

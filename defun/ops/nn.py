@@ -180,7 +180,7 @@ def _softmax_axis(x, axis, op):
     elif isinstance(axis, float):  # TF's shape function refuses it
         raise validation.invalid_argument(f'{op}: `axis` must be an int, got {axis!r}')
     elif not isinstance(axis, (int, np.integer)) or isinstance(axis, bool):
-        raise TypeError(f'{op}: `axis` must be an int, got {axis!r}')
+        raise TypeError(f'{op}: `axis` must be an int, got {errors.describe(axis)}')
     axis = int(axis)
     r = x.shape.rank
     if r is not None:
@@ -335,6 +335,43 @@ def softmax_cross_entropy_with_logits(labels, logits, axis=-1, name=None):
     return -math_ops.reduce_sum(z * log_softmax(x, axis=axis), axis=axis)
 
 
+def _sparse_xent_kernel(logits, labels):
+    n = logits.shape[-1]
+    if labels.size:
+        low, high = labels.min(), labels.max()
+        if low < 0 or high >= n:  # TF's CPU kernel check, and its message
+            raise validation.invalid_argument(
+                f'Received a label value of {low if low < 0 else high} which is outside the valid '
+                f'range of [0, {n}).  Label values: {" ".join(map(str, labels.reshape(-1)))}')
+    shifted = logits - np.maximum.reduce(logits, axis=-1, keepdims=True)
+    exp = np.exp(shifted)
+    total = np.add.reduce(exp, axis=-1, keepdims=True)
+    loss = np.log(total[..., 0]) - np.take_along_axis(shifted, labels[..., None], -1)[..., 0]
+    # d loss / d logits (TF's second output, "backprop"): softmax minus the one-hot labels.
+    backprop = exp / total
+    flat = backprop.reshape(-1, n)
+    flat[np.arange(flat.shape[0]), labels.reshape(-1)] -= 1
+    return loss, backprop
+
+
+def _sparse_xent_grad(op, grad_loss, grad_backprop):
+    d_logits = None if grad_loss is None else expand_dims(grad_loss, -1) * op.outputs[1]
+    if grad_backprop is not None:
+        # Second order: the backprop output is softmax(logits) minus a constant.
+        p = softmax(op.inputs[0])
+        through = (grad_backprop - math_ops.reduce_sum(grad_backprop * p, axis=-1,
+                                                       keepdims=True)) * p
+        d_logits = through if d_logits is None else d_logits + through
+    return d_logits, None
+
+
+SPARSE_SOFTMAX_XENT = define_op(
+    'SparseSoftmaxCrossEntropyWithLogits', _sparse_xent_kernel,
+    lambda logits, labels: [(logits.dtype, None if dims(logits) is None else dims(logits)[:-1]),
+                            (logits.dtype, dims(logits))],
+    _sparse_xent_grad, num_outputs=2, accepts_missing_grads=True)
+
+
 def sparse_softmax_cross_entropy_with_logits(labels=None, logits=None, name=None):
     """-log_softmax(logits)[..., labels]: labels are class indices, one per row of logits."""
     op = 'sparse_softmax_cross_entropy_with_logits'
@@ -350,5 +387,8 @@ def sparse_softmax_cross_entropy_with_logits(labels=None, logits=None, name=None
         raise ValueError(f'{op}: Shape mismatch: The shape of labels (received {z.shape}) should '
                          f'equal the shape of logits except for the last dimension (received '
                          f'{x.shape}).')
-    return -gather(log_softmax(x), z, axis=lr, batch_dims=lr)
+    if x.dtype.np_dtype == _HALF:  # softmax computes a half in float32: keep its rounding
+        return -gather(log_softmax(x), z, axis=lr, batch_dims=lr)
+    loss, _ = apply_op(SPARSE_SOFTMAX_XENT, (x, z), None, name)
+    return loss
 
