@@ -114,7 +114,8 @@ def _rsqrt_grad_grad(op, g):
 
 RECIPROCAL_GRAD = _grad_op('ReciprocalGrad', lambda y, dy: -dy * y * y, _reciprocal_grad_grad)
 SQRT_GRAD = _grad_op('SqrtGrad', lambda y, dy: 0.5 * dy / y, _sqrt_grad_grad)
-RSQRT_GRAD = _grad_op('RsqrtGrad', lambda y, dy: -0.5 * dy * y * y * y, _rsqrt_grad_grad)
+# TF's RsqrtGrad order, -0.5 * (dy * y) * (y * y), so float results agree bit for bit.
+RSQRT_GRAD = _grad_op('RsqrtGrad', lambda y, dy: -0.5 * (dy * y) * (y * y), _rsqrt_grad_grad)
 # Reciprocal's signature takes ints, but TF has CPU kernels for float and complex only.
 RECIPROCAL = define_op('Reciprocal',
                        kernel_registered_for(np.reciprocal, NUMERIC, INEXACT, 'reciprocal',
@@ -262,7 +263,8 @@ SINH = _unary('Sinh', np.sinh, lambda op, g: g * cosh(_in(op)), 'sinh')
 COSH = _unary('Cosh', np.cosh, lambda op, g: g * sinh(_in(op)), 'cosh')
 TANH = _unary('Tanh', np.tanh, lambda op, g: g * (1 - _out(op) * _out(op)), 'tanh')
 SIGMOID = _unary('Sigmoid', _sigmoid_kernel,
-                 lambda op, g: g * (_out(op) * (1 - _out(op))), 'sigmoid')
+                 # (g * y) * (1 - y): TF's SigmoidGrad order, so float results agree bit for bit
+                 lambda op, g: g * _out(op) * (1 - _out(op)), 'sigmoid')
 def _softplus_kernel(x):
     if x.dtype is _HALF:
         # TF's half softplus: log1p(exp(x)) rounded to float16 at each step (past 11, exp(x)
