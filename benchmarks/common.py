@@ -10,7 +10,8 @@ import time
 os.environ.setdefault('OPENBLAS_NUM_THREADS', '1')
 
 
-def _calls_for(fn, min_time):
+def calls_for(fn, min_time):
+    """How many calls of fn() take at least min_time seconds (a power of two)."""
     number = 1
     while True:
         start = time.perf_counter()
@@ -21,7 +22,8 @@ def _calls_for(fn, min_time):
         number *= 2
 
 
-def _timed(fn, number):
+def timed(fn, number):
+    """Seconds per call of fn() over `number` calls."""
     start = time.perf_counter()
     for _ in range(number):
         fn()
@@ -31,11 +33,11 @@ def _timed(fn, number):
 def compare(baseline, ours, repeat=11, min_time=0.03):
     """(baseline seconds, ours seconds, ratio): medians over interleaved runs, so that load from
     other processes hits both sides alike; the ratio is the median of per-run ratios."""
-    n_base, n_ours = _calls_for(baseline, min_time), _calls_for(ours, min_time)
+    n_base, n_ours = calls_for(baseline, min_time), calls_for(ours, min_time)
     base_samples, our_samples = [], []
     for _ in range(repeat):
-        base_samples.append(_timed(baseline, n_base))
-        our_samples.append(_timed(ours, n_ours))
+        base_samples.append(timed(baseline, n_base))
+        our_samples.append(timed(ours, n_ours))
     ratios = [o / b for b, o in zip(base_samples, our_samples)]
     return (statistics.median(base_samples), statistics.median(our_samples),
             statistics.median(ratios))

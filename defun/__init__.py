@@ -14,12 +14,15 @@ from defun.ops.array import *  # noqa: F401,F403
 from defun.ops.transform import *  # noqa
 from defun.ops.gathering import *  # noqa
 from defun.ops.sorting import *  # noqa
+from defun.ops.indexing import strided_slice  # noqa
+from defun.ops.math_extra import truncatediv, truncatemod, realdiv, unique_with_counts  # noqa
 from defun.ops.debug import Assert, print  # noqa
 from defun import math, linalg, nn, random, debugging  # noqa: F401
 from defun.variables import Variable  # noqa
 from defun.tape import GradientTape  # noqa
 from defun.context import executing_eagerly, init_scope  # noqa
-from defun.graph import Graph, Operation, get_default_graph  # noqa
+from defun.graph import Graph, get_default_graph  # noqa
+from defun.operation import Operation  # noqa
 from defun.folding import get_static_value  # noqa
 from defun.scopes import name_scope, control_dependencies  # noqa
 from defun.scopes import get_current_name_scope, inside_function, is_symbolic_tensor  # noqa
@@ -35,7 +38,7 @@ from defun.concrete import ConcreteFunction  # noqa
 from defun import types  # noqa: F401  (tf.types.experimental.TraceType, FunctionType, ...)
 from defun.control_flow import *  # noqa: F401,F403
 from defun.module import Module  # noqa
-from defun import config, version  # noqa
+from defun import config, version, test  # noqa
 from defun import train  # noqa: F401  (tf.train: checkpoints)
 from defun import saved_model  # noqa: F401
 from defun.version import VERSION as __version__  # noqa

@@ -19,7 +19,7 @@ from defun.executor import compile_graph
 from defun.funcgraph import variable_of
 from defun.function_type import from_placeholders
 from defun.gradient_graph import GradientGraph
-from defun.graph import GraphTensor
+from defun.operation import GraphTensor
 from defun.ops import base_ops
 from defun.registry import define_op
 from defun.tape import variable_accessed
@@ -105,6 +105,17 @@ class ConcreteFunction:
     @property
     def outputs(self):
         return list(self.graph.outputs)
+
+    @property
+    def output_shapes(self):
+        """The static shape of each output, in the structure the function returns."""
+        return nest.map_structure(lambda t: t.shape if hasattr(t, 'shape') else t,
+                                  self.structured_outputs)
+
+    @property
+    def output_dtypes(self):
+        return nest.map_structure(lambda t: t.dtype if hasattr(t, 'dtype') else t,
+                                  self.structured_outputs)
 
     @property
     def captured_inputs(self):
@@ -199,8 +210,6 @@ class ConcreteFunction:
     def call_error(self, tensors, exc):
         """The error for `exc` raised by `callable.fn` on `tensors` (the arguments), exactly as a
         call through apply_op raises it: for callers that run the generated function themselves."""
-        if isinstance(exc, errors.OpError):
-            return exc
         return kernel_error(self._opdef, tensors + self._captured_values, self._plain_attrs, exc)
 
     def pack_arrays(self, out):

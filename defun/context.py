@@ -314,6 +314,11 @@ _config = {'run_functions_eagerly': False, 'op_determinism': False, 'soft_placem
            'jit': '', 'optimizer_options': {}, 'tensor_float_32': True}
 
 
+# Read-only outside this module (set through set_config_value): Function.__call__'s hot path
+# reads run_functions_eagerly here without a function call.
+CONFIG = _config
+
+
 def config_value(key):
     """One tf.config setting (KeyError for a name that is not one)."""
     return _config[key]

@@ -16,7 +16,7 @@ from defun import context, errors
 from defun.registry import OpDef
 from defun.tensor import EagerTensor, Tensor
 
-__all__ = ['apply_op', 'apply_prechecked', 'OpRecord']
+__all__ = ['apply_op', 'binary_operator', 'OpRecord']
 
 _state = context.state()
 _new_tensor = object.__new__  # skips EagerTensor.__init__'s frame on the hot path
@@ -68,8 +68,6 @@ def apply_op(opdef: OpDef, inputs: Sequence[Tensor], attrs: dict | None = None,
             out = opdef.kernel(inputs[0].array)
         else:
             out = opdef.kernel(*[t.array for t in inputs])
-    except errors.OpError:
-        raise
     except Exception as exc:
         raise kernel_error(opdef, inputs, attrs, exc) from None
     if opdef.num_outputs == 1:
@@ -87,23 +85,30 @@ def apply_op(opdef: OpDef, inputs: Sequence[Tensor], attrs: dict | None = None,
     return tuple([EagerTensor(o) for o in out])
 
 
-def apply_prechecked(opdef, x, y, name=None):
-    """apply_op for two eager tensors whose caller already made the op's eager-only input checks
-    (the fast path of the Python operators `+ - *`): with nothing recording, one call of the bare
-    kernel and no tuple or list built; otherwise exactly apply_op."""
-    if not _state.quiet:
-        return apply_op(opdef, (x, y), None, name)
-    try:
-        out = opdef.graph_kernel(x.array, y.array)
-    except errors.OpError:
-        raise
-    except Exception as exc:
-        raise kernel_error(opdef, (x, y), None, exc) from None
-    if out.__class__ is bytes:  # a string scalar out of an object array (see EagerTensor)
-        return EagerTensor(out)
-    result = _new_tensor(EagerTensor)
-    result.array = out
-    return result
+def binary_operator(opdef, kinds, general, name):
+    """The Tensor method of a Python operator (`a + b`) running `opdef`, in one frame for the
+    commonest eager line: two eager tensors of one dtype of `kinds` (the op's eager-only input
+    check, made here) while nothing records run the bare kernel; anything else is
+    `general(self, other)` (conversion, recording, TF's errors)."""
+    kernel = opdef.graph_kernel
+
+    def method(self, other):
+        if other.__class__ is EagerTensor and self.__class__ is EagerTensor and _state.quiet:
+            x, y = self.array, other.array
+            dtype = x.dtype
+            if dtype is y.dtype and dtype.kind in kinds:
+                try:
+                    out = kernel(x, y)
+                except Exception as exc:
+                    raise kernel_error(opdef, (self, other), None, exc) from None
+                if out.__class__ is not bytes:
+                    result = _new_tensor(EagerTensor)
+                    result.array = out
+                    return result
+                return EagerTensor(out)  # a string scalar out of an object array
+        return general(self, other)
+    method.__name__ = name
+    return method
 
 
 def _apply_recorded(st, opdef, inputs, attrs, name):
@@ -120,8 +125,6 @@ def _apply_recorded(st, opdef, inputs, attrs, name):
         try:
             arrays = [t.array for t in inputs]
             out = opdef.kernel(*arrays, **attrs) if attrs else opdef.kernel(*arrays)
-        except errors.OpError:
-            raise
         except Exception as exc:
             raise kernel_error(opdef, inputs, attrs, exc) from None
         if opdef.num_outputs == 1:
@@ -135,7 +138,13 @@ def _apply_recorded(st, opdef, inputs, attrs, name):
 
 def kernel_error(opdef, inputs, attrs, exc):
     """Turns a failure inside a kernel into TF's error type with the op and its inputs named (the
-    one place eager kernel failures are converted: ops need no try/except of their own)."""
+    one place eager kernel failures are converted: ops need no try/except of their own). An
+    OpError stays as it is, unless the op explains its own errors (a compiled call names the
+    failing op inside and the user's line) and it is not located yet."""
+    if isinstance(exc, errors.OpError):
+        if opdef.explain_error is not None and exc.op is None:
+            return opdef.explain_error(exc, inputs, attrs)
+        return errors.eager_op_error(exc, opdef.type)
     if opdef.explain_error is not None:
         return opdef.explain_error(exc, inputs, attrs)
     if any(not isinstance(t, EagerTensor) for t in inputs):

@@ -18,7 +18,7 @@ __all__ = ['OpError', 'CancelledError', 'UnknownError', 'InvalidArgumentError',
            'FailedPreconditionError', 'AbortedError', 'OutOfRangeError', 'UnimplementedError',
            'InternalError', 'UnavailableError', 'DataLossError', 'InaccessibleTensorError',
            'OperatorNotAllowedInGraphError', 'StagingError', 'describe', 'kernel_failure',
-           'kernel_type_name', 'staging_error', 'filtered',
+           'kernel_type_name', 'staging_error', 'filtered', 'eager_op_error',
            'OK', 'CANCELLED', 'UNKNOWN', 'INVALID_ARGUMENT', 'DEADLINE_EXCEEDED', 'NOT_FOUND',
            'ALREADY_EXISTS', 'PERMISSION_DENIED', 'UNAUTHENTICATED', 'RESOURCE_EXHAUSTED',
            'FAILED_PRECONDITION', 'ABORTED', 'OUT_OF_RANGE', 'UNIMPLEMENTED', 'INTERNAL',
@@ -154,6 +154,20 @@ def kernel_failure(exc, message, op=None):
     if isinstance(exc, NotImplementedError):
         return UnimplementedError(None, op, message)
     return InvalidArgumentError(None, op, message)
+
+
+_EAGER_PREFIX = '{{function_node __wrapped__'
+
+
+def eager_op_error(exc, op_type):
+    """An OpError from a kernel run eagerly, worded as TF's eager runtime words it: the wrapped
+    function of the op on the CPU device, the kernel's message, and `[Op:<type>]` (a missing
+    kernel, NotFoundError, is found before any function runs, and is not wrapped)."""
+    if isinstance(exc, NotFoundError) or exc.op is not None or \
+            exc.message.startswith(('{{function_node', 'Graph execution')):
+        return exc
+    return type(exc)(None, None, f'{_EAGER_PREFIX}{op_type}_device_/job:localhost/replica:0/'
+                                 f'task:0/device:CPU:0}}}} {exc.message} [Op:{op_type}]')
 
 
 _KERNEL_TYPE_NAMES = {'float32': 'float', 'float64': 'double', 'float16': 'half'}

@@ -17,12 +17,13 @@ When a kernel fails at run time the error names the op and the user's line that 
 """
 import builtins
 import keyword
-import operator
 import re
 
 import numpy as np
 
 from defun import errors, folding
+from defun.executor_elementwise import rewrite_with_buffers
+from defun.executor_forms import INFIX as _INFIX, PythonInts, infix
 from defun.graph_callable import GraphCallable
 
 __all__ = ['compile_graph', 'GraphCallable', 'Optimizations', 'indent', 'infix', 'PythonInts']
@@ -41,35 +42,6 @@ class Optimizations:
         self.fold_constants = fold_constants
         self.cse = cse
         self.remove_identity = remove_identity
-
-
-# Kernels that are Python operators are emitted as expressions (`a + b`): the same numpy call,
-# without a Python-level call per op.
-_INFIX = {operator.add: '+', operator.sub: '-', operator.mul: '*', operator.truediv: '/',
-          operator.floordiv: '//', operator.mod: '%', operator.pow: '**', operator.matmul: '@',
-          operator.lt: '<', operator.le: '<=', operator.gt: '>', operator.ge: '>=',
-          operator.and_: '&', operator.or_: '|', operator.xor: '^'}
-
-
-def infix(op):
-    """The Python operator ('+', '<', ...) that is exactly `op`'s kernel, or None."""
-    if len(op.inputs) != 2 or op.attrs:
-        return None
-    return _INFIX.get(op.opdef.graph_kernel)
-
-
-class PythonInts:
-    """What an emitter tells `inline` about values it keeps as Python ints (loop counters proven
-    to stay in int32's range, see control_flow/loop_counters.py): `names`, input expressions that
-    hold Python ints standing for int32 scalars; `ops`, ops of the graph written as the given
-    Python expression instead (their result is a Python int or bool); `outputs`, positions of the
-    outputs that may stay Python ints; `nonnegative`, names known to be >= 0 in this scope. Any
-    other op reading such a value gets an np.int32 copy, unless it reads the value only as an index
-    (OpDef.index_inputs)."""
-
-    def __init__(self, names=(), ops=None, outputs=(), nonnegative=()):
-        self.names, self.ops, self.outputs = set(names), dict(ops or {}), set(outputs)
-        self.nonnegative = set(nonnegative)
 
 
 # Graphs up to this many emitted ops are compiled when built; larger ones run interpreted once
@@ -100,6 +72,8 @@ class _Builder:
         self.used = set(keyword.kwlist) | set(dir(builtins)) | {'np', self.fn_name}
         self.cse = {}
         self.live = set()
+        self._used = None         # ids of the tensors live ops or the outputs read (is_used)
+        self.arrays_0d = {}       # name of a scalar constant -> name of it as a 0-d array
         self.lines_with_ops = []  # (source line, the op it runs, for error messages)
         self.chunks = []          # per emitted op: (lines so far, op, input names, output names)
         self.steps = []
@@ -149,11 +123,6 @@ class _Builder:
         outs = [n if i in plan.outputs else sub.as_int32(n, None) for i, n in enumerate(outs)]
         return sub.lines_with_ops, outs
 
-    def is_used(self, tensor):
-        """Whether an op being written, or the function's result, reads `tensor`."""
-        return any(t is tensor for t in self.outputs) or any(
-            t is tensor for op in self.live for t in op.inputs)
-
     def as_int32(self, name, op):
         """`name`, or for a Python int its np.int32 copy (written once per scope)."""
         if name not in self.int_names:
@@ -163,6 +132,14 @@ class _Builder:
             twin = self.int_twins[name] = self.fresh(f'{name}_int32')
             self.lines_with_ops.append((f'{twin} = np.int32({name})', op))
         return twin
+
+    def is_used(self, tensor):
+        """Whether an op being written, or the function's result, reads `tensor` (an emitter
+        skips the work of outputs nothing reads, e.g. a loop's stacks outside its gradient)."""
+        if self._used is None:
+            self._used = {id(t) for t in self.outputs}
+            self._used.update(id(t) for op in self.live for t in op.inputs)
+        return id(tensor) in self._used
 
     # -- passes
     def build(self):
@@ -270,7 +247,11 @@ class _Builder:
             body = [self.call_line(op, in_names, out_names)]
         for line in body:
             self.lines_with_ops.append(line if isinstance(line, tuple) else (line, op))
-        self.steps.append((op, op.opdef.graph_kernel, in_names, op.attrs, out_names))
+        attrs = op.attrs
+        if op.opdef.kernel_takes_live_outputs:  # run directly, it skips what nothing reads
+            attrs = dict(attrs, live_outputs=frozenset(
+                i for i, t in enumerate(op.outputs) if self.is_used(t)))
+        self.steps.append((op, op.opdef.graph_kernel, in_names, attrs, out_names))
         self.chunks.append((len(self.lines_with_ops), op, in_names, out_names))
         for t, n in zip(op.outputs, out_names):
             self.names[id(t)] = n
@@ -279,7 +260,8 @@ class _Builder:
         infix = _INFIX.get(op.opdef.graph_kernel) if len(in_names) == 2 and not op.attrs else None
         if infix is not None:
             # The kernel is exactly this Python operator: write the expression, skip the call.
-            return f'{out_names[0]} = {in_names[0]} {infix} {in_names[1]}'
+            a, b = self.operand_names(op, in_names)
+            return f'{out_names[0]} = {a} {infix} {b}'
         expression = op.opdef.expression(op, in_names) if op.opdef.expression else None
         if expression is not None and len(out_names) == 1:
             if isinstance(expression, tuple):  # a fast form for inputs >= 0
@@ -311,6 +293,23 @@ class _Builder:
             args.append(f'{key}={self.attr_source(op, key, value)}')
         return f'{kernel_name}({", ".join(args)})'
 
+    def operand_names(self, op, in_names=None):
+        """The names of a binary op's operands, with a scalar constant meeting an array written as
+        a 0-d array: numpy combines an array with a 0-d array faster than with a numpy scalar
+        (the same loop, so the same result), while scalar with scalar stays scalar arithmetic."""
+        # (Python-int counters in in_names are already replaced by their int32 copies)
+        names = [self.names[id(t)] for t in op.inputs] if in_names is None else list(in_names)
+        if len(names) != 2:
+            return names
+        for i, t in enumerate(op.inputs):
+            value = self.consts.get(id(t))
+            other = op.inputs[1 - i].shape
+            if isinstance(value, np.generic) and other.rank is not None and other.rank > 0:
+                if names[i] not in self.arrays_0d:
+                    self.arrays_0d[names[i]] = self.bind(np.asarray(value), names[i] + '_0d')
+                names[i] = self.arrays_0d[names[i]]
+        return names
+
     def attr_source(self, op, key, value):
         if value is None or isinstance(value, (bool, int)) or (
                 isinstance(value, float) and np.isfinite(value)):
@@ -323,15 +322,20 @@ class _Builder:
         return self.bind(value, f'{op.name}_{key}')
 
     def lines_freeing_dead_values(self):
-        """The emitted lines with `del` after the last use of each large intermediate, so memory
+        """The emitted lines (elementwise chains rewritten to reuse buffers, see
+        executor_elementwise) with `del` after the last use of each large intermediate, so memory
         is released (and reused) as soon as a value is dead, as in hand-written numpy, rather than
         when the function returns. Small or never-large values are left alone (a `del` costs
         more than it saves there)."""
         keep = {self.names[id(t)] for t in self.outputs}
+        # An emitter may leave outputs nothing reads unwritten (a loop's unread stacks): those
+        # are never freed.
         large = {n for _, op, _, outs in self.chunks for t, n in zip(op.outputs, outs)
-                 if n not in keep and _may_be_large(t)}
+                 if n not in keep and _may_be_large(t)
+                 and (op.opdef.emit is None or self.is_used(t))}
+        segments = rewrite_with_buffers(self, keep)
         last_use = {}
-        for i, (_, _, ins, outs) in enumerate(self.chunks):
+        for i, (_, _, ins, outs) in enumerate(segments):
             for n in outs:
                 if n in large:
                     last_use.setdefault(n, i)
@@ -341,13 +345,12 @@ class _Builder:
         frees = {}
         for n, i in last_use.items():
             frees.setdefault(i, []).append(n)
-        lines, start = [], 0
-        for i, (end, op, _, _) in enumerate(self.chunks):
-            lines += self.lines_with_ops[start:end]
-            start = end
+        lines = []
+        for i, (segment, op, _, _) in enumerate(segments):
+            lines += segment
             if i in frees:
                 lines.append((f'del {", ".join(sorted(frees[i]))}', op))
-        return lines + self.lines_with_ops[start:]
+        return lines
 
     def write_source(self, params, outs):
         """(source, {line number: op}) of the generated function."""

@@ -35,11 +35,38 @@ def fold(tensor: Tensor) -> np.ndarray | None:
         if getattr(t, 'op', None) is None:
             return None
         value = t.op.graph.fold(t)
+        if value is None and t.shape.rank == 0 and t.dtype.is_integer:
+            # A scalar read from a partly known shape (`tf.shape(x)[1]` of a known dim).
+            known = partial_fold(t)
+            value = None if known is None else np.asarray(known, t.dtype.as_numpy_dtype)
         if value is None:
             return None
         arrays.append(value)
     results = fold_outputs(op, arrays)
     return None if results is None else results[tensor.value_index]
+
+
+def partial_fold(tensor: Tensor) -> Any:
+    """What is known at build time of an integer graph tensor of rank 0 or 1: its value as an
+    int (rank 0) or a list with None for the unknown elements (rank 1); None when nothing is.
+    The full fold first; else the op's own `partial_fold` rule (Shape, Pack, ConcatV2, ...)."""
+    value = tensor.op.graph.fold(tensor)
+    if value is not None:
+        value = np.asarray(value)
+        if value.dtype.kind not in 'iu' or value.ndim > 1:
+            return None
+        return int(value) if value.ndim == 0 else [int(v) for v in value]
+    rule = tensor.op.opdef.partial_fold
+    if rule is None or tensor.value_index != 0:
+        return None
+    return rule(tensor.op, _partial_of_input)
+
+
+def _partial_of_input(t: Any) -> Any:
+    if isinstance(t, EagerTensor):
+        value = t.numpy()
+        return int(value) if value.ndim == 0 else [int(v) for v in np.reshape(value, [-1])]
+    return partial_fold(t) if getattr(t, 'op', None) is not None else None
 
 
 def fold_outputs(op: Any, arrays: Sequence[np.ndarray]) -> tuple | None:

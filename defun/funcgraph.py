@@ -8,7 +8,8 @@ their parents, so the outer graph sees the capture too.
 """
 from defun import errors
 from defun.executor import compile_graph
-from defun.graph import PLACEHOLDER, Graph, GraphTensor
+from defun.graph import PLACEHOLDER, Graph
+from defun.operation import GraphTensor
 from defun.shapes import TensorShape
 from defun.tensor import EagerTensor
 
@@ -35,10 +36,6 @@ class FuncGraph(Graph):
         self.foreign_ok = foreign_ok
         # While tracing a call: the arrays of its tensor arguments (see lift_value).
         self.trace_argument_arrays = None
-
-    def add_output(self, tensor):
-        """Appends an output (a control-flow sub-graph grows when its op is differentiated)."""
-        self.outputs = list(self.outputs) + [tensor]
 
     # -- inputs
     def add_placeholder(self, dtype, shape, name=None):

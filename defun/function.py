@@ -7,8 +7,8 @@ reads top to bottom in `_concrete_for`. A miss first tries the existing traces t
 (unknown dims; only traces with such dims, indexed by `TraceKey.coarse`, so a miss costs the same
 however many traces are cached), then traces; with `reduce_retracing` the new trace is relaxed
 against the previous one (dims that differ become None). Every retrace records which argument
-changed, from what to what; after TF's threshold a warning prints that history with the call site
-and the usual fixes, and `explain_retraces()` returns it on demand.
+changed, from what to what (retraces.py): after TF's threshold a warning prints that history with
+the call site and the usual fixes, and `explain_retraces()` returns it on demand.
 
 Methods: Function is a descriptor; each instance gets its own bound Function, held in a
 WeakKeyDictionary whose values refer back to the instance only weakly, so dropping the instance frees
@@ -16,60 +16,25 @@ its traces. Tracing is serialised per Function by a lock; calls of existing trac
 Traces keyed by an object's identity hold it weakly, and are dropped on the next miss after it dies.
 """
 import functools
-import inspect
-import logging
 import threading
 import weakref
 
 from autograph import impl as autograph_impl
 from autograph import options as autograph_options
 from defun import context, errors, nest
-from defun.user_frame import user_origin
+from defun.call_binding import Binder, WeakMethod, weak_refs
 from defun.input_signature import signature_key
+from defun.retraces import RetraceLog
 from defun.tensor import EagerTensor
 from defun.trace_key import TENSOR, TraceKey
+from defun.trace_leaves import UnconvertibleArray
 from defun.tracing import VariablePolicy, trace_function
 
 __all__ = ['function', 'Function']
 
-_log = logging.getLogger('defun')
 _state = context.state()
+_config = context.CONFIG  # read by the hot path (run_functions_eagerly), without a call
 _new_tensor = object.__new__  # skips EagerTensor.__init__'s frame on the hot path
-RETRACE_WARNING_THRESHOLD = 5
-
-
-class _Binder:
-    """Binds call arguments to the function's parameters, the same way for every call."""
-
-    def __init__(self, fn):
-        try:
-            self.signature = inspect.signature(fn)
-        except (TypeError, ValueError):
-            self.signature = None
-        params = list(self.signature.parameters.values()) if self.signature else []
-        # Fast path: only plain positional parameters without defaults, called positionally.
-        self.simple = bool(self.signature) and all(
-            p.kind == p.POSITIONAL_OR_KEYWORD and p.default is p.empty for p in params)
-        self.names = tuple(p.name for p in params)
-
-    def bind(self, args, kwargs):
-        if self.signature is None:
-            return tuple(f'arg{i}' for i in range(len(args))), list(args), None
-        if self.simple and not kwargs and len(args) == len(self.names):
-            return self.names, list(args), None
-        try:
-            bound = self.signature.bind(*args, **kwargs)
-        except TypeError as exc:
-            raise TypeError(f'{exc}') from None
-        bound.apply_defaults()
-        return tuple(bound.arguments), list(bound.arguments.values()), bound
-
-    def call_arguments(self, values, bound=None):
-        if self.signature is None:
-            return list(values), {}
-        new = inspect.BoundArguments(self.signature, dict(zip(
-            self.signature.parameters, values)))
-        return new.args, new.kwargs
 
 
 def _positional_key(leaves):
@@ -95,25 +60,23 @@ class Function:
         self._reduce_retracing = reduce_retracing
         self._jit_compile = jit_compile
         self._input_signature = None if input_signature is None else tuple(input_signature)
-        self._binder = _Binder(python_function)
+        self._binder = Binder(python_function)
         # How many positional arguments the hot path in __call__ accepts (-1: never).
         self._all_positional = (len(self._binder.names) if self._binder.simple
                                 and input_signature is None else -1)
         self._cache = {}            # TraceKey -> ConcreteFunction
+        self._saving = {}           # TraceKey -> its trace made for a SavedModel
         self._memo = {}             # (names, tree, leaves) -> ConcreteFunction
         self._positional = {}       # leaves -> ConcreteFunction: the hot path's part of _memo
-        self._last_hit = (None, None, None)  # (dtype, shape, trace) of the last 1-argument hit
+        self._hot = None            # _HotCall: the last one-argument trace __call__ hit
         self._flat_tree = TraceKey.flat_tree(len(self._binder.names))
         self._holders = {}          # TraceKey -> weak refs of objects keyed by identity
         self._dead = []             # keys whose objects died: dropped on the next miss
         self._general = {}          # key.coarse() -> cached keys accepting more than themselves
-        self._last = {}             # parameter names -> the last key traced with them
-        self._last_key = None
         self._lock = threading.RLock()
         self._tracing_count = 0
         self._variables_created = False
-        self._retraces = []
-        self._warned = False
+        self._retrace_log = RetraceLog(self._name)
         self._instances = weakref.WeakKeyDictionary()
         functools.update_wrapper(self, python_function, updated=())
 
@@ -140,7 +103,7 @@ class Function:
 
     def explain_retraces(self):
         """Every retrace so far: which arguments changed (name, old, new) and where it was called."""
-        return list(self._retraces)
+        return list(self._retrace_log.entries)
 
     def __repr__(self):
         return f'<defun.Function {self._name}>'
@@ -154,7 +117,7 @@ class Function:
         except TypeError:
             bound = None  # unhashable instance: no per-instance cache possible
         if bound is None:
-            bound = Function(_WeakMethod(self._python_function, instance), self._name,
+            bound = Function(WeakMethod(self._python_function, instance), self._name,
                              self._input_signature, self._autograph, self._reduce_retracing,
                              self._jit_compile, self._autograph_options)
             try:
@@ -166,45 +129,51 @@ class Function:
     # -- calling
     def __call__(self, *args, **kwargs):
         try:
-            if context.functions_run_eagerly():  # tf.config.run_functions_eagerly(True)
-                return self._python_function(*args, **kwargs)
-            concrete = None
-            if not kwargs and self._all_positional == len(args):
-                # The hot path: eager tensors passed positionally, looked up by their (dtype,
-                # shape) pairs (see _positional_key); one argument, the commonest, without a loop.
-                if len(args) == 1:
-                    if type(args[0]) is EagerTensor:
-                        array = args[0].array
-                        arrays = (array,)
-                        last = self._last_hit  # skips hashing a dtype when the same kind repeats
-                        if array.dtype is last[0] and array.shape == last[1]:
-                            concrete = last[2]
-                        else:
-                            concrete = self._positional.get((array.dtype, array.shape))
-                            if concrete is not None:
-                                self._last_hit = (array.dtype, array.shape, concrete)
-                else:
-                    concrete, arrays = self._positional_hit(args)
-            if concrete is None:
-                return self._call_general(args, kwargs)
-            if not _state.quiet:
-                return concrete.call_flat(list(args))
-            # Nothing records: run the generated function itself, as the call op's kernel would
-            # (call_flat -> apply_op), without building its lists and attrs; failures as there.
-            captured = concrete.captured_arrays
-            try:
-                out = concrete.callable.fn(*arrays, *captured) if captured else \
-                    concrete.callable.fn(*arrays)
-            except Exception as exc:
-                raise concrete.call_error(list(args), exc) from None
-            if concrete.single_output and out[0].__class__ is not bytes:
-                result = _new_tensor(EagerTensor)
-                result.array = out[0]
-                return result
-            return concrete.pack_arrays(out)
+            # The hot path, one frame: the last memoized one-argument trace, called with an eager
+            # tensor of its dtype and shape while nothing records, runs the generated function
+            # itself (as the call op's kernel would, without its lists and attrs).
+            hot = self._hot
+            if len(args) == 1 and not kwargs and hot is not None and _state.quiet and \
+                    not _config['run_functions_eagerly']:
+                arg = args[0]
+                if arg.__class__ is EagerTensor:
+                    array = arg.array
+                    if array.dtype is hot.dtype and array.shape == hot.shape:
+                        try:
+                            out = hot.callable.fn(array, *hot.captured) if hot.captured else \
+                                hot.callable.fn(array)
+                        except Exception as exc:
+                            raise hot.concrete.call_error([arg], exc) from None
+                        if hot.bare:
+                            result = _new_tensor(EagerTensor)
+                            result.array = out[0]
+                            return result
+                        return hot.concrete.pack_arrays(out)
+            return self._call(args, kwargs)
         except Exception as exc:
             # TF's traceback filtering: the user's frames only (see errors.filtered).
             raise errors.filtered(exc)
+
+    def _call(self, args, kwargs):
+        """__call__ past its hot path: a memoized trace called with eager tensors positionally
+        (looked up by their flat (dtype, shape) pairs, see _positional_key) runs its generated
+        function; anything else takes the general path."""
+        if context.functions_run_eagerly():  # tf.config.run_functions_eagerly(True)
+            return self._python_function(*args, **kwargs)
+        concrete = None
+        if not kwargs and self._all_positional == len(args):
+            concrete, arrays = self._positional_hit(args)
+        if concrete is None:
+            return self._call_general(args, kwargs)
+        if len(args) == 1:
+            self._hot = _HotCall(arrays[0], concrete)
+        if not _state.quiet:
+            return concrete.call_flat(list(args))
+        try:
+            out = concrete.callable.fn(*arrays, *concrete.captured_arrays)
+        except Exception as exc:
+            raise concrete.call_error(list(args), exc) from None
+        return concrete.pack_arrays(out)
 
     def _positional_hit(self, args):
         """(the memoized trace, the arguments' arrays) when every argument is an eager tensor and
@@ -230,7 +199,11 @@ class Function:
             values = nest.pack_sequence_as(list(self._input_signature), feeds)
             holders = ()
         else:
-            key, feeds, holders = TraceKey.build(names, values)
+            try:
+                key, feeds, holders = TraceKey.build(names, values)
+            except UnconvertibleArray as exc:
+                self._trace_stand_ins(names, values)
+                raise ValueError(str(exc)) from None
             # The memo maps the key's raw fields (hashed in C) to a trace; keys holding objects by
             # identity stay out of it, since their liveness must be checked on every call.
             concrete = self._memo.get((names, key.tree, key.leaves))
@@ -248,23 +221,64 @@ class Function:
                     self._positional[positional] = concrete
         return concrete.call_flat(feeds)
 
+    def _trace_stand_ins(self, names, values):
+        """Traces with string tensors standing in for arrays of objects (see UnconvertibleArray),
+        so that the trace's own error comes first, as in TF."""
+        def stand_in(value):
+            try:
+                TraceKey.build(('x',), [value])
+            except UnconvertibleArray as exc:
+                return exc.stand_in
+            return value
+
+        values = nest.map_structure(stand_in, values)
+        key, feeds, holders = TraceKey.build(names, values)
+        if self._cache.get(key) is None:
+            self._concrete_for(key, values, feeds, holders)
+
     def get_concrete_function(self, *args, **kwargs):
         """The ConcreteFunction for these arguments (values or TensorSpecs), tracing if needed."""
-        names, values, _ = self._binder.bind(args, kwargs) if (args or kwargs) else (
-            self._binder.names, list(self._input_signature or ()), None)
-        if self._input_signature is not None and not (args or kwargs):
-            key, feeds = signature_key(self._name, self._input_signature, names,
-                                       list(self._input_signature), specs=True)
-            holders = ()
-        elif self._input_signature is not None:
-            key, feeds = signature_key(self._name, self._input_signature, names, values, specs=True)
-            holders = ()
-        else:
-            key, feeds, holders = TraceKey.build(names, values)
+        key, values, feeds, holders = self._key_for(args, kwargs)
         concrete = self._cache.get(key)
         if concrete is not None and self._holders_alive(key):
             return concrete
         return self._concrete_for(key, values, feeds, holders)
+
+    def _key_for(self, args, kwargs):
+        names, values, _ = self._binder.bind(args, kwargs) if (args or kwargs) else (
+            self._binder.names, list(self._input_signature or ()), None)
+        if self._input_signature is not None:
+            key, feeds = signature_key(self._name, self._input_signature, names,
+                                       values if (args or kwargs) else
+                                       list(self._input_signature), specs=True)
+            return key, values, feeds, ()
+        key, feeds, holders = TraceKey.build(names, values)
+        return key, values, feeds, holders
+
+    def concrete_functions_for_saving(self):
+        """The traces a SavedModel keeps, made as TF makes them in a save context: each trace
+        (or, never called, the input_signature's) is made once more, so its Python side effects
+        run again and the tracing count grows; these are kept apart from the traces calls use
+        and serve later saves too."""
+        with self._lock:
+            self._drop_dead()
+            keys = list(self._cache) or (
+                [self._key_for((), {})[0]] if self._input_signature is not None else [])
+            for key in keys:
+                if key not in self._saving:
+                    self._saving[key] = self._saving_trace(key)
+            return [self._saving[key] for key in keys]
+
+    def _saving_trace(self, key):
+        original = self._cache.get(key)
+        args, kwargs = original.structured_input_signature if original is not None else ((), {})
+        rebuilt, values, feeds, _ = self._key_for(args, kwargs)
+        if rebuilt != key:
+            return original  # not rebuildable from its specs (Variables as arguments): reuse
+        concrete = trace_function(self._traced_python_function(), self._name, self._binder,
+                                  key, values, feeds, VariablePolicy(False, self._name))
+        self._tracing_count += 1
+        return concrete
 
     def _holders_alive(self, key):
         refs = self._holders.get(key)
@@ -284,7 +298,7 @@ class Function:
                 if cached_key.accepts(key) and self._holders_alive(cached_key):
                     return self._cache[cached_key]
             trace_key = self._relaxed(key)
-            self._record_retrace(trace_key)
+            self._retrace_log.record(trace_key, self._tracing_count + 1)
             concrete = self._trace(trace_key, values, feeds)
             if concrete.captures_enclosing_graph():
                 return concrete  # valid only inside the enclosing trace: never cached
@@ -293,11 +307,11 @@ class Function:
 
     def _add(self, key, concrete, holders):
         self._cache[key] = concrete
-        self._holders[key] = _weak_refs(
+        self._holders[key] = weak_refs(
             holders, lambda _ref, key=key, dead=self._dead: dead.append(key))
         if not key.exact():
             self._general.setdefault(key.coarse(), []).append(key)
-        self._last[key.names] = self._last_key = key
+        self._retrace_log.traced(key)
 
     def _drop_dead(self):
         """Frees the traces made for objects that have died since (their weak references
@@ -305,15 +319,17 @@ class Function:
         while self._dead:
             key = self._dead.pop()
             if not self._holders_alive(key) and self._cache.pop(key, None) is not None:
+                self._saving.pop(key, None)
                 self._holders.pop(key, None)
                 general = self._general.get(key.coarse(), [])
                 if key in general:
                     general.remove(key)
 
     def _relaxed(self, key):
-        if not self._reduce_retracing or self._last_key is None:
+        last = self._retrace_log.last_key
+        if not self._reduce_retracing or last is None:
             return key
-        relaxed = self._last_key.relax(key)
+        relaxed = last.relax(key)
         return key if relaxed is None else relaxed
 
     def _trace(self, key, values, feeds):
@@ -338,84 +354,25 @@ class Function:
         fn = self._python_function
         if not self._autograph:
             return fn
-        if isinstance(fn, _WeakMethod):  # a method: convert the function, keep the weak binding
+        if isinstance(fn, WeakMethod):  # a method: convert the function, keep the weak binding
             return fn.rebound(autograph_impl.convert(fn.function, self._autograph_features,
                                                      user_requested=True))
         return autograph_impl.convert(fn, self._autograph_features, user_requested=True)
 
-    # -- retrace explanations
-    def _record_retrace(self, key):
-        if self._last_key is None:
-            return
-        base = self._last.get(key.names, self._last_key)
-        entry = {'trace': self._tracing_count + 1, 'changes': base.describe_changes(key),
-                 'call_site': _call_site()}
-        self._retraces.append(entry)
-        if len(self._retraces) + 1 >= RETRACE_WARNING_THRESHOLD and not self._warned:
-            self._warned = True
-            _log.warning(self._retrace_warning())
 
-    def _retrace_warning(self):
-        lines = [f'{self._name} has been traced {len(self._retraces) + 1} times. Retracing is '
-                 f'expensive; these calls caused it:']
-        for entry in self._retraces:
-            changed = '; '.join(f'`{n}` changed from {old} to {new}'
-                                for n, old, new in entry['changes']) or 'a new trace key'
-            lines.append(f'  trace {entry["trace"]} at {entry["call_site"]}: {changed}')
-        lines.append('Usual fixes: pass tensors instead of Python numbers, give an '
-                     'input_signature, or use reduce_retracing=True for changing shapes.')
-        return '\n'.join(lines)
+class _HotCall:
+    """What __call__'s hot path needs of one memoized one-argument trace, read in one place: the
+    argument's numpy dtype and shape, the generated function's callable and captured arrays, and
+    whether its result is one non-string tensor (wrapped without EagerTensor's constructor)."""
 
+    __slots__ = ('dtype', 'shape', 'callable', 'captured', 'bare', 'concrete')
 
-class _WeakMethod:
-    """A method bound to an instance held weakly (so a per-instance Function never keeps it alive)."""
-
-    def __init__(self, func, instance):
-        self._func = func
-        self._ref = weakref.ref(instance)
-        self.__name__ = getattr(func, '__name__', 'method')
-        self.__wrapped__ = func
-        try:
-            self.__signature__ = _drop_first(inspect.signature(func))
-        except (TypeError, ValueError):
-            pass
-
-    @property
-    def function(self):
-        return self._func
-
-    def rebound(self, func):
-        """The same weak binding, calling `func` (e.g. the AutoGraph-converted function)."""
-        new = _WeakMethod.__new__(_WeakMethod)
-        new.__dict__.update(self.__dict__)
-        new._func = func
-        return new
-
-    def __call__(self, *args, **kwargs):
-        # An instance already gone (`Model().f(x)` drops the temporary before the call) is
-        # passed as None, as TF's weakly bound methods do.
-        instance = self._ref()
-        return self._func(instance, *args, **kwargs)
-
-
-def _drop_first(signature):
-    params = list(signature.parameters.values())[1:]
-    return signature.replace(parameters=params)
-
-
-def _weak_refs(holders, on_death):
-    refs = []
-    for v in holders:
-        try:
-            refs.append(weakref.ref(v, on_death))
-        except TypeError:
-            pass  # not weakly referable: keyed by identity only
-    return refs or None
-
-
-def _call_site():
-    origin = user_origin()  # the one frame walker (defun/user_frame.py)
-    return f'{origin[0]}:{origin[1]}' if origin is not None else '<unknown>'
+    def __init__(self, array, concrete):
+        self.dtype, self.shape = array.dtype, array.shape
+        self.callable = concrete.callable   # read `.fn` per call: a big graph compiles on call 2
+        self.captured = concrete.captured_arrays
+        self.bare = concrete.single_output and concrete.graph.outputs[0].dtype.name != 'string'
+        self.concrete = concrete
 
 
 def function(func=None, input_signature=None, autograph=True, jit_compile=None,

@@ -6,8 +6,10 @@ the ops of the FuncGraph `forward` into a new FuncGraph: one placeholder (a *see
 receives the target's incoming gradient, and `grads` holds the gradient of each source, a tensor
 of the new graph, or None where the source is unconnected. The new graph reads the forward tensors
 it needs by capturing them; `forward_reads()` lists those (the caller decides how each is fed: a
-forward input, an extra forward output, a per-iteration stack), `outer_reads()` the tensors of
-enclosing graphs it captured. Callers then set its inputs and outputs.
+forward input, an intermediate the forward op declares, a per-iteration stack), `outer_reads()`
+the tensors of enclosing graphs it captured. Callers then set its inputs and outputs. A target may
+be a tensor of another graph (a branch's stand-in for another branch's intermediate): its seed
+then reaches nothing.
 """
 from __future__ import annotations
 
@@ -15,7 +17,8 @@ from collections.abc import Sequence
 
 from defun import backprop, context
 from defun.funcgraph import FuncGraph
-from defun.graph import Graph, GraphTensor
+from defun.graph import Graph
+from defun.operation import GraphTensor
 from defun.shapes import TensorShape
 from defun.tensor import Tensor
 

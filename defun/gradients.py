@@ -11,7 +11,7 @@ import enum
 from typing import Any
 
 from defun import backprop, context, nest
-from defun.graph import GraphTensor
+from defun.operation import GraphTensor
 from defun.ops import base_ops
 from defun.tensor import Tensor, convert_to_tensor
 

@@ -52,8 +52,10 @@ class GraphCallable:
     def __call__(self, *arrays):
         try:
             return self.fn(*arrays)
-        except errors.OpError:
-            raise
+        except errors.OpError as exc:
+            if exc.op is not None:  # located already, by a function this one calls
+                raise
+            raise self.runtime_error(exc) from None
         except Exception as exc:
             raise self.runtime_error(exc) from None
 
@@ -78,8 +80,10 @@ class GraphCallable:
         for op, kernel, ins, attrs, outs in self._steps:
             try:
                 result = kernel(*[env[n] for n in ins], **attrs)
-            except errors.OpError:
-                raise
+            except errors.OpError as exc:
+                if exc.op is not None:
+                    raise
+                raise self.error_for(op, exc) from None
             except Exception as exc:
                 raise self.error_for(op, exc) from None
             if op.opdef.num_outputs == 1:
@@ -113,21 +117,30 @@ class GraphCallable:
             return None
         try:
             op.opdef.kernel(*[scope[n] for n in names], **op.attrs)
-        except errors.OpError as exc:
-            return exc
         except Exception as exc:  # noqa: BLE001 - any failure of the kernel is the op's error
             return self.error_for(op, exc)
         return None
 
-    @staticmethod
-    def error_for(op, exc):
-        where = ''
+    def error_for(self, op, exc):
+        """TF's error for a failure of `op` while the graph runs: 'Graph execution error', the
+        user's line that created the op, the failure, and the node (an OpError keeps its class
+        and its message, which names the op's inputs; another failure is an InvalidArgumentError
+        naming the op and its inputs' shapes and dtypes)."""
+        if isinstance(exc, errors.OpError):
+            inner = exc.message
+        else:
+            inner = (f"{op.type} failed on inputs ("
+                     f"{', '.join(errors.describe(t) for t in op.inputs)}): {exc}")
+        lines = ['Graph execution error:', '',
+                 f'Detected at node {op.name} defined at (most recent call last):']
         if op.origin is not None:
             filename, lineno, func = op.origin
-            line = linecache.getline(filename, lineno).strip()
-            where = f'\n  created at {filename}:{lineno} in {func}: {line}'
-        message = (f"{op.type} op '{op.name}' failed on inputs ("
-                   f"{', '.join(errors.describe(t) for t in op.inputs)}): {exc}{where}")
+            lines.append(f'  File "{filename}", line {lineno}, in {func}')
+            lines.append('    ' + linecache.getline(filename, lineno).strip())
+        lines += ['', inner, f'\t [[{{{{node {op.name}}}}}]] [Op:__inference_{self._fn_name}]']
+        message = '\n'.join(lines)
+        if isinstance(exc, errors.OpError):
+            return type(exc)(None, op, message)
         return errors.kernel_failure(exc, message, op)
 
     def failing_op(self, tb):

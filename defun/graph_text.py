@@ -8,7 +8,8 @@ __all__ = ['NodeDef', 'GraphDef', 'node_def', 'graph_def', 'as_text', 'as_dot']
 
 
 class NodeDef:
-    """name, op, input ('op:index' strings, '^op' for control inputs) and attr of one node."""
+    """name, op, input ('op' for an op's first output, 'op:index' for the others, '^op' for
+    control inputs, as in TF's GraphDef) and attr of one node."""
 
     __slots__ = ('name', 'op', 'input', 'attr')
 
@@ -63,8 +64,15 @@ def _input_name(t):
     return t.name if hasattr(t, 'op') and hasattr(t, 'value_index') else repr(t)
 
 
+def _node_input(t):
+    # A GraphDef names an op's first output by the op's name alone ('a', then 'a:1', ...).
+    if hasattr(t, 'op') and getattr(t, 'value_index', None) == 0:
+        return t.op.name
+    return _input_name(t)
+
+
 def node_def(op):
-    inputs = [_input_name(t) for t in op.inputs] + ['^' + c.name for c in op.control_inputs]
+    inputs = [_node_input(t) for t in op.inputs] + ['^' + c.name for c in op.control_inputs]
     return NodeDef(op.name, op.type, inputs, {k: _attr_value(v) for k, v in op.attrs.items()})
 
 

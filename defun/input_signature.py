@@ -1,6 +1,7 @@
 """A call checked against a function's `input_signature`: each argument must fit its (possibly
 nested) TensorSpec, as TF's binding does, or TF's TypeError names the argument, the spec and what
 was passed; the trace key is then the signature's own."""
+from defun import nest
 from defun.shapes import TensorSpec
 from defun.tensor import Tensor, convert_to_tensor
 from defun.trace_key import TraceKey
@@ -22,30 +23,34 @@ def signature_key(fn_name, signature, names, values, specs=False):
 
 def _fit(fn_name, name, value, spec, specs, leaves):
     """Checks one argument against its spec, appending its tensors in key order."""
-    if isinstance(spec, TensorSpec):
-        if specs and isinstance(value, TensorSpec):
-            ok, tensor = spec.is_compatible_with(value), None
-        else:
-            tensor = _convert_for_spec(value, spec, name, fn_name)
-            ok = spec.is_compatible_with(tensor)
-        if not ok:
-            raise TypeError(
-                f'{fn_name}: argument `{name}` does not fit its input_signature: expected '
-                f'{spec}, got {_describe(value)}. Binding inputs to tf.function failed.')
-        leaves.append(tensor)
-        return
-    if isinstance(spec, dict):
-        if not isinstance(value, dict) or sorted(value) != sorted(spec):
-            raise TypeError(f'{fn_name}: argument `{name}` does not have the structure of '
-                            f'its input_signature {spec!r}: got {value!r}')
-        for k in sorted(spec):
-            _fit(fn_name, f'{name}[{k!r}]', value[k], spec[k], specs, leaves)
-        return
-    if not isinstance(value, (list, tuple)) or len(value) != len(spec):
+    try:
+        parts = nest.flatten_up_to_with_paths(spec, value)
+    except nest.StructureMismatch as exc:
+        raise TypeError(f'{fn_name}: argument `{_path_name(name, exc.path)}` does not have the '
+                        f'structure of its input_signature {exc.shallow!r}: got '
+                        f'{exc.deep!r}') from None
+    for path, leaf_spec, leaf in parts:
+        leaves.append(_fit_leaf(fn_name, _path_name(name, path), leaf, leaf_spec, specs))
+
+
+def _path_name(name, path):
+    return name + ''.join(f'[{k!r}]' for k in path)
+
+
+def _fit_leaf(fn_name, name, value, spec, specs):
+    if not isinstance(spec, TensorSpec):
         raise TypeError(f'{fn_name}: argument `{name}` does not have the structure of its '
                         f'input_signature {spec!r}: got {value!r}')
-    for i, (v, s) in enumerate(zip(value, spec)):
-        _fit(fn_name, f'{name}[{i}]', v, s, specs, leaves)
+    if specs and isinstance(value, TensorSpec):
+        ok, tensor = spec.is_compatible_with(value), None
+    else:
+        tensor = _convert_for_spec(value, spec, name, fn_name)
+        ok = spec.is_compatible_with(tensor)
+    if not ok:
+        raise TypeError(
+            f'{fn_name}: argument `{name}` does not fit its input_signature: expected '
+            f'{spec}, got {_describe(value)}. Binding inputs to tf.function failed.')
+    return tensor
 
 
 def _convert_for_spec(value, spec, name, fn_name):

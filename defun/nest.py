@@ -6,7 +6,8 @@ from collections import abc
 from typing import Any
 
 __all__ = ['flatten', 'flatten_with_tree', 'flatten_with_tuple_paths', 'pack_sequence_as',
-           'map_structure', 'assert_same_structure', 'is_nested']
+           'map_structure', 'assert_same_structure', 'is_nested', 'flatten_up_to',
+           'flatten_up_to_with_paths', 'StructureMismatch', 'substructures']
 
 
 def is_nested(value: Any) -> bool:
@@ -88,6 +89,62 @@ def _paths_into(structure, path, out):
         _paths_into(structure[k], path + (k,), out)
 
 
+class StructureMismatch(ValueError):
+    """Raised by flatten_up_to where `deep` lacks `shallow`'s structure: `path` (the keys and
+    indices to that point), and the sub-structures `shallow` and `deep` found there; callers
+    word their own error from these."""
+
+    def __init__(self, path, shallow, deep):
+        super().__init__(f'The two structures do not match: {shallow!r} and {deep!r}')
+        self.path, self.shallow, self.deep = path, shallow, deep
+
+
+def flatten_up_to(shallow: Any, deep: Any, none_fills: bool = False) -> list:
+    """The parts of `deep` at the positions of `shallow`'s leaves, in flatten's order (whatever
+    lies below a leaf of `shallow` stays whole). Dicts must have the same keys; a list or tuple
+    matches a list or tuple of the same length. Raises StructureMismatch otherwise.
+    none_fills: a None in `deep` stands for None at every leaf below it (tf.data's paddings)."""
+    return [part for _, _, part in flatten_up_to_with_paths(shallow, deep, none_fills)]
+
+
+def flatten_up_to_with_paths(shallow: Any, deep: Any, none_fills: bool = False) -> list[tuple]:
+    """(path, leaf of shallow, part of deep) triples, as flatten_up_to walks them."""
+    out = []
+    _up_to(shallow, deep, (), out, none_fills)
+    return out
+
+
+def _up_to(shallow, deep, path, out, none_fills):
+    if deep is None and none_fills:
+        out.extend((path + p, leaf, None) for p, leaf in flatten_with_tuple_paths(shallow))
+    elif isinstance(shallow, dict):
+        if not isinstance(deep, dict) or len(deep) != len(shallow) or any(
+                k not in deep for k in shallow):
+            raise StructureMismatch(path, shallow, deep)
+        for k in _sorted_keys(shallow):
+            _up_to(shallow[k], deep[k], path + (k,), out, none_fills)
+    elif isinstance(shallow, (list, tuple)):
+        if not isinstance(deep, (list, tuple)) or len(deep) != len(shallow):
+            raise StructureMismatch(path, shallow, deep)
+        for i, (s, d) in enumerate(zip(shallow, deep)):
+            _up_to(s, d, path + (i,), out, none_fills)
+    else:
+        out.append((path, shallow, deep))
+
+
+def substructures(structure: Any) -> list:
+    """Every list, tuple and dict in `structure`, itself included, outermost first (a dict's
+    values in its own order, so any keys will do: for callers that look at the containers)."""
+    out, stack = [], [structure]
+    while stack:
+        value = stack.pop()
+        if isinstance(value, (list, tuple, dict)):
+            out.append(value)
+            children = list(value.values()) if isinstance(value, dict) else list(value)
+            stack.extend(reversed(children))
+    return out
+
+
 def _rebuild(template, children):
     if isinstance(template, dict):
         by_key = dict(zip(_sorted_keys(template), children))
@@ -165,9 +222,12 @@ def _assert_same(a, b, check_types, root1, root2):
 
 
 def _seq_type(value):
-    # Lists and tuples are different types for TF; dict subclasses count as dicts.
+    # Lists and tuples are different types for TF; dict subclasses count as dicts, list subclasses
+    # (a trackable ListWrapper) as lists.
     if isinstance(value, dict):
         return dict
+    if isinstance(value, list):
+        return list
     return type(value)
 
 

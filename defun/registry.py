@@ -56,6 +56,10 @@ class OpDef:
     index_inputs(op) -> input positions: inputs the kernel and the expression use only as Python
       indices (through int() or a subscript), so generated code may pass a Python int there for an
       int32 scalar (a loop counter, see executor.PythonInts).
+    partial_fold(op, partial) -> list or None: the op's integer output with only some elements
+      known at build time (None for the others), as TF's constant_value_as_shape reads a shape
+      built from `tf.shape(x)[0]` and constants; `partial(t)` gives the same for an input (an
+      int or None for a scalar). Used by the shape inference of ops that take a shape tensor.
     foldable: whether build-time folding may run the kernel on constant inputs.
     is_placeholder: the op stands for a value fed from outside (a graph's input).
     is_identity: the op's only output is its first input, unchanged (the executor aliases it).
@@ -63,17 +67,21 @@ class OpDef:
       (instead of zeros) and skips that work.
     skips_unneeded_inputs: the gradient function takes `needed=` (one bool per input) and skips
       the work for inputs that depend on no source.
+    kernel_takes_live_outputs: the kernel takes `live_outputs=` (the indices of the outputs that
+      are read; absent: only those the op always computes) and may return None for the others
+      (control-flow ops, whose declared intermediates cost work only when a gradient reads them).
     """
 
     __slots__ = ('type', 'kernel', 'graph_kernel', 'infer', 'num_outputs', 'stateful',
                  'defined_at', 'doc', 'explain_error', 'emit', 'expression', 'index_inputs', 'fold',
-                 'foldable', 'is_placeholder', 'is_identity', 'accepts_missing_grads', 'skips_unneeded_inputs',
-                 '__weakref__')
+                 'partial_fold', 'foldable', 'is_placeholder', 'is_identity', 'accepts_missing_grads',
+                 'skips_unneeded_inputs', 'kernel_takes_live_outputs', '__weakref__')
 
     def __init__(self, type, kernel, infer, num_outputs=1, stateful=False, defined_at='', doc='',
                  explain_error=None, emit=None, expression=None, index_inputs=None, fold=None,
-                 foldable=True, is_placeholder=False, is_identity=False, accepts_missing_grads=False,
-                 skips_unneeded_inputs=False):
+                 partial_fold=None, foldable=True, is_placeholder=False, is_identity=False,
+                 accepts_missing_grads=False, skips_unneeded_inputs=False,
+                 kernel_takes_live_outputs=False):
         self.type = type
         self.explain_error = explain_error
         if isinstance(kernel, Kernels):
@@ -89,11 +97,13 @@ class OpDef:
         self.expression = expression
         self.index_inputs = index_inputs
         self.fold = fold
+        self.partial_fold = partial_fold
         self.foldable = foldable and not stateful and not is_placeholder and num_outputs != 0
         self.is_placeholder = is_placeholder
         self.is_identity = is_identity
         self.accepts_missing_grads = accepts_missing_grads
         self.skips_unneeded_inputs = skips_unneeded_inputs
+        self.kernel_takes_live_outputs = kernel_takes_live_outputs
 
     @property
     def grad(self):
@@ -128,8 +138,8 @@ def define_op(type: str, kernel: Callable | Kernels, infer: Callable, grad: Call
     """Defines op `type`; `grad` may be a gradient function, None (not differentiable) or omitted.
 
     `kernel` is a function or a `Kernels` pair; `facts` are the other OpDef fields (emit,
-    expression, index_inputs, fold, foldable, is_placeholder, is_identity, accepts_missing_grads,
-    skips_unneeded_inputs)."""
+    expression, index_inputs, fold, partial_fold, foldable, is_placeholder, is_identity,
+    accepts_missing_grads, skips_unneeded_inputs, kernel_takes_live_outputs)."""
     site = _caller_site()
     if type in _OPS:
         raise ValueError(f"Op type '{type}' is already defined at {_OPS[type].defined_at}; "

@@ -1,15 +1,17 @@
 """TensorShape (static shapes with unknown dimensions) and TensorSpec (a shape and dtype pair).
 
-A TensorShape is immutable. `dims` is None for an unknown rank, else a tuple whose entries are ints or
-None for an unknown dimension, as in TensorFlow 2 (no Dimension objects).
+A TensorShape is immutable. It holds None for an unknown rank, else a tuple whose entries are ints
+or None for an unknown dimension, as in TensorFlow 2; only the deprecated `dims` hands out
+`Dimension` objects, as TF's does.
 """
 from __future__ import annotations
 
 from collections.abc import Iterable
 
 from defun import dtypes
+from defun.dimension import Dimension
 
-__all__ = ['TensorShape', 'TensorSpec', 'as_shape']
+__all__ = ['TensorShape', 'TensorSpec', 'as_shape', 'dimension_at_index']
 
 
 class TensorShape:
@@ -35,7 +37,8 @@ class TensorShape:
 
     @property
     def dims(self):
-        return None if self._dims is None else list(self._dims)
+        """TF's deprecated form: a list of `Dimension`s (None for an unknown rank)."""
+        return None if self._dims is None else [Dimension(d) for d in self._dims]
 
     @property
     def rank(self) -> int | None:
@@ -169,7 +172,7 @@ class TensorShape:
         return '(' + ', '.join(_dim_str(d) for d in self._dims) + ')'
 
     def __reduce__(self):
-        return TensorShape, (self.dims,)
+        return TensorShape, (self._dims,)
 
 
 def _dim_str(d):
@@ -193,6 +196,14 @@ def _as_dim(d):
 
 def as_shape(value: object) -> TensorShape:
     return value if isinstance(value, TensorShape) else TensorShape(value)
+
+
+def dimension_at_index(shape, index) -> Dimension:
+    """Dimension `index` of `shape` (an unknown Dimension when the rank is unknown)."""
+    shape = as_shape(shape)
+    if shape.rank is None:
+        return Dimension(None)
+    return Dimension(shape.as_tuple()[index])
 
 
 class TensorSpec:

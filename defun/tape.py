@@ -90,6 +90,7 @@ class GradientTape:
         self._records = TapeRecords(watch_accessed_variables)
         self._recording = False
         self._used = False
+        self._entered = False
 
     def __enter__(self):
         if self._recording:
@@ -97,6 +98,7 @@ class GradientTape:
                              'already-active tape.')
         context.push_tape(self._records)
         self._recording = True
+        self._entered = True
         return self
 
     def __exit__(self, exc_type, exc, tb):
@@ -147,7 +149,8 @@ class GradientTape:
         return self._run(backprop.batch_jacobian, target, source, unconnected_gradients)
 
     def _run(self, pass_fn, *args):
-        if self._used and not self._persistent:
+        # A tape never entered has no record at all: TF raises the used-tape error for it too.
+        if not self._entered or (self._used and not self._persistent):
             raise RuntimeError('A non-persistent GradientTape can only be used to compute one set '
                                'of gradients (or jacobians)')
         records = self._records

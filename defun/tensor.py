@@ -1,12 +1,12 @@
-"""Tensor, the one type shared by eager and graph tensors, and conversion of Python values to tensors.
+"""Tensor, the one type shared by eager and graph tensors, and convert_to_tensor.
 
 `Tensor` holds what both kinds share (dtype, shape, the Python protocol). `EagerTensor` holds an ndarray
-and is what every eager op returns; graph tensors live in graph.py and extend `Tensor`. Arithmetic
+and is what every eager op returns; graph tensors live in operation.py and extend `Tensor`. Arithmetic
 operators and indexing are ops, so the op tables install them here (`install_operator`) rather than
 this module importing the op tables (see DESIGN.md's layering).
 
-Conversion follows TensorFlow 2: Python floats become float32, ints int32 (int64 when too large),
-numpy arrays keep their dtype, and a requested dtype never silently truncates a float to an integer.
+convert_to_tensor turns Tensors, registered tensor-likes (Variables), lists holding tensors and Python
+or numpy values into tensors; the rules for the last (value_conversion.py) follow TensorFlow 2.
 """
 from __future__ import annotations
 
@@ -14,12 +14,12 @@ from typing import Any
 
 import numpy as np
 
-from defun import context, dtypes
+from defun import context, dtypes, names
 from defun.shapes import TensorShape
+from defun.value_conversion import box_string, to_array
 
 __all__ = ['Tensor', 'EagerTensor', 'convert_to_tensor', 'is_tensor', 'install_operator',
-           'register_tensor_conversion_function', 'conversion_error', 'numpy_text',
-           'string_array', 'box_string']
+           'register_tensor_conversion_function', 'numpy_text']
 
 
 class Tensor:
@@ -215,6 +215,8 @@ def register_tensor_conversion_function(cls, fn):
 def convert_to_tensor(value: Any, dtype: Any = None, name: str | None = None, dtype_hint: Any = None,
                       preferred_dtype: Any = None) -> Tensor:
     """Converts a Tensor, Variable, numpy array or Python value to a Tensor, following TF's rules."""
+    if name is not None and context.current_graph() is not None:
+        names.check_op_name(name)  # TF checks it while a graph is built, even for a tensor
     if dtype is not None:
         dtype = dtypes.as_dtype(dtype)
     if isinstance(value, Tensor):
@@ -260,159 +262,6 @@ def constant_from_array(array, name=None):
     return graph.add_constant(array, name=name)
 
 
-def to_array(value, dtype):
-    """Converts a Python or numpy value to an ndarray of `dtype` (inferred by TF's rules when None).
-
-    Failures raise TF's classes, which differ between eager conversion and conversion while a
-    graph is built (see `conversion_error`); a float or complex value that a requested integer or
-    bool dtype would truncate is a TypeError in both.
-    """
-    is_numpy = isinstance(value, (np.ndarray, np.generic))
-    if not is_numpy:
-        # Python ints beyond int64 convert only to a float or complex dtype (as TF's converter).
-        _check_python_value(value, dtype is None or not (dtype.is_floating or dtype.is_complex))
-    try:
-        array = np.asarray(value)
-    except (ValueError, TypeError):
-        raise conversion_error('ragged', value) from None
-    if array.dtype.kind == 'O' or array.dtype.kind in 'US':
-        return _object_array(value, array, dtype, is_numpy)
-    if dtype is None:
-        return _default_array(array, is_numpy)
-    target = dtype.np_dtype
-    if array.dtype == target:
-        return array
-    if array.size and not _safe_kind_change(array, dtype, is_numpy):
-        raise TypeError(f'Cannot convert {_short(value)} to EagerTensor of dtype {dtype.name}')
-    if array.size and not is_numpy and array.dtype.kind in 'iu' and target.kind in 'iu':
-        # Python ints must fit: `int32_tensor + 2**40` used to wrap around silently.
-        info = np.iinfo(target)
-        if array.min() < info.min or array.max() > info.max:
-            raise TypeError(f'Cannot convert {_short(value)} to EagerTensor of dtype '
-                            f'{dtype.name}: out of range')
-    return array.astype(target)
-
-
-_PYTHON_LEAVES = (int, float, complex, str, bytes, np.generic, np.ndarray)
-
-
-def _check_python_value(value, int64_only):
-    """Raises TF's error for a value of a type no tensor holds (None, objects, dicts, sets...),
-    at the top level or inside a nested list, and (when `int64_only`) for ints beyond int64."""
-    if isinstance(value, _PYTHON_LEAVES):
-        if int64_only and type(value) is int and not -2 ** 63 <= value < 2 ** 63:
-            raise conversion_error('int_range', value)
-        return
-    if isinstance(value, (list, tuple)):
-        for v in value:
-            if isinstance(v, (list, tuple)) or not isinstance(v, _PYTHON_LEAVES):
-                try:
-                    _check_python_value(v, int64_only)
-                except (TypeError, ValueError):
-                    if context.current_graph() is None:
-                        raise  # eagerly TF names the element; in a graph, the whole list
-                    raise conversion_error('mixed', value) from None
-            elif int64_only and type(v) is int and not -2 ** 63 <= v < 2 ** 63:
-                raise conversion_error('int_range', value)
-        return
-    if hasattr(value, '__array__') and not isinstance(value, type):
-        return
-    raise conversion_error('unsupported', value)
-
-
-def _object_array(value, array, dtype, is_numpy):
-    """An array numpy could only make of objects: strings become string tensors, the rest fail."""
-    if _all_strings(array) and (is_numpy or _all_strings(np.array(value, dtype=object))):
-        # Strings only become string tensors: a requested numeric dtype must not be ignored
-        # (it was, and `int_tensor * 'text'` then repeated the string).
-        if dtype is not None and dtype is not dtypes.string:
-            raise TypeError(f'Cannot convert {_short(value)} to EagerTensor of dtype {dtype.name}')
-        # numpy's own string arrays drop trailing NULs: a Python value is read as objects.
-        return string_array(array if is_numpy else np.array(value, dtype=object))
-    return _raise(conversion_error('numpy_object' if is_numpy else 'mixed', value))
-
-
-def _raise(exc):
-    raise exc
-
-
-def conversion_error(kind, value):
-    """TF's error for a value that does not convert. Eagerly TF's C converter raises ValueError;
-    while a graph is built, make_tensor_proto raises TypeError (ValueError for None and ragged
-    lists). kind: 'unsupported' type, 'mixed' element types, 'ragged' list, 'int_range' Python
-    int, 'numpy_object' array."""
-    eager = context.current_graph() is None
-    if kind == 'ragged':
-        return ValueError("Can't convert non-rectangular Python sequence to Tensor.")  # TF's text
-    if not eager:
-        if value is None:
-            return ValueError('None values not supported.')
-        return TypeError(f'Failed to convert elements of {_short(value)} to Tensor. Consider '
-                         f'casting elements to a supported type.')
-    if kind == 'unsupported':
-        return ValueError(f'Attempt to convert a value ({_short(value)}) with an unsupported type '
-                          f'({type(value)}) to a Tensor.')
-    if kind == 'int_range':
-        return ValueError(f"Can't convert Python sequence with out-of-range integer to Tensor: "
-                          f'{_short(value)}')
-    if kind == 'numpy_object':
-        return ValueError(f'Failed to convert a NumPy array to a Tensor (Unsupported object type): '
-                          f'{_short(value)}')
-    return ValueError(f"Can't convert Python sequence with mixed types to Tensor: "
-                      f'{_short(value)}')
-
-
-def _default_array(array, is_numpy):
-    if is_numpy:
-        return array
-    kind = array.dtype.kind
-    if kind == 'f':
-        return array.astype(np.float32)
-    if kind == 'i':
-        info = np.iinfo(np.int32)
-        if array.size == 0 or (array.min() >= info.min and array.max() <= info.max):
-            return array.astype(np.int32)
-        return array.astype(np.int64)
-    return array
-
-
-def _safe_kind_change(array, dtype, is_numpy):
-    src, dst = array.dtype.kind, dtype.np_dtype.kind
-    if src == dst:
-        return True
-    if dst == 'c':
-        return src in 'biuf'
-    if dst == 'f':
-        return src in 'biu'
-    if dst in 'iu':
-        if src in 'iub':
-            return True
-        # numpy arrays of a float dtype may be cast explicitly (tf.constant does); Python floats never.
-        return is_numpy and src == 'f'
-    if dst == 'b':
-        return False
-    return False
-
-
-def box_string(value):
-    """A bytes object as the rank-0 payload of a string tensor."""
-    out = np.empty((), dtype=object)
-    out[()] = value
-    return out
-
-
-def string_array(array):
-    """The payload of a string tensor: an object array of bytes (str encoded as UTF-8), as TF."""
-    flat = [v.encode('utf-8') if isinstance(v, str) else bytes(v) for v in array.flat]
-    out = np.empty(len(flat), dtype=object)
-    out[:] = flat
-    return out.reshape(array.shape)
-
-
-def _all_strings(array):
-    return all(isinstance(v, (str, bytes)) for v in array.flat)
-
-
 def _contains_tensor(seq):
     for v in seq:
         if isinstance(v, Tensor) or type(v) in _CONVERSION_FUNCTIONS:
@@ -429,8 +278,3 @@ _packer = []
 def install_packer(fn):
     """fn(nested list holding tensors, dtype or None) -> Tensor; installed by the array op table."""
     _packer[:] = [fn]
-
-
-def _short(value):
-    text = repr(value)
-    return text if len(text) < 80 else text[:77] + '...'

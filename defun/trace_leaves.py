@@ -18,6 +18,7 @@ import numpy as np
 from defun import dtypes
 from defun.shapes import TensorShape, TensorSpec
 from defun.tensor import EagerTensor, Tensor, convert_to_tensor
+from defun.value_conversion import to_array
 from defun.trace_types import TracingContext, TypeText, UnknownArgument, VariableSpec
 from defun.variables import ArgumentVariable, Variable
 
@@ -270,6 +271,16 @@ def _custom_type(value):
     return None if method is None else method(value, TracingContext())
 
 
+class UnconvertibleArray(ValueError):
+    """A numpy array of objects passed to a function: TF traces it as a string tensor of its
+    shape (`stand_in`) first, so an op refusing strings fails the trace, and only then fails to
+    convert it."""
+
+    def __init__(self, message, shape):
+        super().__init__(message)
+        self.stand_in = np.full(shape, b'', dtype=object)
+
+
 def is_numpy_value(value):
     """numpy arrays and numpy scalars other than strings: TF traces them as tensors."""
     return isinstance(value, np.ndarray) or (
@@ -287,9 +298,13 @@ def leaf_for(value, feeds, holders, aliases):
         feeds.append(value)
         return TensorLeaf(value.dtype.np_dtype, value.shape.as_tuple())
     if is_numpy_value(value):
-        value = np.asarray(value)
-        feeds.append(EagerTensor(value))
-        return TensorLeaf(value.dtype, value.shape)
+        array = np.asarray(value)
+        try:
+            array = to_array(array, None)
+        except ValueError as exc:  # an array of objects other than strings
+            raise UnconvertibleArray(str(exc), array.shape) from None
+        feeds.append(EagerTensor(array))
+        return TensorLeaf(array.dtype, array.shape)
     if value is None or isinstance(value, (bool, int, float, complex, str, bytes, np.generic)):
         return ValueLeaf(value)
     if isinstance(value, Variable):

@@ -15,7 +15,8 @@ from defun import context, errors, nest
 from defun.concrete import ConcreteFunction
 from defun.funcgraph import FuncGraph
 from defun.function_type import function_type
-from defun.graph import GraphTensor
+from defun.operation import GraphTensor
+from defun.ops import base_ops
 from defun.tensor import Tensor, convert_to_tensor
 
 __all__ = ['trace_function', 'VariablePolicy']
@@ -93,22 +94,8 @@ def _flat_bind(fn_name, names, args, kwargs):
 
 def _snapshot(values):
     """What check_mutation compares: the lists and dicts among the arguments and their contents."""
-    found = []
-
-    def walk(v):
-        if isinstance(v, list):
-            found.append((v, list(v)))
-            for x in v:
-                walk(x)
-        elif isinstance(v, dict):
-            found.append((v, dict(v)))
-            for x in v.values():
-                walk(x)
-        elif isinstance(v, tuple):
-            for x in v:
-                walk(x)
-    walk(values)
-    return found
+    return [(v, list(v) if isinstance(v, list) else dict(v))
+            for v in nest.substructures(values) if not isinstance(v, tuple)]
 
 
 def _check_mutation(snapshot, fn_name):
@@ -180,6 +167,9 @@ def trace_function(fn, fn_name, binder, key, values, feeds, variable_policy):
             raise errors.staging_error(exc) from None
         _check_mutation(snapshot, fn_name)
         flat = [_output_tensor(v, graph, fn_name) for v in nest.flatten(result)]
+        # As TF, every output leaves the function through an Identity op of its own (the
+        # executor removes them again; they name the outputs 'Identity:0', 'Identity_1:0'...).
+        flat = [None if t is None else base_ops.identity(t) for t in flat]
         graph.trace_argument_arrays = None
     graph.structured_outputs = nest.pack_sequence_as(result, flat)
     graph.outputs = [t for t in flat if t is not None]

@@ -11,11 +11,20 @@ then waits on the nearest existing AutoTrackable, keyed by the path below it (`d
 over when that object's attribute is assigned (`AutoTrackable.__setattr__`) or when its owner says
 its state was built (`restore_deferred`). Pending restorations live on the object they wait for, so
 they go when it goes.
+
+Lists and dicts assigned to an AutoTrackable's attribute are wrapped, as TF wraps them, in a
+`ListWrapper` / `DictWrapper` (subclasses of list and dict, printed as TF prints them). A wrapper is
+itself an object that restorations can wait on: a restore that reaches an empty `ListWrapper`
+waits there, and an `append` that later puts a Variable at the saved index completes it. Unlike
+TF's wrapper, ours copies the list it wraps: a change made through the original list object after
+the assignment is not seen through the attribute.
 """
+import copy
+
 from defun.variables import Variable
 
-__all__ = ['AutoTrackable', 'children', 'child', 'is_trackable', 'defer', 'restore_deferred',
-           'PENDING_ATTRIBUTE']
+__all__ = ['AutoTrackable', 'Saveable', 'ListWrapper', 'DictWrapper', 'wrap', 'can_wait',
+           'children', 'child', 'is_trackable', 'defer', 'restore_deferred', 'PENDING_ATTRIBUTE']
 
 # The attribute holding an object's pending restorations; never itself part of the object graph.
 PENDING_ATTRIBUTE = '_pending_restorations'
@@ -28,15 +37,125 @@ class AutoTrackable:
     attribute walk (for objects whose state is not simply their attributes)."""
 
     def __setattr__(self, name, value):
-        object.__setattr__(self, name, value)
+        object.__setattr__(self, name, wrap(value))
         # Any assignment may complete a pending path: `self.w = Variable(...)` directly, or
         # `self._momentums = ...` after the slots it names were appended to `self._variables`.
         if self.__dict__.get(PENDING_ATTRIBUTE) and name != PENDING_ATTRIBUTE:
             restore_deferred(self)
 
 
+class Saveable:
+    """An object whose state a checkpoint saves as one array that is not a Variable's value (a
+    dataset iterator's position): saved under `<path>/.ATTRIBUTES/<SAVED_ATTRIBUTE>`."""
+
+    SAVED_ATTRIBUTE = 'VALUE'
+
+    def save_state(self):
+        """The state to save, as a numpy array."""
+        raise NotImplementedError(f'{type(self).__name__} does not say how to save its state')
+
+    def restore_state(self, array):
+        """Takes back the state `save_state` returned."""
+        raise NotImplementedError(f'{type(self).__name__} does not say how to restore its state')
+
+
+class _Container:
+    """What both wrappers share: a change may complete a restoration waiting on the wrapper."""
+
+    def _changed(self):
+        if self.__dict__.get(PENDING_ATTRIBUTE):
+            restore_deferred(self)
+
+
+class ListWrapper(_Container, list):
+    """A list held by a trackable object (TF's `ListWrapper`): its Variables and trackables are
+    checkpoint dependencies named by index, and lists or dicts put into it are wrapped in turn."""
+
+    def __init__(self, wrapped_list=()):
+        list.__init__(self, [wrap(v) for v in wrapped_list])
+
+    def append(self, value):
+        list.append(self, wrap(value))
+        self._changed()
+
+    def extend(self, values):
+        list.extend(self, [wrap(v) for v in values])
+        self._changed()
+
+    def insert(self, index, value):
+        list.insert(self, index, wrap(value))
+        self._changed()
+
+    def __setitem__(self, key, value):
+        if isinstance(key, slice):
+            list.__setitem__(self, key, [wrap(v) for v in value])
+        else:
+            list.__setitem__(self, key, wrap(value))
+        self._changed()
+
+    def __iadd__(self, values):
+        self.extend(values)
+        return self
+
+    def __copy__(self):
+        return ListWrapper(self)
+
+    def __deepcopy__(self, memo):
+        return ListWrapper(copy.deepcopy(list(self), memo))
+
+    def __repr__(self):
+        return f'ListWrapper({list.__repr__(self)})'
+
+
+class DictWrapper(_Container, dict):
+    """A dict held by a trackable object (TF's `_DictWrapper`): its values are checkpoint
+    dependencies named by key."""
+
+    def __init__(self, wrapped_dict=(), **kwargs):
+        dict.__init__(self, {k: wrap(v) for k, v in dict(wrapped_dict, **kwargs).items()})
+
+    def __setitem__(self, key, value):
+        dict.__setitem__(self, key, wrap(value))
+        self._changed()
+
+    def update(self, *args, **kwargs):
+        for key, value in dict(*args, **kwargs).items():
+            dict.__setitem__(self, key, wrap(value))
+        self._changed()
+
+    def setdefault(self, key, default=None):
+        if key not in self:
+            self[key] = default
+        return self[key]
+
+    def copy(self):
+        return DictWrapper(self)
+
+    __copy__ = copy
+
+    def __deepcopy__(self, memo):
+        return DictWrapper(copy.deepcopy(dict(self), memo))
+
+    def __repr__(self):
+        return f'DictWrapper({dict.__repr__(self)})'
+
+
+def wrap(value):
+    """`value`, with a plain list or dict replaced by its wrapper (as TF wraps attributes)."""
+    if type(value) is list:
+        return ListWrapper(value)
+    if type(value) is dict:
+        return DictWrapper(value)
+    return value
+
+
+def can_wait(obj):
+    """True for the objects a pending restoration can wait on: AutoTrackables and wrappers."""
+    return isinstance(obj, (AutoTrackable, _Container))
+
+
 def _holds_trackable(value):
-    if isinstance(value, (Variable, AutoTrackable)):
+    if isinstance(value, (Variable, AutoTrackable, _Container, Saveable)):
         return True
     if isinstance(value, dict):
         return any(_holds_trackable(v) for v in value.values())
@@ -52,7 +171,7 @@ def is_trackable(value):
 
 def children(obj):
     """The named checkpoint dependencies of `obj`, in the order a checkpoint visits them."""
-    if isinstance(obj, Variable):
+    if isinstance(obj, (Variable, Saveable)):
         return []
     if isinstance(obj, AutoTrackable):
         custom = getattr(type(obj), '__trackable_children__', None)
@@ -83,17 +202,29 @@ def defer(owner, path, restore):
     pending.setdefault(tuple(path), []).append(restore)
 
 
+def _resolve(owner, path):
+    """(the deepest object that exists along `path` from `owner`, how many names reached it)."""
+    target = owner
+    for depth, name in enumerate(path):
+        found = child(target, name)
+        if found is None:
+            return target, depth
+        target = found
+    return target, len(path)
+
+
 def restore_deferred(owner):
     """Hands every pending restoration of `owner` whose object now exists to it."""
     pending = owner.__dict__.get(PENDING_ATTRIBUTE)
     if not pending:
         return
     for path in list(pending):
-        target = owner
-        for name in path:
-            target = child(target, name)
-            if target is None:
-                break
-        if target is not None:
+        target, depth = _resolve(owner, path)
+        if depth == len(path):
             for restore in pending.pop(path):
                 restore(target)
+        elif depth and can_wait(target):
+            # Part of the path now exists and ends in an object that can hold the rest: the
+            # restoration moves there, so a change to that object (an append) completes it.
+            for restore in pending.pop(path):
+                defer(target, path[depth:], restore)

@@ -6,6 +6,7 @@ ReadVariableOp on the handle, so tapes record them and graphs capture the handle
 compiled function sees later assignments without retracing. The handle refers to the storage, not to
 the variable, so there is no reference cycle.
 """
+import inspect
 import weakref
 
 import numpy as np
@@ -17,7 +18,7 @@ from defun.tape import variable_accessed
 from defun.tensor import (EagerTensor, Reference, Tensor, convert_to_tensor, numpy_text,
                           register_tensor_conversion_function)
 
-__all__ = ['Variable', 'ResourceHandle', 'ArgumentVariable', 'UnreadVariable']
+__all__ = ['Variable', 'ResourceVariable', 'ResourceHandle', 'ArgumentVariable', 'UnreadVariable']
 
 _state = context.state()
 
@@ -65,7 +66,11 @@ class ResourceHandle(EagerTensor):
 
 
 class Variable:
-    """A mutable tensor-valued state, as `tf.Variable`."""
+    """A mutable tensor-valued state, as `tf.Variable`. As in TF, `Variable(...)` makes a
+    `ResourceVariable` (the subclass TF's instances have); subclasses make their own class."""
+
+    def __new__(cls, *args, **kwargs):
+        return object.__new__(ResourceVariable if cls is Variable else cls)
 
     def __init__(self, initial_value=None, trainable=True, validate_shape=True, name=None,
                  dtype=None, shape=None, **unused_tf_options):
@@ -310,6 +315,14 @@ for _op in ['__add__', '__radd__', '__sub__', '__rsub__', '__mul__', '__rmul__',
             '__gt__', '__ge__', '__getitem__']:
     setattr(Variable, _op, _delegate(_op))
 Variable.__eq__, Variable.__ne__ = _equality('__eq__', True), _equality('__ne__', False)
+
+
+# The signature users see for Variable(...) is __init__'s (inspect would show __new__'s).
+Variable.__new__.__signature__ = inspect.signature(Variable.__init__)
+
+
+class ResourceVariable(Variable):
+    """The class of the Variables `Variable(...)` makes, named as TF's (`type(v).__name__`)."""
 
 
 def _convert_variable(variable, dtype):

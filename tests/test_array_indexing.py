@@ -233,3 +233,28 @@ def test_linspace_gradient():
         y = tf.reduce_sum(tf.linspace(a, b, 5) * tf.constant([1.0, 1.0, 1.0, 1.0, 5.0]))
     ga, gb = tape.gradient(y, [a, b])
     assert float(ga) == pytest.approx(2.5) and float(gb) == pytest.approx(6.5)
+
+
+# Expected values recorded with TensorFlow 2.21.
+def test_strided_slice_masks_match_python_indexing():
+    x = tf.reshape(tf.range(24), [2, 3, 4])
+    assert tf.strided_slice(x, [0, 0, 0], [2, 3, 4], [1, 2, 3]).numpy().tolist() == [
+        [[0, 3], [8, 11]], [[12, 15], [20, 23]]]
+    np.testing.assert_array_equal(tf.strided_slice(x, [1, 0], [2, 3], [1, 1], shrink_axis_mask=1),
+                                  x.numpy()[1, 0:3])
+    np.testing.assert_array_equal(
+        tf.strided_slice(x, [0, 5, 0], [0, 0, -1], [1, -1, 1], begin_mask=3, end_mask=3),
+        x.numpy()[:, ::-1, 0:-1])
+    out = tf.strided_slice(x, [0, 0, 1], [0, 0, 3], [1, 1, 1], ellipsis_mask=1, new_axis_mask=2)
+    assert out.shape == (2, 3, 1, 2)
+    np.testing.assert_array_equal(out, x.numpy()[..., None, 1:3])
+
+
+def test_strided_slice_with_tensor_bounds_in_a_function_and_its_gradient():
+    f = tf.function(lambda x, b: tf.strided_slice(x, b, b + 2))
+    assert f(tf.range(10), tf.constant([3])).numpy().tolist() == [3, 4]
+    v = tf.constant([1., 2., 3., 4.])
+    with tf.GradientTape() as t:
+        t.watch(v)
+        y = tf.reduce_sum(tf.strided_slice(v, [1], [4], [2]) * 3.)
+    assert t.gradient(y, v).numpy().tolist() == [0., 3., 0., 3.]

@@ -43,7 +43,11 @@ def test_argument_refusals_recorded_from_tf():
     with pytest.raises(tf.errors.InvalidArgumentError, match="attr 'Tperm' of float"):
         tf.transpose(x, [1.0, 0.0])
     with pytest.raises(TypeError, match='Cannot convert 1.5 to EagerTensor of dtype int32'):
+        tf.reverse(x, 1.5)
+    with pytest.raises(tf.errors.InvalidArgumentError, match="attr 'Tidx' of float"):
         tf.reverse(x, [1.5])
+    with pytest.raises(TypeError, match="attr 'Tidx' of float"):
+        tf.function(lambda: tf.reverse(x, [1.5]))()
     assert tf.reverse(x, [1]).shape == (2, 3) and tf.transpose(x, [1, 0]).shape == (3, 2)
 
 

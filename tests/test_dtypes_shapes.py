@@ -116,19 +116,27 @@ def test_requested_dtype_converts_and_never_truncates_python_floats():
         tf.convert_to_tensor(tf.constant(1.0), dtype=tf.float64)
 
 
-@pytest.mark.parametrize('value,dtype', [(300, tf.int8), (-1, tf.uint8), ([1, 2 ** 40], tf.int32),
-                                         (2 ** 31, tf.int32)])
-def test_python_ints_out_of_range_of_requested_dtype_raise(value, dtype):
-    with pytest.raises(TypeError, match=dtype.name):
-        tf.constant(value, dtype=dtype)
+# Expected values recorded with TensorFlow 2.21: Python ints within int64 wrap around to a
+# narrower requested integer dtype (two's complement), both eagerly and in graphs.
+@pytest.mark.parametrize('value,dtype,expected', [
+    (300, tf.uint8, 44), (-1, tf.uint8, 255), (2 ** 31, tf.int32, -2 ** 31),
+    (2 ** 32 + 5, tf.int32, 5), ([1, 300], tf.uint8, [1, 44]), (70000, tf.int16, 4464),
+    (-1, tf.uint32, 4294967295), (2 ** 64 - 1, tf.uint64, 2 ** 64 - 1)])
+def test_python_ints_wrap_to_the_requested_integer_dtype(value, dtype, expected):
+    assert tf.constant(value, dtype=dtype).numpy().tolist() == expected
 
 
-def test_python_int_operand_out_of_range_raises_instead_of_wrapping():
-    with pytest.raises(TypeError, match='int32'):
-        tf.constant([1, 2]) + 2 ** 40
+def test_python_int_operands_wrap_and_ints_beyond_int64_raise():
+    # Recorded with TensorFlow 2.21.
+    assert (tf.constant(1, tf.uint8) + 300).numpy() == 45
+    assert (tf.constant(1) + 2 ** 31).numpy() == -2 ** 31 + 1
     assert (tf.constant([1, 2], dtype=tf.int64) + 2 ** 40).numpy().tolist() == [
         1 + 2 ** 40, 2 + 2 ** 40]
-    assert tf.constant(255, dtype=tf.uint8).numpy() == 255
+    assert tf.function(lambda x: x + 300)(tf.constant(1, tf.uint8)).numpy() == 45
+    with pytest.raises(ValueError, match='out-of-range integer'):
+        tf.constant(2 ** 63, dtype=tf.int64)
+    with pytest.raises(TypeError, match='uint8'):
+        tf.constant(300.0, dtype=tf.uint8)
 
 
 @pytest.mark.parametrize('tensor_dtype', [tf.float16, tf.float64, tf.int8, tf.int64, tf.uint8])

@@ -17,7 +17,8 @@ PACKAGES = ('defun', 'autograph')
 
 # What defun/ops/ may import from defun: the registry, dispatch, the tensor types and utilities.
 OPS_MAY_IMPORT = frozenset(['defun.registry', 'defun.dispatch', 'defun.tensor', 'defun.dtypes',
-                            'defun.shapes', 'defun.nest', 'defun.errors', 'defun.context'])
+                            'defun.value_conversion', 'defun.shapes', 'defun.nest', 'defun.errors',
+                            'defun.context', 'defun.names'])  # names: a leaf below context
 
 
 def _module_files():

@@ -128,7 +128,7 @@ def test_equality_inside_a_function_is_elementwise():
 
 def test_fast_eager_operators_keep_values_checks_and_recording():
     # `+ - *` on two eager tensors of one dtype take a shortcut to the kernel (dispatch's
-    # apply_prechecked); values, dtype errors, shape errors and tape recording are as elsewhere.
+    # binary_operator); values, dtype errors, shape errors and tape recording are as elsewhere.
     a = np.array([1.5, -2.0, 3.0], np.float32)
     b = np.array([0.5, 4.0, -1.0], np.float32)
     ta, tb = tf.constant(a), tf.constant(b)

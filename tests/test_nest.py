@@ -87,3 +87,34 @@ def test_unsortable_dict_keys_raise_type_error():
 
 def test_tf_nest_is_this_module():
     assert tf.nest.flatten is nest.flatten
+
+
+def test_flatten_up_to_keeps_what_lies_below_the_shallow_leaves():
+    shallow = {'b': 0, 'a': [0, (0,)]}
+    deep = {'a': ([1, 2], [3]), 'b': {'x': 4}}
+    assert nest.flatten_up_to(shallow, deep) == [[1, 2], 3, {'x': 4}]
+    paths = [(p, d) for p, _, d in nest.flatten_up_to_with_paths(shallow, deep)]
+    assert paths == [(('a', 0), [1, 2]), (('a', 1, 0), 3), (('b',), {'x': 4})]
+
+
+@pytest.mark.parametrize('shallow, deep, path', [
+    ([0, 0], [1], ()), ({'a': 0}, {'b': 1}, ()), ({'a': [0]}, {'a': 1}, ('a',)),
+    ([0, (0, 0)], [1, (2,)], (1,))])
+def test_flatten_up_to_names_where_the_structures_differ(shallow, deep, path):
+    with pytest.raises(nest.StructureMismatch) as info:
+        nest.flatten_up_to(shallow, deep)
+    assert isinstance(info.value, ValueError) and info.value.path == path
+
+
+def test_flatten_up_to_none_fills_a_whole_subtree_when_asked():
+    assert nest.flatten_up_to({'a': (0, 0), 'b': 0}, {'a': None, 'b': 2}, none_fills=True) == \
+        [None, None, 2]
+    with pytest.raises(nest.StructureMismatch):
+        nest.flatten_up_to({'a': (0, 0)}, {'a': None})
+
+
+def test_substructures_lists_every_container_outermost_first():
+    inner, dct = [2], {'x': 1, 3: (4,)}   # keys that do not sort are fine here
+    outer = [inner, dct]
+    assert [id(c) for c in nest.substructures(outer)][:3] == [id(outer), id(inner), id(dct)]
+    assert nest.substructures(outer)[3] == (4,) and nest.substructures(5) == []

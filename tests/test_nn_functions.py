@@ -79,6 +79,28 @@ def test_sparse_cross_entropy_gradient_and_errors():
         tf.nn.sparse_softmax_cross_entropy_with_logits(labels=[0, 1, 1], logits=tf.zeros([2, 3]))
 
 
+def test_sparse_cross_entropy_label_out_of_range_has_tfs_message():
+    # Message recorded from TF 2.21's CPU kernel (eager and in a tf.function alike).
+    expected = (r'Received a label value of 3 which is outside the valid range of \[0, 3\)\.  '
+                r'Label values: 0 3')
+    with pytest.raises(errors.InvalidArgumentError, match=expected):
+        tf.nn.sparse_softmax_cross_entropy_with_logits(labels=[0, 3], logits=tf.zeros([2, 3]))
+    f = tf.function(lambda z: tf.nn.sparse_softmax_cross_entropy_with_logits(z, tf.zeros([2, 3])))
+    with pytest.raises(errors.InvalidArgumentError, match='Received a label value of -1 .*: 0 -1'):
+        f(tf.constant([0, -1]))
+
+
+def test_sparse_cross_entropy_gradient_is_softmax_minus_one_hot():
+    logits = rand(4, 5)
+    labels = np.array([4, 0, 0, 2], np.int32)
+    x = tf.Variable(logits)
+    with tf.GradientTape() as tape:
+        loss = tf.reduce_sum(tf.nn.sparse_softmax_cross_entropy_with_logits(labels, x) * [1., 2., 3., 4.])
+    p = np.exp(logits) / np.exp(logits).sum(-1, keepdims=True)
+    np.testing.assert_allclose(tape.gradient(loss, x).numpy(),
+                               (p - np.eye(5)[labels]) * [[1.], [2.], [3.], [4.]], rtol=1e-12)
+
+
 def test_moments():
     x = rand(3, 4)
     mean, var = tf.nn.moments(tf.constant(x), axes=[0])

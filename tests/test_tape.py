@@ -642,3 +642,11 @@ def test_reset_forgets_watched_variables_and_allows_a_new_gradient():
         z = w * 3.0
     assert tape.watched_variables() == (w,)
     assert float(tape.gradient(z, w)) == 3.0
+
+
+def test_a_tape_never_entered_raises_as_tf():
+    # TF 2.21 raises this RuntimeError for a tape whose `with` block never ran (recorded).
+    for persistent in (False, True):
+        tape = tf.GradientTape(persistent=persistent)
+        with pytest.raises(RuntimeError, match='can only be used to compute one set'):
+            tape.gradient(tf.constant(1.0), tf.constant(1.0))

@@ -298,3 +298,15 @@ def test_variable_scatter_nd_methods():
     with pytest.raises(tf.errors.InvalidArgumentError):
         v.scatter_nd_update([[5]], [1.0])
     assert v.numpy().tolist() == [0.5, 9.0, 5.0]
+
+
+def test_variables_are_resource_variables_as_in_tf():
+    # TF 2.21 (the autodiff guide): type(tf.Variable(2.0)).__name__ == 'ResourceVariable'.
+    v = tf.Variable(2.0)
+    assert type(v).__name__ == 'ResourceVariable' and isinstance(v, tf.Variable)
+
+    class Custom(tf.Variable):
+        pass
+
+    assert type(Custom(1.0)) is Custom
+    assert (v + 1).numpy() == 3.0

@@ -3,6 +3,8 @@ from defun.ops import creation
 from defun.graph import placeholder, get_default_graph, Graph  # noqa: F401
 from defun.gradients import gradients  # noqa: F401
 from defun import context, unsupported
+from defun.dimension import Dimension, dimension_value  # noqa: F401
+from defun.shapes import dimension_at_index  # noqa: F401
 
 
 def constant(value, dtype=None, shape=None, name='Const', verify_shape=False):
@@ -29,4 +31,4 @@ def disable_tensor_equality():
 __getattr__ = unsupported.missing_names(
     __name__, 'tf.compat.v1', reason='Only the TF2 API and these graph-building pieces of '
     'compat.v1 are: placeholder, get_default_graph, Graph, gradients, constant, Dimension, '
-    'enable_tensor_equality, disable_tensor_equality.')
+    'dimension_value, dimension_at_index, enable_tensor_equality, disable_tensor_equality.')

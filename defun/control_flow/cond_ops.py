@@ -1,36 +1,32 @@
-"""cond, case and switch_case, and the functional ops If and Case they build in a graph.
+"""The functional ops If and Case that cond, case and switch_case (cond.py) build in a graph:
+their kernels, inference, emitters and gradient.
 
-Eagerly the chosen branch is simply called. In a graph (where, as in TF, a Python bool predicate
-is refused and a constant one still builds the op) every branch is traced once into its own
-FuncGraph (capturing what it reads from outside) and one op selects at run time: `If` (bool
-predicate; attrs then_branch and else_branch) or `Case` (int32 index, out of range meaning the last
-branch; attr branches). Ops whose branches touch state are `If`/`Case`, the others
+Each branch is a FuncGraph (capturing what it reads from outside) and one op selects at run time:
+`If` (bool predicate; attrs then_branch and else_branch) or `Case` (int32 index, out of range
+meaning the last branch; attr branches). Ops whose branches touch state are `If`/`Case`, the others
 `StatelessIf`/`StatelessCase`, as in TF.
 
 Gradient (TF's cond_v2): a Case/If over the gradients of the branches. Each branch's gradient graph
-reads tensors of its forward branch; those become extra outputs of the forward op (zeros from the
-other branches), so the backward never recomputes a branch. When tapes are active while the op is
-built, those outputs are added before the tapes record it, so their gradients (second order) reach
-the tapes too.
+reads tensors of its forward branch, so the backward never recomputes a branch: the op declares,
+when it is built, one extra output per tensor of each branch (`intermediates`: that branch's value,
+zeros from the others), and never changes afterwards. An intermediate costs work only where
+something reads it (the emitter asks the executor, the kernel is told `live_outputs`).
 """
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
 
 import numpy as np
 
-from defun import context, dtypes, nest
+from defun import context, dtypes
 from defun.dispatch import apply_op
 from defun.executor import indent
 from defun.gradient_graph import GradientGraph
-from defun.graph import GraphTensor
 from defun.control_flow import subgraph as cf
 from defun.ops import base_ops
 from defun.registry import define_op
-from defun.tensor import Tensor
+from defun.shapes import TensorShape
 
-__all__ = ['cond', 'case', 'switch_case']
+__all__ = ['create', 'intermediates']
 
 
 def _branches(attrs):
@@ -44,22 +40,59 @@ def _output_spec(graphs, i):
     return graphs[0].outputs[i].dtype, shape.as_tuple()
 
 
+def intermediates(graphs):
+    """(branch index, tensor) for each tensor of a branch its gradient may read, in branch then
+    creation order: the ops' outputs that are not already outputs of the branch."""
+    found = []
+    for b, g in enumerate(graphs):
+        outputs = {id(t) for t in g.outputs}
+        found += [(b, t) for op in g.get_operations() if not op.opdef.is_placeholder
+                  for t in op.outputs if id(t) not in outputs]
+    return found
+
+
+def _zeros_shape(t):
+    """The static shape of the zeros other branches give for intermediate t: t's own if fully
+    known, else a scalar's (code that never reads a value needs no more)."""
+    return t.shape if t.shape.is_fully_defined() else TensorShape([])
+
+
+def _intermediate_spec(graphs, b, t):
+    shapes = [t.shape if i == b else _zeros_shape(t) for i in range(len(graphs))]
+    return t.dtype, cf.most_specific_shape(shapes).as_tuple()
+
+
 def _infer(selector, *inputs, **attrs):
     graphs = _branches(attrs)
-    return [_output_spec(graphs, i) for i in range(len(graphs[0].outputs))]
+    return [_output_spec(graphs, i) for i in range(len(graphs[0].outputs))] + [
+        _intermediate_spec(graphs, b, t) for b, t in intermediates(graphs)]
 
 
-def _if_kernel(pred, *arrays, then_branch, else_branch):
-    return _run_branch(then_branch if pred else else_branch, arrays)
+def _if_kernel(pred, *arrays, then_branch, else_branch, live_outputs=frozenset()):
+    return _run_branch([then_branch, else_branch], 0 if pred else 1, arrays, live_outputs)
 
 
-def _case_kernel(index, *arrays, branches):
+def _case_kernel(index, *arrays, branches, live_outputs=frozenset()):
     index = int(index)
-    return _run_branch(branches[index if 0 <= index < len(branches) else -1], arrays)
+    chosen = index if 0 <= index < len(branches) else len(branches) - 1
+    return _run_branch(branches, chosen, arrays, live_outputs)
 
 
-def _run_branch(graph, arrays):
-    return cf.compiled(graph, graph.outputs)(*arrays)
+def _run_branch(graphs, chosen, arrays, live_outputs):
+    """The outputs of branch `chosen`, then its live intermediates (zeros for other branches';
+    None for the intermediates nothing reads)."""
+    graph, n, declared = graphs[chosen], len(graphs[0].outputs), intermediates(graphs)
+    extra = [(n + k, b, t) for k, (b, t) in enumerate(declared) if n + k in live_outputs]
+    own = [t for _, b, t in extra if b == chosen]
+    values = iter(cf.compiled(graph, list(graph.outputs) + own)(*arrays))
+    result = [next(values) for _ in range(n)] + [None] * len(declared)
+    for i, b, t in extra:
+        result[i] = next(values) if b == chosen else _zeros_value(t)
+    return tuple(result)
+
+
+def _zeros_value(t):
+    return np.zeros(_zeros_shape(t).as_tuple(), dtype=t.dtype.np_dtype)
 
 
 def _grad(op, *grads, needed=None):
@@ -72,16 +105,23 @@ def _emitter(test_of):
 
     def emit(op, in_names, out_names, ctx):
         graphs = _branches(op.attrs)
-        n = len(op.outputs)
+        n = len(graphs[0].outputs)
+        live = [(n + k, b, t) for k, (b, t) in enumerate(intermediates(graphs))
+                if ctx.is_used(op.outputs[n + k])]
+        names = out_names[:n] + [out_names[i] for i, _, _ in live]
         lines = []
         for i, g in enumerate(graphs):
             if i == len(graphs) - 1:
                 lines.append('else:' if i else 'if True:')
             else:
                 lines.append(f'{"if" if i == 0 else "elif"} {test_of(in_names[0], i)}:')
-            branch, outs = ctx.inline(g, list(g.inputs), list(g.outputs[:n]), in_names[1:])
-            if out_names:
-                branch.append(f'{", ".join(out_names)}, = {", ".join(outs)},')
+            own = [t for _, b, t in live if b == i]
+            branch, outs = ctx.inline(g, list(g.inputs), list(g.outputs) + own, in_names[1:])
+            own_names = iter(outs[n:])
+            outs = outs[:n] + [next(own_names) if b == i else
+                               ctx.bind(_zeros_value(t), 'zeros') for _, b, t in live]
+            if names:
+                branch.append(f'{", ".join(names)}, = {", ".join(outs)},')
             lines += indent(branch or ['pass'])
         return lines
     return emit
@@ -89,8 +129,10 @@ def _emitter(test_of):
 
 _emit_if = _emitter(lambda pred, i: pred)
 _emit_case = _emitter(lambda index, i: f'{index} == {i}')
-# The gradient skips branches' work for inputs no source depends on (see backprop.backward).
-_FACTS = dict(num_outputs=None, skips_unneeded_inputs=True)
+# The gradient skips branches' work for inputs no source depends on, and for outputs that get no
+# gradient (see backprop.backward); the kernel computes only the intermediates something reads.
+_FACTS = dict(num_outputs=None, skips_unneeded_inputs=True, accepts_missing_grads=True,
+              kernel_takes_live_outputs=True)
 
 IF = define_op('If', _if_kernel, _infer, _grad, stateful=True, emit=_emit_if, **_FACTS)
 STATELESS_IF = define_op('StatelessIf', _if_kernel, _infer, _grad, emit=_emit_if, **_FACTS)
@@ -98,160 +140,8 @@ CASE = define_op('Case', _case_kernel, _infer, _grad, stateful=True, emit=_emit_
 STATELESS_CASE = define_op('StatelessCase', _case_kernel, _infer, _grad, emit=_emit_case, **_FACTS)
 
 
-# ---------------------------------------------------------------- building
-
-def cond(pred: Any, true_fn: Callable[[], Any] | None = None,
-         false_fn: Callable[[], Any] | None = None, name: str | None = None) -> Any:
-    """Returns true_fn() if pred else false_fn(); in a graph, one op choosing at run time."""
-    if not callable(true_fn):
-        raise TypeError('true_fn must be callable.')
-    if not callable(false_fn):
-        raise TypeError('false_fn must be callable.')
-    if isinstance(pred, (bool, np.bool_)):
-        if not context.executing_eagerly():
-            raise TypeError(f'pred must not be a Python bool ({pred}) while a graph is built: '
-                            f'use a Python `if`, or a bool tensor')
-        return true_fn() if pred else false_fn()
-    pred = cf.as_bool_scalar(pred, 'tf.cond: pred')
-    known = _known_value(pred)
-    if known is not None:
-        return true_fn() if known else false_fn()
-    return _build('If', pred, [true_fn, false_fn], ['true_fn', 'false_fn'], name or 'cond')
-
-
-def _known_value(tensor):
-    """The predicate's value when it is an eager tensor. While tracing, even a constant predicate
-    builds the op, as in TF: every branch is traced (its Python side effects run, its outputs are
-    checked against the others)."""
-    array = getattr(tensor, 'array', None) if not isinstance(tensor, GraphTensor) else None
-    return None if array is None else np.asarray(array)[()]
-
-
-def switch_case(branch_index: Any, branch_fns: Any, default: Callable[[], Any] | None = None,
-                name: str = 'switch_case') -> Any:
-    """Calls branch_fns[branch_index] (the default, or the last branch, when out of range)."""
-    fns = _branch_fn_list(branch_fns)
-    if default is not None:
-        if not callable(default):
-            raise TypeError('default must be callable.')
-        fns.append(default)
-    if not isinstance(branch_index, Tensor):  # as TF's switch_case: no Python ints
-        raise TypeError(f"'branch_index' must be a Tensor, got {type(branch_index)}")
-    index = branch_index
-    if not index.dtype.is_integer:
-        raise TypeError(f'branch_index must be an int32 or int64 tensor, got {index.dtype.name}')
-    if index.shape.rank not in (None, 0):
-        raise ValueError(f'branch_index must be a scalar, got shape {index.shape}')
-    if index.dtype is not dtypes.int32:
-        index = base_ops.cast(index, dtypes.int32)
-    known = _known_value(index)
-    if known is not None:
-        known = int(known)
-        return fns[known if 0 <= known < len(fns) else -1]()
-    labels = [f'branch{i}' for i in range(len(fns))]
-    return _build('Case', index, fns, labels, name or 'switch_case')
-
-
-def _branch_fn_list(branch_fns):
-    if isinstance(branch_fns, dict):
-        pairs = sorted(branch_fns.items())
-    elif isinstance(branch_fns, (list, tuple)) and branch_fns and all(
-            isinstance(p, (list, tuple)) and len(p) == 2 for p in branch_fns):
-        pairs = sorted(branch_fns)
-    elif isinstance(branch_fns, (list, tuple)):
-        pairs = list(enumerate(branch_fns))
-    else:
-        raise TypeError(f'branch_fns must be a list, tuple or dict, got {type(branch_fns)}')
-    if not pairs:
-        raise ValueError('branch_fns must not be empty')
-    keys = [k for k, _ in pairs]
-    if keys != list(range(len(pairs))):
-        raise ValueError(f'branch indices (keys) must be 0..{len(pairs) - 1}, got {keys}')
-    for k, fn in pairs:
-        if not callable(fn):
-            raise TypeError(f'branch_fns[{k}] must be callable')
-    return [fn for _, fn in pairs]
-
-
-def case(pred_fn_pairs: Any, default: Callable[[], Any] | None = None, exclusive: bool = False,
-         strict: bool = False, name: str = 'case') -> Any:
-    """Runs the fn of the first pair whose predicate is true, else default (TF's tf.case).
-
-    Built as nested conds, as TF does; `exclusive` is accepted (the first true predicate wins)."""
-    if isinstance(pred_fn_pairs, dict):
-        pred_fn_pairs = list(pred_fn_pairs.items())
-    pairs = list(pred_fn_pairs)
-    for i, pair in enumerate(pairs):
-        if not (isinstance(pair, (list, tuple)) and len(pair) == 2 and callable(pair[1])):
-            raise TypeError(f'pred_fn_pairs[{i}] must be a (predicate, callable) pair')
-        if not isinstance(pair[0], Tensor):  # TF's tf.case does not allow Python predicates
-            raise TypeError(f'pred must be a Tensor, got: {pair[0]!r}')
-    if default is None:
-        if not pairs:
-            raise ValueError('tf.case needs at least one pair or a default')
-        pairs, default = pairs[:-1], pairs[-1][1]
-    elif not callable(default):
-        raise TypeError('default must be callable.')
-
-    def chain(rest):
-        if not rest:
-            return default()
-        pred, fn = rest[0]
-        return cond(pred, fn, lambda: chain(rest[1:]), name=name)
-    return chain(pairs)
-
-
-def _build(kind, selector, fns, labels, name):
-    graphs, results = [], []
-    for fn, label in zip(fns, labels):
-        g = cf.new_subgraph(f'{name}_{label}')
-        results.append(cf.trace_into(g, fn))
-        graphs.append(g)
-    flat = _check_outputs(results, labels, name)
-    for g, outputs in zip(graphs, flat):
-        g.outputs = [t for t in outputs if t is not None]
-    inputs = cf.order_captures(graphs, [[] for _ in graphs])
-    cf.notify_variable_reads(graphs)
-    outputs = _create(kind, selector, graphs, inputs)
-    it = iter(outputs)
-    full = [None if t is None else next(it) for t in flat[0]]
-    return cf.pack(results[0], full) if results[0] is not None else None
-
-
-def _check_outputs(results, labels, name):
-    """Branch outputs must agree in structure and dtype (TF raises TypeError); returns each
-    branch's flat outputs."""
-    op = 'tf.cond' if len(results) == 2 and labels[0] == 'true_fn' else f'tf.{name}'
-    for label, result in zip(labels[1:], results[1:]):
-        try:
-            nest.assert_same_structure(results[0], result)
-            for a, b in zip(nest.flatten(results[0]), nest.flatten(result)):
-                if isinstance(a, cf.CompositeValue) != isinstance(b, cf.CompositeValue) or \
-                        (a is None) != (b is None):
-                    raise ValueError(f'{a!r} and {b!r} are different kinds of value')
-        except (ValueError, TypeError) as exc:
-            raise TypeError(
-                f'{labels[0]} and {label} arguments to {op} must have the same number, type, and '
-                f'overall structure of return values.\n\n{labels[0]} output: {results[0]!r}\n'
-                f'{label} output: {result!r}\n\nError details:\n{exc}') from None
-    flat = [cf.flatten(r) for r in results]
-    paths = cf.leaf_paths(results[0])
-    for label, outputs in zip(labels[1:], flat[1:]):
-        for path, a, b in zip(paths, flat[0], outputs):
-            if a is not None and a.dtype is not b.dtype:
-                where = f'output{path}' if path else 'the output'
-                raise TypeError(
-                    f'{op}: {where} of {labels[0]} has dtype {a.dtype.name}, but of {label} '
-                    f'dtype {b.dtype.name}; every branch must return the same dtypes (use '
-                    f'tf.cast in one of them).')
-    return flat
-
-
-def _create(kind, selector, graphs, inputs):
-    """Adds the If/Case op. With tapes recording, first extends the branches with what their
-    gradient needs, so the tapes record the op with all its outputs."""
-    if context.tapes():
-        _prepare_gradient(graphs, inputs)
+def create(kind, selector, graphs, inputs):
+    """Adds the If/Case op (its intermediates are declared by inference: see `intermediates`)."""
     stateful = cf.is_stateful(graphs)
     if kind == 'If':
         opdef = IF if stateful else STATELESS_IF
@@ -266,13 +156,15 @@ def _create(kind, selector, graphs, inputs):
 # ---------------------------------------------------------------- gradient
 
 class _BranchGradient:
-    """The gradient graph of one branch: seeds for the outputs that receive gradients, and the
+    """The gradient graph of one branch: seeds for the op outputs that receive gradients, and the
     gradient of each branch input (None when unconnected)."""
 
-    def __init__(self, branch, seed_indices, sources):
-        self.branch = branch
-        self.gradient = GradientGraph(branch, [branch.outputs[i] for i in seed_indices],
+    def __init__(self, graphs, b, seed_indices, sources):
+        self.branch = branch = graphs[b]
+        targets = [_branch_target(graphs, b, i) for i in seed_indices]
+        self.gradient = GradientGraph(branch, [t for t, _ in targets],
                                       [branch.inputs[j] for j in sources], f'{branch.name}_grad',
+                                      seed_shapes=[shape for _, shape in targets],
                                       outer_graph=context.current_graph())
         self.graph = self.gradient.graph
         self.seeds = self.gradient.seeds
@@ -298,9 +190,21 @@ class _BranchGradient:
         return base_ops.zeros_like(x)
 
 
+def _branch_target(graphs, b, i):
+    """(tensor, seed shape) standing for op output i in branch b: a branch output, or an
+    intermediate, which another branch's zeros stand for (a tensor of a different graph there,
+    so its seed reaches nothing)."""
+    n = len(graphs[0].outputs)
+    if i < n:
+        t = graphs[b].outputs[i]
+        return t, t.shape
+    owner, t = intermediates(graphs)[i - n]
+    return t, t.shape if owner == b else _zeros_shape(t)
+
+
 def _branch_tensor_source(graphs, b, t):
     """Where the gradient of branch b reads forward tensor t from: ('input', j) for an input of
-    the op, else ('output', k), making t output k of every branch (zeros in the others)."""
+    the op, else ('output', k) for output k of the op (a branch output or an intermediate)."""
     g = graphs[b]
     for j, x in enumerate(g.inputs):
         if x is t:
@@ -308,34 +212,12 @@ def _branch_tensor_source(graphs, b, t):
     for k, out in enumerate(g.outputs):
         if out is t:
             return 'output', k
-    for i, other in enumerate(graphs):
-        other.add_output(t if i == b else cf.zeros_for(t, other))
-    return 'output', len(g.outputs) - 1
-
-
-def _differentiable_outputs(graphs):
-    return [i for i, t in enumerate(graphs[0].outputs) if t.dtype.is_differentiable]
-
-
-def _prepare_gradient(graphs, inputs):
-    """Adds to the branches the outputs a first-order gradient with respect to the inputs the
-    tapes track will read (see _create)."""
-    tracked = cf.tape_tracked(inputs)
-    try:
-        plans = [_BranchGradient(g, _differentiable_outputs(graphs), tracked) for g in graphs]
-    except LookupError:
-        return  # not differentiable; the error is raised if a gradient is asked for
-    for b, plan in enumerate(plans):
-        for source, _ in plan.gradient.forward_reads():
-            _branch_tensor_source(graphs, b, source)
-
-
-def _ensure_output(fwd, k):
-    """Output k of the forward op, creating outputs for branch outputs added since it was built."""
-    graphs = _branches(fwd.attrs)
-    while len(fwd.outputs) <= k:
-        fwd.add_output(*_output_spec(graphs, len(fwd.outputs)))
-    return fwd.outputs[k]
+    n = len(graphs[0].outputs)
+    for k, (owner, x) in enumerate(intermediates(graphs)):
+        if x is t and owner == b:
+            return 'output', n + k
+    raise ValueError(f'{t.name} was added to branch {g.name} after the op was built; its '
+                     f'gradient cannot read it')
 
 
 def _cond_gradient(op, grads, needed):
@@ -347,7 +229,7 @@ def _cond_gradient(op, grads, needed):
     if not seed_indices:
         return [None] * len(op.inputs)
     sources = [j for j in range(len(graphs[0].inputs)) if needed is None or needed[1 + j]]
-    plans = [_BranchGradient(g, seed_indices, sources) for g in graphs]
+    plans = [_BranchGradient(graphs, b, seed_indices, sources) for b in range(len(graphs))]
     wanted = [j for j in range(len(graphs[0].inputs)) if any(p.grads[j] is not None for p in plans)]
     if not wanted:
         return [None] * len(op.inputs)
@@ -360,7 +242,7 @@ def _cond_gradient(op, grads, needed):
     kind = 'If' if fwd.type.endswith('If') else 'Case'
     selector = cf.graph_tensor_in_current(fwd.inputs[0])
     inputs = [cf.graph_tensor_in_current(t) for t in union]
-    outputs = _create(kind, selector, [p.graph for p in plans], seeds + inputs)
+    outputs = create(kind, selector, [p.graph for p in plans], seeds + inputs)
     result = [None] * len(op.inputs)
     for j, g in zip(wanted, outputs):
         result[1 + j] = g
@@ -387,7 +269,7 @@ def _gradient_inputs(op, graphs, plans):
         for source, ph in plan.graph.captures:
             if id(source) in forward:
                 kind, index = _branch_tensor_source(graphs, b, source)
-                outer = op.inputs[1 + index] if kind == 'input' else _ensure_output(fwd, index)
+                outer = op.inputs[1 + index] if kind == 'input' else fwd.outputs[index]
             else:
                 outer = source
             slot[id(outer)] = ph

@@ -19,11 +19,11 @@ from defun import context, dtypes, nest
 from defun.dispatch import apply_op
 from defun.executor import compile_graph
 from defun.funcgraph import FuncGraph
-from defun.graph import GraphTensor
+from defun.operation import GraphTensor
 from defun.ops import base_ops
 from defun.shapes import TensorShape
 from defun.tape import variable_accessed
-from defun.tensor import EagerTensor, Tensor, convert_to_tensor
+from defun.tensor import Tensor, convert_to_tensor
 
 __all__ = []
 
@@ -75,19 +75,9 @@ def pack(structure, flat):
 def leaf_paths(structure):
     """A readable path for each flattened tensor ('[1]', "['v']"), for error messages."""
     paths = []
-
-    def walk(value, path):
-        if isinstance(value, dict):
-            for key in sorted(value):
-                walk(value[key], f'{path}[{key!r}]')
-        elif isinstance(value, (list, tuple)):
-            for i, v in enumerate(value):
-                walk(v, f'{path}[{i}]')
-        elif isinstance(value, CompositeValue):
-            paths.extend([f'{path}'] * len(value.component_tensors()))
-        else:
-            paths.append(path)
-    walk(structure, '')
+    for path, leaf in nest.flatten_with_tuple_paths(structure):
+        count = len(leaf.component_tensors()) if isinstance(leaf, CompositeValue) else 1
+        paths.extend([''.join(f'[{k!r}]' for k in path)] * count)
     return paths
 
 
@@ -149,13 +139,6 @@ def is_stateful(graphs):
     return any(op.opdef.stateful for g in graphs for op in g.get_operations())
 
 
-def tape_tracked(tensors):
-    """The indices of `tensors` that a recording tape tracks: what a gradient prepared at build
-    time (for the tapes) differentiates with respect to."""
-    tapes = context.tapes()
-    return [j for j, t in enumerate(tensors) if any(id(t) in tape.tracked for tape in tapes)]
-
-
 def notify_variable_reads(graphs):
     """Tapes watching accessed variables must see the variables a sub-graph reads (they were read
     while the enclosing tapes were set aside)."""
@@ -194,7 +177,7 @@ def import_graph(graph, feeds, outputs):
         except KeyError:
             missing = next(t for t in op.inputs if id(t) not in mapping)
             raise ValueError(f'import_graph: {missing.name} of {graph.name} is not fed') from None
-        attrs = dict(op.attrs) if op.attrs else None  # each copy gets its own attrs to extend
+        attrs = dict(op.attrs) if op.attrs else None
         result = apply_op(op.opdef, inputs, attrs, op.name.rsplit('/', 1)[-1])
         results = (result,) if op.opdef.num_outputs == 1 else tuple(result)
         for original, copy in zip(op.outputs, results):
@@ -222,19 +205,6 @@ def known_zeros(grads):
     gradients) replaced by None, so the gradient of a control-flow op skips their work."""
     return [None if isinstance(g, GraphTensor) and g.op.opdef is base_ops.ZEROS_LIKE else g
             for g in grads]
-
-
-def zeros_for(tensor, graph=None):
-    """A zero tensor standing in for `tensor` in code that never reads it: exact shape when known,
-    else a scalar of its dtype."""
-    shape = tensor.shape.as_tuple()
-    np_dtype = tensor.dtype.np_dtype
-    if shape is not None and None not in shape:
-        value = np.zeros(shape, dtype=np_dtype)
-    else:
-        value = np.zeros((), dtype=np_dtype)
-    graph = graph or context.current_graph()
-    return graph.add_constant(value) if graph is not None else EagerTensor(value)
 
 
 def most_specific_shape(shapes):

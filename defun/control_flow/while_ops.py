@@ -5,15 +5,16 @@ are traced once into FuncGraphs over placeholders with the loop variables' shape
 `While` op (`StatelessWhile` when nothing in it touches state) runs them; the executor emits a real
 Python `while` for it. Its inputs are the flattened loop variables, the tensors cond and body
 capture, and the maximum iteration count if any; its outputs the final loop variables, the number of
-iterations, and the per-iteration stacks of the body tensors its gradient reads (`accumulate`):
+iterations, and the per-iteration stacks of every body tensor a gradient may read (`accumulate`):
 two outputs each, the values (zero-padded to the largest shape when shapes vary) and their shapes.
+They are declared when the op is built, and the op never changes afterwards; a stack costs work
+only where something reads it (see while_runner), i.e. in a gradient's forward pass.
 
 Gradient (TF's while_v2): the body's gradient graph is built once; the tensors of the body it reads
-are accumulated by the forward loop, one stack each (the forward op is extended when first
-differentiated, or before tapes record it), and the gradient is itself a while_loop that runs the
+come from the forward loop's stacks, and the gradient is itself a while_loop that runs the
 iterations backwards feeding the body gradient row k of each stack. Captured tensors receive the sum
 of their per-iteration gradients. That backward loop is an ordinary While, so it can be
-differentiated again.
+differentiated again (its seeds for stacks reach the forward loop as gradients of its stacks).
 """
 from __future__ import annotations
 
@@ -25,7 +26,7 @@ import numpy as np
 from defun import context, dtypes, nest
 from defun.dispatch import apply_op
 from defun.gradient_graph import GradientGraph
-from defun.graph import GraphTensor
+from defun.operation import GraphTensor
 from defun.control_flow import subgraph as cf
 from defun.control_flow import while_runner as run
 from defun.ops import base_ops
@@ -41,11 +42,12 @@ def _grad(op, *grads, needed=None):
     return _while_gradient(op, grads, needed)
 
 
-# The gradient skips the loop's work for inputs no source depends on (see backprop.backward).
-WHILE = define_op('While', run.kernel, run.infer, _grad, num_outputs=None, stateful=True,
-                  emit=run.emit, skips_unneeded_inputs=True)
-STATELESS_WHILE = define_op('StatelessWhile', run.kernel, run.infer, _grad, num_outputs=None,
-                            emit=run.emit, skips_unneeded_inputs=True)
+# The gradient skips the loop's work for inputs no source depends on, and for stacks that get no
+# gradient (see backprop.backward); the kernel builds only the stacks something reads.
+_FACTS = dict(num_outputs=None, emit=run.emit, skips_unneeded_inputs=True,
+              accepts_missing_grads=True, kernel_takes_live_outputs=True)
+WHILE = define_op('While', run.kernel, run.infer, _grad, stateful=True, **_FACTS)
+STATELESS_WHILE = define_op('StatelessWhile', run.kernel, run.infer, _grad, **_FACTS)
 
 
 # ---------------------------------------------------------------- building
@@ -67,7 +69,7 @@ def while_loop(cond: Callable[..., Any], body: Callable[..., Any], loop_vars: An
     if not nest.flatten(structure):
         raise ValueError('No loop variables provided')
     if context.executing_eagerly():
-        result = _eager_loop(cond, body, structure, maximum_iterations)
+        result = _eager_loop(cond, body, structure, maximum_iterations, single)
     else:
         result = _graph_loop(cond, body, structure, shape_invariants, maximum_iterations,
                              name or 'while')
@@ -95,13 +97,17 @@ def _body_result(result, structure):
     return nest.pack_sequence_as(structure, nest.flatten(result))
 
 
-def _eager_loop(cond, body, structure, maximum_iterations):
+def _eager_loop(cond, body, structure, maximum_iterations, single):
     limit = None if maximum_iterations is None else int(maximum_iterations)
     loop_vars, count = structure, 0
     while limit is None or count < limit:
         if not cond(*loop_vars):
             break
-        result = _body_result(body(*loop_vars), structure)
+        result = body(*loop_vars)
+        if not single and isinstance(result, Tensor):
+            # Eagerly TF reads the result of a list of loop vars as a list: a tensor's rows.
+            result = list(result)
+        result = _body_result(result, structure)
         loop_vars = nest.map_structure(_loop_value, result)
         count += 1
     return loop_vars
@@ -130,9 +136,8 @@ def _graph_loop(cond, body, structure, shape_invariants, maximum_iterations, nam
     if maximum_iterations is not None:
         inputs.append(base_ops.cast(convert_to_tensor(maximum_iterations), dtypes.int32))
     attrs = {'cond': cond_graph, 'body': body_graph, 'n_vars': len(flat),
-             'has_max': maximum_iterations is not None, 'accumulate': ()}
-    if context.tapes():
-        attrs['accumulate'] = _prepare_gradient(body_graph, len(flat), captured)
+             'has_max': maximum_iterations is not None,
+             'accumulate': _readable_tensors(body_graph, len(flat))}
     opdef = WHILE if cf.is_stateful([cond_graph, body_graph]) else STATELESS_WHILE
     out = apply_op(opdef, inputs, attrs, name)
     return cf.pack(_output_template(structure, result), out[:len(flat)])
@@ -151,23 +156,21 @@ def _loop_placeholders(graph, flat, invariants):
             for t, inv in zip(flat, invariants)]
 
 
-def _flatten_up_to(structure, shapes):
-    """The shape invariants matching each leaf of loop_vars (a shape may itself be a list)."""
-    if isinstance(structure, dict):
-        return [x for k in sorted(structure) for x in _flatten_up_to(structure[k], shapes[k])]
-    if isinstance(structure, (list, tuple)):
-        if not isinstance(shapes, (list, tuple)) or len(shapes) != len(structure):
-            raise ValueError(f'shape_invariants must have the same structure as loop_vars; got '
-                             f'{shapes!r} for {structure!r}')
-        return [x for s, v in zip(structure, shapes) for x in _flatten_up_to(s, v)]
-    return [(structure, shapes)]
+def _shape_pairs(structure, shape_invariants):
+    """(leaf of loop_vars, its shape invariant) pairs (an invariant may itself be a list)."""
+    if shape_invariants is None:
+        return [(leaf, None) for leaf in nest.flatten(structure)]
+    try:
+        return [(leaf, shape) for _, leaf, shape in
+                nest.flatten_up_to_with_paths(structure, shape_invariants)]
+    except nest.StructureMismatch as exc:
+        raise ValueError(f'shape_invariants must have the same structure as loop_vars; got '
+                         f'{exc.deep!r} for {exc.shallow!r}') from None
 
 
 def _invariants(structure, shape_invariants, paths):
-    pairs = _flatten_up_to(structure, shape_invariants) if shape_invariants is not None else \
-        [(leaf, None) for leaf in nest.flatten(structure)]
     result = []
-    for leaf, shape in pairs:
+    for leaf, shape in _shape_pairs(structure, shape_invariants):
         if isinstance(leaf, cf.CompositeValue):
             result.extend(leaf.component_invariants())
         elif shape is None:
@@ -244,31 +247,20 @@ def _source_kind(body, n, t):
     return 'accumulated', t
 
 
-def _prepare_gradient(body, n, captured):
-    """The tensors a first-order gradient will read, to accumulate from the start (tapes): for
-    the loop variables and the captured tensors the tapes track."""
-    tracked = cf.tape_tracked(captured)
-    try:
-        plan = _BodyGradient(body, n, _differentiable_vars(body, n), [], tracked)
-    except LookupError:
-        return ()  # not differentiable; the error is raised if a gradient is asked for
-    kinds = [_source_kind(body, n, t) for t, _ in plan.body_tensors(body)]
-    return tuple(t for kind, t in kinds if kind == 'accumulated')
+def _readable_tensors(body, n):
+    """Every tensor of the body a gradient may read per iteration, in creation order: the loop
+    variables and each op's outputs (captures are read from the op's inputs instead)."""
+    return tuple(body.inputs[:n]) + tuple(
+        t for op in body.get_operations() if not op.opdef.is_placeholder for t in op.outputs)
 
 
 def _stack_outputs(fwd, t):
-    """The forward op's outputs stacking t per iteration (values, shapes), added if t is not
-    accumulated yet."""
-    accumulate = list(fwd.attrs['accumulate'])
-    if not any(x is t for x in accumulate):
-        accumulate.append(t)
-        fwd.set_attr('accumulate', tuple(accumulate))
-    k = next(i for i, x in enumerate(accumulate) if x is t)
+    """The forward op's outputs stacking body tensor t per iteration (values, shapes)."""
+    k = next((i for i, x in enumerate(fwd.attrs['accumulate']) if x is t), None)
+    if k is None:
+        raise ValueError(f'{t.name} was added to the body of {fwd.name} after the loop was built; '
+                         f'its gradient cannot read it')
     index = fwd.attrs['n_vars'] + 1 + 2 * k
-    while len(fwd.outputs) <= index + 1:
-        i = (len(fwd.outputs) - fwd.attrs['n_vars'] - 1) // 2
-        for dtype, shape in run.accumulator_specs(accumulate[i]):
-            fwd.add_output(dtype, shape)
     return fwd.outputs[index], fwd.outputs[index + 1]
 
 

@@ -1,8 +1,10 @@
 """How the While op runs: its kernel (a Python loop over the compiled cond and body), the emitter
 writing that loop into generated code, and the per-iteration stacks its gradient reads.
 
-Outputs of a While op: the final loop variables, the iteration count, then for each accumulated body
-tensor its values stacked per iteration (zero-padded when shapes vary) and their shapes.
+Outputs of a While op: the final loop variables, the iteration count, then for each body tensor its
+gradient may read (`accumulate`, every tensor of the body but its captures) its values stacked per
+iteration (zero-padded when shapes vary) and their shapes. Only the stacks something reads are
+built: the emitter asks the executor (`is_used`), the kernel is told (`live_outputs`).
 """
 import numpy as np
 
@@ -45,22 +47,32 @@ def stack_iterations(values, element_shape, np_dtype):
         return padded, shapes
 
 
-def kernel(*arrays, cond, body, n_vars, has_max, accumulate):
-    """The loop, run directly (constant folding, or an op applied outside generated code)."""
+def live_stacks(n_vars, accumulate, is_live):
+    """The indices k of the accumulated tensors whose stack outputs is_live(output index) says are
+    read."""
+    return [k for k in range(len(accumulate))
+            if is_live(n_vars + 1 + 2 * k) or is_live(n_vars + 2 + 2 * k)]
+
+
+def kernel(*arrays, cond, body, n_vars, has_max, accumulate, live_outputs=frozenset()):
+    """The loop, run directly (constant folding, or a big graph's first, interpreted call)."""
     limit = int(arrays[-1]) if has_max else None
     captured = arrays[n_vars:len(arrays) - int(has_max)]
+    kept = live_stacks(n_vars, accumulate, live_outputs.__contains__)
     cond_fn = cf.compiled(cond, cond.outputs)
-    body_fn = cf.compiled(body, list(body.outputs) + list(accumulate))
-    loop, stacks, count = list(arrays[:n_vars]), [[] for _ in accumulate], 0
+    body_fn = cf.compiled(body, list(body.outputs) + [accumulate[k] for k in kept])
+    loop, stacks, count = list(arrays[:n_vars]), [[] for _ in kept], 0
     while (limit is None or count < limit) and cond_fn(*loop, *captured)[0]:
         out = body_fn(*loop, *captured)
         loop = list(out[:n_vars])
         for stack, value in zip(stacks, out[n_vars:]):
             stack.append(value)
         count += 1
-    return tuple(loop) + (np.int32(count),) + tuple(
-        part for s, t in zip(stacks, accumulate)
-        for part in stack_iterations(s, t.shape.as_tuple(), t.dtype.np_dtype))
+    parts = [(None, None)] * len(accumulate)
+    for k, s in zip(kept, stacks):
+        t = accumulate[k]
+        parts[k] = stack_iterations(s, t.shape.as_tuple(), t.dtype.np_dtype)
+    return tuple(loop) + (np.int32(count),) + tuple(part for pair in parts for part in pair)
 
 
 def emit(op, in_names, out_names, ctx):
@@ -68,9 +80,11 @@ def emit(op, in_names, out_names, ctx):
     iteration); the op's outputs double as the loop variables. Counters proven to stay in int32
     (loop_counters) run as Python ints; the iteration count is kept only when something reads it."""
     attrs = op.attrs
-    n, accumulate = attrs['n_vars'], list(attrs['accumulate'])
+    n = attrs['n_vars']
+    kept = live_stacks(n, attrs['accumulate'], lambda i: ctx.is_used(op.outputs[i]))
+    accumulate = [attrs['accumulate'][k] for k in kept]
     cond_graph, body_graph = attrs['cond'], attrs['body']
-    loop, count, stacks = out_names[:n], out_names[n], out_names[n + 1::2]
+    loop, count, stacks = out_names[:n], out_names[n], [out_names[n + 1 + 2 * k] for k in kept]
     captured = in_names[n:len(in_names) - int(attrs['has_max'])]
     counters = loop_counters.find_counters(op)
     lines, limits = [], {}
@@ -120,7 +134,7 @@ def emit(op, in_names, out_names, ctx):
     if counting:
         step.append(f'{count} += 1')
     lines += indent(step or ['pass'])
-    lines += _stack_lines(op, stacks, out_names, ctx)
+    lines += _stack_lines(op, kept, stacks, accumulate, out_names, ctx)
     lines += [f'{loop[j]} = np.int32({loop[j]})' for j in counters]
     if counting:
         lines.append(f'{count} = np.int32({count})')
@@ -172,13 +186,13 @@ def parallel_assignment(targets, sources):
     return lines
 
 
-def _stack_lines(op, stacks, out_names, ctx):
+def _stack_lines(op, kept, stacks, accumulate, out_names, ctx):
     if not stacks:
         return []
     n = op.attrs['n_vars']
     stack_fn = ctx.bind(stack_iterations, 'stack_iterations')
     lines = []
-    for k, (s, t) in enumerate(zip(stacks, op.attrs['accumulate'])):
+    for k, s, t in zip(kept, stacks, accumulate):
         shape = ctx.bind(t.shape.as_tuple(), f'{s}_shape')
         dtype = ctx.bind(t.dtype.np_dtype, f'{s}_dtype')
         lines.append(f'{s}, {out_names[n + 2 + 2 * k]} = {stack_fn}({s}, {shape}, {dtype})')

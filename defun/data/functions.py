@@ -15,7 +15,7 @@ from defun.function import call_converted
 from defun import context, dtypes, nest
 from defun.concrete import ConcreteFunction
 from defun.funcgraph import FuncGraph
-from defun.graph import GraphTensor
+from defun.operation import GraphTensor
 from defun.shapes import TensorSpec
 from defun.tensor import Tensor, convert_to_tensor
 

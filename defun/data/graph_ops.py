@@ -101,14 +101,44 @@ def cardinality_tensor(dataset):
 
 
 class IteratorState:
-    """The run-time value of an iterator resource: a Python iterator over flat elements."""
+    """The run-time value of an iterator resource: a Python iterator over flat elements, which
+    counts the elements it gave (its position, what a checkpoint saves)."""
 
     __slots__ = ('iterator', '__weakref__')
 
     def __init__(self, dataset):
         if not isinstance(dataset, Dataset):
             raise InvalidArgumentError(f'IteratorCreate expects a dataset, got {dataset!r}')
-        self.iterator = dataset.flat_iterator()
+        self.iterator = CountingIterator(dataset)
+
+
+class CountingIterator:
+    """The flat elements of a dataset and how many have been taken; it can restart at a position
+    by replaying the dataset up to it."""
+
+    __slots__ = ('_dataset', '_inner', 'position')
+
+    def __init__(self, dataset):
+        self._dataset, self._inner, self.position = dataset, dataset.flat_iterator(), 0
+
+    def __iter__(self):
+        return self
+
+    def __next__(self):
+        element = next(self._inner)
+        self.position += 1
+        return element
+
+    def restart_at(self, position):
+        """Continues after the first `position` elements of a fresh pass (stopping early if the
+        dataset is shorter)."""
+        inner = self._dataset.flat_iterator()
+        count = 0
+        for _ in range(position):
+            if next(inner, None) is None:
+                break
+            count += 1
+        self._inner, self.position = inner, count
 
 
 class IteratorResource(EagerTensor):

@@ -3,12 +3,17 @@ tensor, and Options.
 
 `iter(ds)` while a graph is being built gives a graph_ops.GraphIterator instead. An OwnedIterator
 holds one Python iterator over flat elements and packs each into tensors of the element_spec;
-`next()` raises StopIteration at the end, `get_next()` TF's OutOfRangeError.
+`next()` raises StopIteration at the end, `get_next()` TF's OutOfRangeError. An OwnedIterator is
+checkpointable, as TF's: a checkpoint saves its position (`ITERATOR_STATE`, the count of elements
+taken), and restoring replays the dataset up to that position, which gives TF's elements for a
+deterministic pipeline (an unseeded shuffle shuffles afresh; TF restores its buffer).
 """
+import numpy as np
 
 from defun import context
 from defun.errors import OutOfRangeError
 from defun.tensor import convert_to_tensor
+from defun.trackable import Saveable
 
 from defun.data.base import Dataset, register
 from defun.data.graph_ops import GraphIterator, IteratorResource, IteratorSpec, IteratorState
@@ -18,8 +23,10 @@ from defun.data.structure import Packer
 __all__ = ['OwnedIterator', 'NumpyIterator', 'Options']
 
 
-class OwnedIterator:
+class OwnedIterator(Saveable):
     """An eager iterator over a dataset, as TF's `tf.data.Iterator`."""
+
+    SAVED_ATTRIBUTE = 'ITERATOR_STATE'
 
     def __init__(self, dataset):
         self._element_spec = dataset.element_spec
@@ -31,6 +38,12 @@ class OwnedIterator:
     @property
     def resource(self):
         return self._resource
+
+    def save_state(self):
+        return np.array(self._flat.position, np.int64)
+
+    def restore_state(self, array):
+        self._flat.restart_at(int(array))
 
     def __tf_tracing_type__(self, context):
         """An iterator argument traces by its element_spec; the graph advances this iterator."""

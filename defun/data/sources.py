@@ -165,7 +165,9 @@ class _GeneratorDataset(Dataset):
             raise TypeError('`generator` must be a Python callable.')
         self.element_spec = _generator_signature(output_types, output_shapes, output_signature)
         self._generator = generator
-        self._args = tuple(convert_to_tensor(a) for a in (args or ()))
+        # The arguments are tensors the source reads: built inside a graph (an interleave or
+        # flat_map function), they are rebound to the values the graph computed.
+        self._tensors = tuple(convert_to_tensor(a) for a in (args or ()))
         self._specs = nest.flatten(self.element_spec)
         self._cardinality = UNKNOWN
 
@@ -173,7 +175,8 @@ class _GeneratorDataset(Dataset):
         return f'<_FlatMapDataset element_spec={self.element_spec!r}>'
 
     def flat_iterator(self):
-        values = [a.numpy() for a in self._args]
+        # The generator gets numpy values, as TF passes them (a 0-d array as a numpy scalar).
+        values = [np.asarray(_array(a))[()] for a in self._tensors]
         for value in self._generator(*values):
             yield self._flat(value)
 

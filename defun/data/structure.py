@@ -111,15 +111,5 @@ def most_specific(a, b):
 
 def flatten_up_to(spec, value):
     """The leaves of `value` at the positions of `spec`'s leaves (lists and shapes below them
-    stay whole); all None when `value` is None."""
-    if value is None:
-        return [None] * len(nest.flatten(spec))
-    if not nest.is_nested(spec):
-        return [value]
-    if isinstance(spec, dict):
-        if not isinstance(value, dict) or set(value) != set(spec):
-            raise ValueError(f'The two structures do not match: {spec!r} and {value!r}')
-        return [leaf for k in sorted(spec) for leaf in flatten_up_to(spec[k], value[k])]
-    if not isinstance(value, (list, tuple)) or len(value) != len(spec):
-        raise ValueError(f'The two structures do not match: {spec!r} and {value!r}')
-    return [leaf for s, v in zip(spec, value) for leaf in flatten_up_to(s, v)]
+    stay whole); a None stands for None at every leaf below it."""
+    return nest.flatten_up_to(spec, value, none_fills=True)

@@ -12,14 +12,14 @@ import operator
 import numpy as np
 
 from defun import dtypes, errors
-from defun.dispatch import apply_op, apply_prechecked
+from defun.dispatch import apply_op, binary_operator
 from defun.ops import op_helpers
 from defun.ops.op_helpers import binary_args, dims, operator_method, same_as_first, to_tensor
 from defun.ops.base_ops import cast, sum_to, zeros_like
 from defun.ops.dtype_checks import INEXACT, NUMERIC, REAL, check_inputs, checked_kernel
 from defun.ops.logic import greater_equal, less_equal, where
 from defun.registry import define_op
-from defun.tensor import EagerTensor, install_operator, is_tensor
+from defun.tensor import EagerTensor, convert_to_tensor, install_operator
 from defun.ops import validation
 
 __all__ = ['add', 'subtract', 'multiply', 'divide', 'truediv', 'floordiv', 'floormod', 'mod',
@@ -77,7 +77,8 @@ MUL = _define_binary('Mul', operator.mul,
 
 def _real_div_grad(op, g):
     x, y = conj(op.inputs[0]), conj(op.inputs[1])
-    return sum_to(g / y, op.inputs[0]), sum_to(-g * x / (y * y), op.inputs[1])
+    # TF's order of operations, g * ((-x / y) / y), so that the float results agree bit for bit.
+    return sum_to(g / y, op.inputs[0]), sum_to(g * ((-x / y) / y), op.inputs[1])
 
 
 REAL_DIV = _define_binary('RealDiv', operator.truediv, _real_div_grad, 'truediv')
@@ -270,6 +271,7 @@ def add_n(inputs, name=None):
 
 def clip_by_value(t, clip_value_min, clip_value_max, name=None):
     """minimum(maximum(...)) as TF builds it; the bounds may not broadcast `t` to a larger shape."""
+    validation.op_name(name)
     values = to_tensor(t, op='clip_by_value')
     clipped = maximum(minimum(values, clip_value_max), clip_value_min)
     if not values.shape.is_compatible_with(clipped.shape):
@@ -281,10 +283,17 @@ def clip_by_value(t, clip_value_min, clip_value_max, name=None):
 
 def scalar_mul(scalar, x, name=None):
     """scalar * x for a scalar (rank-0) `scalar`."""
-    s = op_helpers.static_value(scalar) if is_tensor(scalar) else np.asarray(scalar)
-    if s is not None and np.ndim(s) != 0:
-        raise ValueError(f'scalar_mul: `scalar` must be a scalar, got shape {np.shape(s)}')
-    return multiply(scalar, x)
+    x = to_tensor(x, op='scalar_mul')
+    try:  # TF converts the scalar to x's dtype (a ValueError for a tensor of another)
+        scalar = convert_to_tensor(scalar, dtype=x.dtype)
+    except (TypeError, ValueError) as exc:
+        raise type(exc)(f'scalar_mul: argument `scalar` could not be converted to a tensor: '
+                        f'{exc}') from None
+    shape = scalar.shape.as_tuple()  # the static shape: a symbolic argument is checked too
+    if shape is not None and len(shape) != 0:
+        raise ValueError(f'scalar_mul: the input scalar must be a 0-D value. Received shape '
+                         f'{tuple(shape)}.')
+    return multiply(scalar, x, name)
 
 
 # ---------------------------------------------------------------- Python operators
@@ -302,18 +311,10 @@ def _operator(opdef, op):
 
 def _fast_operator(opdef, op, kinds):
     """The Tensor method of `+ - *`: two eager tensors of one dtype the op accepts (the commonest
-    eager line) go straight to the bare kernel, the dtype check made here; anything else takes
+    eager line) go straight to the bare kernel (see dispatch.binary_operator); anything else takes
     the general path (conversion, TF's errors)."""
     general = operator_method(_operator(opdef, op), hint_only=op == 'add')
-
-    def method(self, other):
-        if other.__class__ is EagerTensor and self.__class__ is EagerTensor:
-            dtype = self.array.dtype
-            if dtype is other.array.dtype and dtype.kind in kinds:
-                return apply_prechecked(opdef, self, other, op)
-        return general(self, other)
-    method.__name__ = op
-    return method
+    return binary_operator(opdef, kinds, general, op)
 
 
 def _named(fn, op):

@@ -18,7 +18,7 @@ from defun.ops.base_ops import (broadcast_to, cast, fill, identity, ones_like,  
 from defun.ops.creation import constant, ones, zeros  # noqa: F401
 from defun.registry import define_op
 from defun.ops import validation
-from defun.tensor import Tensor, install_packer
+from defun.tensor import Tensor, convert_to_tensor, install_packer, is_tensor
 
 __all__ = ['stack', 'unstack', 'concat', 'split', 'one_hot', 'size']
 
@@ -43,8 +43,17 @@ def _stack_infer(*xs, axis):
     return xs[0].dtype, shape[:a] + (len(xs),) + shape[a:]
 
 
+def _stack_partial(op, partial):
+    """Scalars stacked into a vector: each element as far as known (a shape being built)."""
+    if op.get_attr('axis') != 0:
+        return None
+    values = [partial(x) for x in op.inputs]
+    return [v if isinstance(v, int) else None for v in values]
+
+
 STACK = define_op('Pack', lambda *xs, axis: np.stack(xs, axis=axis), _stack_infer,
-                  lambda op, g: unstack(g, num=len(op.inputs), axis=op.get_attr('axis')))
+                  lambda op, g: unstack(g, num=len(op.inputs), axis=op.get_attr('axis')),
+                  partial_fold=_stack_partial)
 
 
 def stack(values, axis=0, name='stack'):
@@ -78,6 +87,7 @@ UNSTACK = define_op('Unpack', _unstack_kernel, _unstack_infer, _unstack_grad, nu
 
 
 def unstack(value, num=None, axis=0, name='unstack'):
+    validation.op_name(name)
     x = to_tensor(value, op='unstack')
     d = dims(x)
     if d is None:
@@ -138,8 +148,15 @@ def _concat_grad(op, g):
     return list(split(g, sizes, axis=axis))
 
 
+def _concat_partial(op, partial):
+    parts = [partial(x) for x in op.inputs]
+    if op.get_attr('axis') not in (0, -1) or not all(isinstance(p, list) for p in parts):
+        return None
+    return [d for p in parts for d in p]
+
+
 CONCAT = define_op('ConcatV2', lambda *xs, axis: np.concatenate(xs, axis=axis), _concat_infer,
-                   _concat_grad)
+                   _concat_grad, partial_fold=_concat_partial)
 
 
 def concat(values, axis, name='concat'):
@@ -201,6 +218,7 @@ SPLIT = define_op('Split', _split_kernel, _split_infer,
 
 
 def split(value, num_or_size_splits, axis=0, num=None, name='split'):
+    validation.op_name(name)
     x = to_tensor(value, op='split')
     rank = x.shape.rank
     axis = validation.axis(axis, rank, 'split')
@@ -296,9 +314,33 @@ def size(input, out_type=dtypes.int32, name=None):
 
 
 def _pack_list(values, dtype):
-    """Converts a (nested) list holding tensors by stacking, as TF's auto-packing does."""
-    items = [_pack_list(v, dtype) if isinstance(v, (list, tuple)) else v for v in values]
+    """Converts a (nested) list holding tensors by stacking, as TF's auto-packing does: the
+    list takes its first tensor's dtype; a requested other dtype casts every tensor in it
+    (`tf.zeros([int64_tensor, 2])` builds an int32 shape)."""
+    if dtype is not None and dtype is not _first_tensor_dtype(values):
+        values = _cast_tensors(values, dtype)
+    return _stack_nested(values, dtype)
+
+
+def _stack_nested(values, dtype):
+    items = [_stack_nested(v, dtype) if isinstance(v, (list, tuple)) else v for v in values]
     return stack(op_helpers.same_dtype_args(items, 'convert_to_tensor', dtype))
+
+
+def _first_tensor_dtype(values):
+    for v in values:
+        if isinstance(v, (list, tuple)):
+            found = _first_tensor_dtype(v)
+            if found is not None:
+                return found
+        elif is_tensor(v):
+            return convert_to_tensor(v).dtype
+    return None
+
+
+def _cast_tensors(values, dtype):
+    return [_cast_tensors(v, dtype) if isinstance(v, (list, tuple))
+            else cast(v, dtype) if is_tensor(v) else v for v in values]
 
 
 install_packer(_pack_list)

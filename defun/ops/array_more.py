@@ -68,6 +68,7 @@ REPEAT_INDICES = define_op('RepeatIndices', _repeat_indices_kernel,
 
 def repeat(input, repeats, axis=None, name=None):
     """Each element (along `axis`; flattened when None) repeated `repeats` times."""
+    validation.op_name(name)
     x = to_tensor(input, name='input', op='repeat')
     if axis is None:
         x, axis = reshape(x, [-1]), 0
@@ -154,6 +155,7 @@ def ensure_shape(x, shape, name=None):
 
 def identity_n(input, name=None):
     """identity of each tensor of a list."""
+    validation.op_name(name)
     return [identity(t) for t in input]
 
 
@@ -188,6 +190,7 @@ def broadcast_dynamic_shape(shape_x, shape_y):
 
 def shape_n(input, out_type=dtypes.int32, name=None):
     """The shape of each tensor of a list."""
+    validation.op_name(name)
     return [shape(t, out_type=out_type) for t in validation.tensor_list(input, "shape_n", "input")]
 
 
@@ -269,6 +272,7 @@ def group(*inputs, name=None):
 
 def tuple_(tensors, name=None, control_inputs=None):
     """The tensors, each available only once all of them (and control_inputs) are computed."""
+    validation.op_name(name)
     if context.executing_eagerly():
         return list(tensors)
     gate = [t for t in tensors if t is not None] + list(control_inputs or [])

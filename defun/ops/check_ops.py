@@ -13,6 +13,7 @@ from defun.ops import base_ops, creation, debug, logic
 from defun.ops.asserts import message_prefix
 from defun.ops.op_helpers import static_value, to_tensor
 from defun.tensor import Tensor
+from defun.ops import validation
 
 __all__ = ['assert_rank', 'assert_rank_at_least', 'assert_rank_in', 'assert_scalar',
            'assert_shapes', 'assert_type', 'assert_integer', 'assert_same_float_dtype',
@@ -100,6 +101,7 @@ def assert_type(tensor, tf_type, message=None, name=None):
 
 def assert_integer(x, message=None, name=None):
     """Raises TypeError unless x has an integer dtype (a static check)."""
+    validation.op_name(name)
     x = to_tensor(x, op='assert_integer')
     if not x.dtype.is_integer:
         label = 'tensor' if context.executing_eagerly() else x.name

@@ -72,6 +72,7 @@ def reduce_euclidean_norm(input_tensor, axis=None, keepdims=False, name=None):
 
 def clip_by_norm(t, clip_norm, axes=None, name=None):
     """t scaled so that its L2 norm over `axes` is at most clip_norm."""
+    validation.op_name(name)
     values = to_tensor(t, name='t', op='clip_by_norm')
     limit = to_tensor(clip_norm, dtype=values.dtype, name='clip_norm', op='clip_by_norm')
     squared = reduce_sum(values * conj(values), axes, keepdims=True)
@@ -94,6 +95,7 @@ def _tensor_list(t_list, op):
 
 def global_norm(t_list, name=None):
     """sqrt(sum of squares of every element of every tensor in t_list); None entries are skipped."""
+    validation.op_name(name)
     tensors = [t for t in _tensor_list(t_list, 'global_norm') if t is not None]
     if not tensors:
         return to_tensor(0.0, dtype=dtypes.float32)
@@ -122,6 +124,7 @@ def clip_by_global_norm(t_list, clip_norm, use_norm=None, name=None):
 
 def sequence_mask(lengths, maxlen=None, dtype=dtypes.bool, name=None):
     """mask[..., j] = j < lengths[...]; maxlen defaults to max(lengths)."""
+    validation.op_name(name)
     lengths = to_tensor(lengths, name='lengths', op='sequence_mask')
     if maxlen is None:
         maxlen = reduce_max(lengths)

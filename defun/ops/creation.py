@@ -11,7 +11,8 @@ from defun.ops import op_helpers
 from defun.ops.op_helpers import dims, to_tensor
 from defun.ops.base_ops import broadcast_to, cast, fill, reduced_shape, reshape, shape
 from defun.registry import define_op
-from defun.tensor import EagerTensor, Tensor, constant_from_array, to_array
+from defun.tensor import EagerTensor, Tensor, constant_from_array
+from defun.value_conversion import to_array
 from defun.ops import validation
 
 __all__ = ['constant', 'zeros', 'ones', 'eye', 'range', 'linspace', 'rank', 'newaxis']

@@ -21,7 +21,7 @@ warnings.filterwarnings('ignore', r'(divide by zero|invalid value|overflow|under
                         RuntimeWarning, r'defun(\.|$)')
 
 __all__ = ['FLOAT', 'INEXACT', 'REAL', 'NUMERIC', 'BOOL', 'checked_kernel', 'check_inputs',
-           'dtype_error', 'half_in_float32']
+           'dtype_error', 'half_in_float32', 'kernel_registered_for']
 
 FLOAT = 'f'
 INEXACT = 'fc'      # float or complex
@@ -60,6 +60,33 @@ def checked_kernel(kernel, kinds, op):
     checked.__name__ = getattr(kernel, '__name__', op)
     # Graphs check dtypes once, in inference; the executor runs the unchecked kernel.
     return Kernels(checked, kernel)
+
+
+def kernel_registered_for(kernel, kinds, kernel_kinds, op, op_type):
+    """The kernel of an op whose signature takes more element types than TF has CPU kernels for
+    (Reciprocal takes ints, but only float and complex run): graphs are built, and running one on
+    another of `kinds` fails as TF's does, NotFoundError eagerly and InvalidArgumentError in a
+    compiled function, both naming the op and its type attribute."""
+    def attr_text(x):
+        return f'{op_type}[T=DT_{errors.kernel_type_name(x.dtype).upper()}]'
+
+    def eager(x, *rest, **attrs):
+        if x.dtype.kind not in kinds:
+            raise dtype_error(op, _array_text(x), kinds, graph=False)
+        if x.dtype.kind not in kernel_kinds:
+            raise errors.NotFoundError(f'Could not find device for node: {{{{node {op_type}}}}} = '
+                                       f'{attr_text(x)}: no CPU kernel for {x.dtype.name}')
+        return kernel(x, *rest, **attrs)
+
+    def compiled(x, *rest, **attrs):
+        if x.dtype.kind not in kernel_kinds:
+            raise errors.InvalidArgumentError(
+                f"No OpKernel was registered to support Op '{op_type}' used by {{{{node "
+                f"{op_type}}}}} with these attrs: [T=DT_{errors.kernel_type_name(x.dtype).upper()}]")
+        return kernel(x, *rest, **attrs)
+
+    eager.__name__ = compiled.__name__ = getattr(kernel, '__name__', op_type)
+    return Kernels(eager, compiled)
 
 
 def check_inputs(op, kinds, *tensors):

@@ -1,5 +1,6 @@
 """The elementary functions, elementwise: powers and roots, exp and log, the trigonometric and
-hyperbolic functions, sigmoid, softplus, erf, abs/sign, rounding, and complex numbers.
+hyperbolic functions, sigmoid, softplus, erf, abs/sign and rounding (complex numbers: see
+complex_numbers.py).
 
 One `define_op` entry per op (kernel, inference, gradient), then its public function. Gradients are
 TensorFlow's formulas written with our ops, so they differentiate again (second order and beyond);
@@ -10,22 +11,21 @@ import math
 
 import numpy as np
 
-from defun import dtypes, errors
 from defun.dispatch import apply_op
 from defun.ops import op_helpers
 from defun.ops.arithmetic import conj, divide_no_nan, square
 from defun.ops.op_helpers import binary_args, dims, to_tensor
 from defun.ops.base_ops import ones_like, sum_to, zeros_like
+from defun.ops.complex_numbers import complex
 from defun.ops.dtype_checks import (FLOAT, INEXACT, NUMERIC, REAL, check_inputs, checked_kernel,
-                                     half_in_float32,
-                                    dtype_error)
+                                    half_in_float32, kernel_registered_for)
 from defun.ops.logic import greater, where
 from defun.registry import define_op
 from defun.tensor import install_operator
 
 __all__ = ['pow', 'abs', 'sign', 'reciprocal', 'sqrt', 'rsqrt', 'exp', 'log', 'log1p', 'expm1',
            'sin', 'cos', 'tan', 'asin', 'acos', 'atan', 'atan2', 'sinh', 'cosh', 'tanh', 'sigmoid',
-           'softplus', 'erf', 'erfc', 'round', 'floor', 'ceil', 'complex', 'real', 'imag']
+           'softplus', 'erf', 'erfc', 'round', 'floor', 'ceil']
 
 def _infer_checked(op, kinds):
     def infer(x):
@@ -115,9 +115,12 @@ def _rsqrt_grad_grad(op, g):
 RECIPROCAL_GRAD = _grad_op('ReciprocalGrad', lambda y, dy: -dy * y * y, _reciprocal_grad_grad)
 SQRT_GRAD = _grad_op('SqrtGrad', lambda y, dy: 0.5 * dy / y, _sqrt_grad_grad)
 RSQRT_GRAD = _grad_op('RsqrtGrad', lambda y, dy: -0.5 * dy * y * y * y, _rsqrt_grad_grad)
-RECIPROCAL = _unary('Reciprocal', np.reciprocal,
-                    lambda op, g: apply_op(RECIPROCAL_GRAD, (op.outputs[0], g)),
-                    'reciprocal', NUMERIC)
+# Reciprocal's signature takes ints, but TF has CPU kernels for float and complex only.
+RECIPROCAL = define_op('Reciprocal',
+                       kernel_registered_for(np.reciprocal, NUMERIC, INEXACT, 'reciprocal',
+                                             'Reciprocal'),
+                       _infer_checked('reciprocal', NUMERIC),
+                       lambda op, g: apply_op(RECIPROCAL_GRAD, (op.outputs[0], g)))
 SQRT = _unary('Sqrt', np.sqrt, lambda op, g: apply_op(SQRT_GRAD, (op.outputs[0], g)), 'sqrt')
 # TF computes a half rsqrt in float32 and rounds once (1 / sqrt(x) rounded twice differs).
 RSQRT = _unary('Rsqrt', half_in_float32(lambda x: np.reciprocal(np.sqrt(x))),
@@ -357,61 +360,6 @@ def floor(x, name=None):
 
 def ceil(x, name=None):
     return apply_op(CEIL, (_arg(x, 'ceil'),), None, name)
-
-
-# ---------------------------------------------------------------- complex numbers
-
-_COMPLEX_OF = {dtypes.float32: dtypes.complex64, dtypes.float64: dtypes.complex128}
-
-
-def _complex_kernel(re, im):
-    result = np.empty(np.broadcast_shapes(np.shape(re), np.shape(im)),
-                      dtype=np.result_type(re.dtype, np.complex64))
-    result.real = re
-    result.imag = im
-    return result
-
-
-def _complex_infer(re, im):
-    if re.dtype not in _COMPLEX_OF:
-        raise dtype_error('complex', errors.describe(re), FLOAT, graph=True)
-    return _COMPLEX_OF[re.dtype], op_helpers.broadcast_dims(dims(re), dims(im), 'complex')
-
-
-def _complex_grad(op, g):
-    re, im = op.inputs
-    return sum_to(real(g), re), sum_to(imag(g), im)
-
-
-COMPLEX = define_op('Complex', checked_kernel(_complex_kernel, FLOAT, 'complex'), _complex_infer,
-                    _complex_grad)
-REAL = define_op('Real', np.real, lambda x: (x.dtype.real_dtype, dims(x)),
-                 lambda op, g: complex(g, zeros_like(g)))
-IMAG = define_op('Imag', np.imag, lambda x: (x.dtype.real_dtype, dims(x)),
-                 lambda op, g: complex(zeros_like(g), g))
-
-
-def complex(real, imag, name=None):
-    """real + imag * 1j: float32 parts give complex64, float64 parts complex128."""
-    re, im = binary_args(real, imag, 'complex')
-    return apply_op(COMPLEX, (re, im), None, name)
-
-
-def real(input, name=None):
-    """The real part of `input` (a real tensor is returned as it is; bool and string are
-    refused with TF's TypeError)."""
-    x = to_tensor(input, name='input', op='real')
-    if x.dtype.is_bool or x.dtype.name == 'string':
-        raise TypeError(f"input must be a numeric tensor, but got tensor with dtype "
-                        f"<dtype: '{x.dtype.name}'>")
-    return apply_op(REAL, (x,), None, name) if x.dtype.is_complex else x
-
-
-def imag(input, name=None):
-    x = to_tensor(input, name='input', op='imag')
-    if x.dtype.is_complex:
-        return apply_op(IMAG, (x,), None, name)
-    return zeros_like(x)
 
 
 # Named as TF names operator ops (see arithmetic.py).

@@ -2,6 +2,8 @@
 gradient into zeros shaped like the indexed tensor (as TF's do, densely), written as an op whose own
 gradient is the forward indexing again.
 """
+import math
+
 import numpy as np
 
 from defun import errors
@@ -34,17 +36,19 @@ def _check_range(indices, n, op):
 _SCALAR_INDEX = (int, np.int32, np.int64)
 
 
-def _batched(fn, params, indices, batch_dims, out_shape):
-    """Applies fn(params_b, indices_b) per batch element over the leading batch_dims dims."""
-    if batch_dims == 0:
-        return fn(params, indices)
-    batch = params.shape[:batch_dims]
-    flat_p = params.reshape((-1,) + params.shape[batch_dims:])
-    flat_i = indices.reshape((-1,) + indices.shape[batch_dims:])
-    parts = [fn(p, i) for p, i in zip(flat_p, flat_i)]
-    if not parts:
-        return np.zeros(out_shape, dtype=params.dtype)
-    return np.stack(parts).reshape(batch + parts[0].shape)
+def _blocks(shape, indices, axis, batch_dims):
+    """GatherV2's geometry as flat sizes: (B batch elements, M dims between the batch dims and
+    axis, A along axis, T after it, nI indices per batch element)."""
+    return (math.prod(shape[:batch_dims]), math.prod(shape[batch_dims:axis]), shape[axis],
+            math.prod(shape[axis + 1:]), math.prod(np.shape(indices)[batch_dims:]))
+
+
+def _batched_take(params, idx, axis, batch_dims):
+    """params[b, ..., idx[b, ...], ...] for every batch element b at once (one advanced index)."""
+    b, m, a, t, ni = _blocks(params.shape, idx, axis, batch_dims)
+    out = params.reshape(b, m, a, t)[np.arange(b)[:, None, None], np.arange(m)[None, :, None],
+                                     idx.reshape(b, 1, ni)]
+    return out.reshape(params.shape[:axis] + idx.shape[batch_dims:] + params.shape[axis + 1:])
 
 
 def _gather_kernel(params, indices, axis, batch_dims):
@@ -52,9 +56,9 @@ def _gather_kernel(params, indices, axis, batch_dims):
             0 <= indices < params.shape[0]:
         return params[indices]  # one row: the common case inside loops, without array checks
     idx = _check_range(indices, params.shape[axis], 'GatherV2')
-    out_shape = params.shape[:axis] + idx.shape[batch_dims:] + params.shape[axis + 1:]
-    return _batched(lambda p, i: np.take(p, i, axis=axis - batch_dims), params, idx, batch_dims,
-                    out_shape)
+    if batch_dims == 0:
+        return np.take(params, idx, axis=axis)
+    return _batched_take(params, idx, axis, batch_dims)
 
 
 def _gather_infer(params, indices, axis, batch_dims):
@@ -86,21 +90,29 @@ GATHER = define_op('GatherV2', _gather_kernel, _gather_infer, _gather_grad,
 
 
 def _gather_grad_kernel(params_shape, indices, g, axis, batch_dims):
-    result = np.zeros(tuple(int(n) for n in params_shape), dtype=np.asarray(g).dtype)
-
-    def scatter(r, i, gb):
-        np.add.at(r, (slice(None),) * (axis - batch_dims) + (i,), gb)
-        return r
-
-    if batch_dims == 0:
-        scatter(result, np.asarray(indices), g)
-        return result
-    flat_r = result.reshape((-1,) + result.shape[batch_dims:])
-    flat_i = np.asarray(indices).reshape((-1,) + np.shape(indices)[batch_dims:])
-    flat_g = np.asarray(g).reshape((flat_r.shape[0],) + np.shape(g)[batch_dims:])
-    for r, i, gb in zip(flat_r, flat_i, flat_g):
-        scatter(r, i, gb)
-    return result
+    shape = tuple(int(n) for n in params_shape)
+    g, idx = np.asarray(g), np.asarray(indices)
+    b, m, a, t, ni = _blocks(shape, idx, axis, batch_dims)
+    # Rows of a [B * A, M * T] table (the gathered axis first): one scatter for all batch elements.
+    if b == 1:
+        rows = idx.reshape(-1)
+    else:
+        rows = (np.arange(b)[:, None] * a + idx.reshape(b, ni)).reshape(-1)
+    if m == 1:
+        values = g.reshape(b * ni, t)
+    else:
+        values = g.reshape(b, m, ni, t).transpose(0, 2, 1, 3).reshape(b * ni, m * t)
+    table = np.zeros((b * a, m * t), dtype=g.dtype)
+    if ni == 1:
+        table[rows] = values           # one index per batch element: the rows are distinct
+    elif m * t == 1:
+        np.add.at(table.reshape(-1), rows, values.reshape(-1))
+    else:
+        # Sums in index order, as the elementwise adds before did (and TF's segment sum does).
+        np.add.at(table, rows, values)
+    if m == 1:
+        return table.reshape(shape)
+    return table.reshape(b, a, m, t).transpose(0, 2, 1, 3).reshape(shape)
 
 
 GATHER_GRAD = define_op(

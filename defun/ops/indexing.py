@@ -14,13 +14,13 @@ import numpy as np
 from defun import errors
 from defun.dispatch import apply_op
 from defun.ops.array import unstack
-from defun.ops.op_helpers import dims, static_value
+from defun.ops.op_helpers import dims, shape_arg_dims, static_value, to_tensor
 from defun.ops.base_ops import shape
 from defun.registry import define_op
 from defun.tensor import EagerTensor, Tensor, install_operator
 from defun.ops import validation
 
-__all__ = ['strided_slice_spec']
+__all__ = ['strided_slice_spec', 'strided_slice']
 
 DYNAMIC = 'T'
 _INDEX_ERROR = ('Only integers, slices (`:`), ellipsis (`...`), tf.newaxis (`None`) and scalar '
@@ -192,10 +192,27 @@ def _strided_slice_expression(op, names):
     return f'{names[0]}[{_subscript(op.attrs["spec"], names[1:])}]'
 
 
+def _strided_slice_partial(op, partial):
+    """A slice of a partly known vector (`tf.shape(x)[1:]`, `tf.shape(x)[0]`)."""
+    values = partial(op.inputs[0])
+    dynamic = [static_value(t) for t in op.inputs[1:]]
+    if not isinstance(values, list) or any(v is None for v in dynamic):
+        return None
+    elements = np.empty(len(values), dtype=object)
+    elements[:] = values
+    try:
+        picked = elements[_numpy_index(_resolve(op.get_attr('spec'), 1, [int(v) for v in dynamic]),
+                                       elements.shape)]
+    except (IndexError, errors.InvalidArgumentError):
+        return None
+    return picked.tolist() if isinstance(picked, np.ndarray) else picked
+
+
 STRIDED_SLICE = define_op(
     'StridedSlice', _strided_slice_kernel,
     lambda x, *dyn, spec: (x.dtype, _strided_slice_dims(dims(x), spec, dyn)), _strided_slice_grad,
-    expression=_strided_slice_expression, index_inputs=lambda op: range(1, len(op.inputs)))
+    expression=_strided_slice_expression, index_inputs=lambda op: range(1, len(op.inputs)),
+    partial_fold=_strided_slice_partial)
 
 
 def _strided_slice_grad_kernel(shape_, g, *dynamic, spec):
@@ -206,11 +223,7 @@ def _strided_slice_grad_kernel(shape_, g, *dynamic, spec):
 
 
 def known_shape(shape_tensor):
-    value = static_value(shape_tensor)
-    if value is not None:
-        return tuple(int(n) for n in value)
-    n = shape_tensor.shape.as_tuple()
-    return None if not n or n[0] is None else (None,) * n[0]
+    return shape_arg_dims(shape_tensor)
 
 
 STRIDED_SLICE_GRAD = define_op(
@@ -224,6 +237,44 @@ STRIDED_SLICE_GRAD = define_op(
 def _getitem(self, key):
     spec, dynamic = strided_slice_spec(key)
     return apply_op(STRIDED_SLICE, (self, *dynamic), {'spec': spec}, 'strided_slice')
+
+
+def strided_slice(input_, begin, end, strides=None, begin_mask=0, end_mask=0, ellipsis_mask=0,
+                  new_axis_mask=0, shrink_axis_mask=0, var=None, name=None):
+    """tf.strided_slice: the masks and bounds become the Python index they stand for (bit i of a
+    mask describes entry i), so it is the very op `x[...]` builds."""
+    del var
+    begin, end = _bound_entries(begin), _bound_entries(end)
+    strides = [1] * len(begin) if strides is None else _bound_entries(strides)
+    if not len(begin) == len(end) == len(strides):
+        raise ValueError(f'strided_slice: begin, end and strides must have the same length, got '
+                         f'{len(begin)}, {len(end)} and {len(strides)}')
+    key = []
+    for i, (b, e, s) in enumerate(zip(begin, end, strides)):
+        bit = 1 << i
+        if ellipsis_mask & bit:
+            key.append(Ellipsis)
+        elif new_axis_mask & bit:
+            key.append(None)
+        elif shrink_axis_mask & bit:
+            key.append(b)
+        else:
+            key.append(slice(None if begin_mask & bit else b, None if end_mask & bit else e, s))
+    input_ = to_tensor(input_)
+    spec, dynamic = strided_slice_spec(tuple(key))
+    return apply_op(STRIDED_SLICE, (input_, *dynamic), {'spec': spec}, name or 'StridedSlice')
+
+
+def _bound_entries(value):
+    """A 1-D begin/end/strides argument as a list of Python ints or scalar int tensors."""
+    if isinstance(value, EagerTensor):
+        value = value.array
+    if isinstance(value, Tensor):
+        n = dims(value)
+        if n is None or n[0] is None:
+            raise ValueError('strided_slice: begin, end and strides need a known length')
+        return [value[i] for i in range(n[0])]
+    return [int(v) for v in np.reshape(np.asarray(value), [-1])]
 
 
 def _iter(self):

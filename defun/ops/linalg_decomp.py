@@ -239,6 +239,7 @@ def svd(tensor, full_matrices=False, compute_uv=True, name=None):
 def pinv(a, rcond=None, validate_args=False, name=None):
     """The Moore-Penrose pseudo-inverse, through the SVD; singular values below
     rcond * max(s) are treated as zero (rcond default: 10 * max(rows, cols) * eps)."""
+    validation.op_name(name)
     x = to_tensor(a, name='a', op='pinv')
     _matrix_dims(x, 'pinv')
     s, u, v = svd(x, full_matrices=False, compute_uv=True)
@@ -266,6 +267,7 @@ def lstsq(matrix, rhs, l2_regularizer=0.0, fast=True, name=None):
     the minimum-norm solution. fast=False gives the minimum-norm solution of any rank, through
     the pseudo-inverse (TF uses a complete orthogonal decomposition), and ignores l2_regularizer
     as TF does."""
+    validation.op_name(name)
     a, b = binary_args(matrix, rhs, 'lstsq')
     check_inputs('lstsq', INEXACT, a)
     if not fast:
@@ -301,6 +303,7 @@ def _lstsq_by_svd(a, b, l2):
 
 def matrix_rank(a, tol=None, validate_args=False, name=None):
     """The number of singular values above tol (default: max(s) * max(rows, cols) * eps)."""
+    validation.op_name(name)
     x = to_tensor(a, name='a', op='matrix_rank')
     _matrix_dims(x, 'matrix_rank')
     s = svd(x, compute_uv=False)

@@ -275,6 +275,7 @@ def band_part(input, num_lower, num_upper, name=None):
 
 def matrix_transpose(a, name='matrix_transpose', conjugate=False):
     """Swaps the last two dimensions (and conjugates when `conjugate`)."""
+    validation.op_name(name)
     x = to_tensor(a, name='a', op='matrix_transpose')
     _matrix_rank_check(x, 'matrix_transpose')
     result = einsum('...ij->...ji', x)
@@ -283,17 +284,20 @@ def matrix_transpose(a, name='matrix_transpose', conjugate=False):
 
 def adjoint(matrix, name=None):
     """The conjugate transpose of each matrix in the last two dimensions."""
+    validation.op_name(name)
     return matrix_transpose(matrix, conjugate=True)
 
 
 def trace(x, name=None):
     """The sum of the main diagonal of each matrix in the last two dimensions."""
+    validation.op_name(name)
     return reduce_sum(diag_part(x), axis=-1)
 
 
 def matvec(a, b, transpose_a=False, adjoint_a=False, a_is_sparse=False, b_is_sparse=False,
            name=None):
     """a @ b for a (batch of) matrices a and vectors b."""
+    validation.op_name(name)
     a, b = binary_args(a, b, 'matvec')
     return squeeze(matmul(a, expand_dims(b, -1), transpose_a=transpose_a, adjoint_a=adjoint_a),
                    axis=-1)

@@ -10,6 +10,7 @@ from defun.ops.linalg_decomp import svd
 from defun.ops.op_helpers import to_tensor
 from defun.ops.reductions import reduce_max, reduce_sum
 from defun.ops.transform import expand_dims, transpose
+from defun.ops import validation
 
 __all__ = ['norm']
 
@@ -39,6 +40,7 @@ def _norm_axes(axis, ord):
 def norm(tensor, ord='euclidean', axis=None, keepdims=None, name=None):
     """Vector norms (axis None or an int: p-norms, p > 0 or inf) and matrix norms (axis a pair:
     'fro'/'euclidean', 1, inf), as TF computes them."""
+    validation.op_name(name)
     axes, is_matrix = _norm_axes(axis, ord)
     x = to_tensor(tensor, name='tensor', op='norm')
     keepdims = bool(keepdims)

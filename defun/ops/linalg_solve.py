@@ -15,7 +15,8 @@ from defun.dispatch import apply_op
 from defun.ops.op_helpers import binary_args, dims, to_tensor
 from defun.ops.base_ops import sum_to
 from defun.ops.dtype_checks import INEXACT, check_inputs, checked_kernel
-from defun.ops.elementary import log, real
+from defun.ops.complex_numbers import real
+from defun.ops.elementary import log
 from defun.ops.linalg import inv, matmul
 from defun.ops.linalg_diag import adjoint, band_part, diag_part, set_diag
 from defun.ops.reductions import reduce_sum
@@ -161,6 +162,7 @@ def triangular_solve(matrix, rhs, lower=True, adjoint=False, name=None):
 
 def cholesky_solve(chol, rhs, name=None):
     """X with A @ X = rhs, given chol = cholesky(A)."""
+    validation.op_name(name)
     y = triangular_solve(chol, rhs, lower=True, adjoint=False)
     return triangular_solve(chol, y, lower=True, adjoint=True)
 
@@ -169,6 +171,7 @@ def cholesky_solve(chol, rhs, name=None):
 
 def logdet(matrix, name=None):
     """log(det(matrix)) of a Hermitian positive-definite matrix, through its Cholesky factor."""
+    validation.op_name(name)
     chol = cholesky(matrix)
     return 2.0 * reduce_sum(log(real(diag_part(chol))), axis=-1)
 

@@ -31,7 +31,8 @@ from defun.registry import define_op
 __all__ = ['asinh', 'acosh', 'atanh', 'squared_difference', 'log_sigmoid', 'count_nonzero',
            'xlogy', 'xlog1py', 'xdivy', 'multiply_no_nan', 'reciprocal_no_nan',
            'unsorted_segment_sum', 'unsorted_segment_mean', 'unsorted_segment_max',
-           'unsorted_segment_min', 'segment_sum', 'segment_mean', 'segment_max', 'segment_min',
+           'unsorted_segment_min', 'unsorted_segment_prod', 'segment_prod', 'segment_sum',
+           'segment_mean', 'segment_max', 'segment_min',
            'in_top_k', 'bincount', 'is_non_decreasing', 'is_strictly_increasing',
            'confusion_matrix']
 TOP_LEVEL = ['squared_difference', 'count_nonzero']   # also tf.<name>, as in TF
@@ -70,17 +71,20 @@ def atanh(x, name=None):
 
 def squared_difference(x, y, name=None):
     """(x - y)**2, elementwise with broadcasting."""
+    validation.op_name(name)
     x, y = binary_args(x, y, 'squared_difference')
     return square(x - y)
 
 
 def log_sigmoid(x, name=None):
     """log(1 / (1 + exp(-x))), computed as -softplus(-x) so it never overflows."""
+    validation.op_name(name)
     return -softplus(-to_tensor(x, op='log_sigmoid'))
 
 
 def count_nonzero(input, axis=None, keepdims=None, dtype=dtypes.int64, name=None):
     """The number of non-zero (or non-empty) elements over `axis`."""
+    validation.op_name(name)
     x = to_tensor(input, name='input', op='count_nonzero')
     zero = zeros_like(x)
     return cast(reduce_sum(cast(not_equal(x, zero), dtypes.int64), axis, bool(keepdims)),
@@ -97,6 +101,7 @@ def _where_x_zero(x, value, fn):
 
 def xlogy(x, y, name=None):
     """x * log(y), and 0 where x == 0 (even where y is 0)."""
+    validation.op_name(name)
     x, y = binary_args(x, y, 'xlogy')
     x = x + zeros_like(y)   # both broadcast to the result's shape
     return _where_x_zero(x, y + zeros_like(x), lambda safe: x * log(safe))
@@ -104,6 +109,7 @@ def xlogy(x, y, name=None):
 
 def xlog1py(x, y, name=None):
     """x * log1p(y), and 0 where x == 0."""
+    validation.op_name(name)
     x, y = binary_args(x, y, 'xlog1py')
     x = x + zeros_like(y)
     return _where_x_zero(x, y + zeros_like(x), lambda safe: x * log1p(safe))
@@ -111,6 +117,7 @@ def xlog1py(x, y, name=None):
 
 def xdivy(x, y, name=None):
     """x / y, and 0 where x == 0."""
+    validation.op_name(name)
     x, y = binary_args(x, y, 'xdivy')
     x = x + zeros_like(y)
     return _where_x_zero(x, y + zeros_like(x), lambda safe: x / safe)
@@ -143,15 +150,16 @@ def multiply_no_nan(x, y, name=None):
 
 def reciprocal_no_nan(x, name=None):
     """1 / x, and 0 where x == 0."""
+    validation.op_name(name)
     x = to_tensor(x, op='reciprocal_no_nan')
     return divide_no_nan(ones_like(x), x)
 
 
 # ---------------------------------------------------------------- segment reductions
 
-_INITIAL = {'sum': lambda dt: 0, 'max': lambda dt: _extreme(dt, low=True),
+_INITIAL = {'sum': lambda dt: 0, 'prod': lambda dt: 1, 'max': lambda dt: _extreme(dt, low=True),
             'min': lambda dt: _extreme(dt, low=False)}
-_UFUNC = {'sum': np.add, 'max': np.maximum, 'min': np.minimum}
+_UFUNC = {'sum': np.add, 'prod': np.multiply, 'max': np.maximum, 'min': np.minimum}
 
 
 def _extreme(dtype, low):
@@ -212,6 +220,23 @@ def _segment_extremum_grad(op, g):
 SEGMENT_SUM = define_op('UnsortedSegmentSum', checked_kernel(_segment_kernel('sum'), NUMERIC,
                                                              'unsorted_segment_sum'),
                         _segment_infer, _segment_sum_grad)
+def _segment_prod_grad(op, g):
+    """TF's rule: the product of the other rows of the segment, counting zeros so that no
+    division by zero happens (a segment with one zero sends its gradient to that row only)."""
+    data, ids, num = op.inputs
+    is_zero = equal(data, zeros_like(data))
+    nonzero = where(is_zero, ones_like(data), data)
+    zeros_in = _gather_rows(apply_op(SEGMENT_SUM, (cast(is_zero, data.dtype), ids, num)), ids)
+    others = _gather_rows(apply_op(SEGMENT_PROD, (nonzero, ids, num)), ids)
+    none = zeros_like(data)
+    lone_zero = where(is_zero, where(equal(zeros_in, ones_like(data)), others, none), none)
+    grad = where(equal(zeros_in, none), others / nonzero, lone_zero)
+    return _gather_rows(g, ids) * grad, None, None
+
+
+SEGMENT_PROD = define_op('UnsortedSegmentProd', checked_kernel(_segment_kernel('prod'), NUMERIC,
+                                                               'unsorted_segment_prod'),
+                         _segment_infer, _segment_prod_grad)
 SEGMENT_MAX = define_op('UnsortedSegmentMax', checked_kernel(_segment_kernel('max'), REAL,
                                                              'unsorted_segment_max'),
                         _segment_infer, _segment_extremum_grad)
@@ -234,6 +259,18 @@ def _segment_args(data, segment_ids, num_segments, op):
 def unsorted_segment_sum(data, segment_ids, num_segments, name=None):
     return apply_op(SEGMENT_SUM, _segment_args(data, segment_ids, num_segments,
                                                'unsorted_segment_sum'), None, name)
+
+
+def unsorted_segment_prod(data, segment_ids, num_segments, name=None):
+    """The product of the rows of each segment (1 for a segment no row names)."""
+    return apply_op(SEGMENT_PROD, _segment_args(data, segment_ids, num_segments,
+                                                'unsorted_segment_prod'), None, name)
+
+
+def segment_prod(data, segment_ids, name=None):
+    """unsorted_segment_prod with as many segments as the largest id + 1."""
+    return apply_op(SEGMENT_PROD, _segment_args(data, segment_ids, None, 'segment_prod'), None,
+                    name)
 
 
 def unsorted_segment_max(data, segment_ids, num_segments, name=None):
@@ -341,17 +378,20 @@ def _consecutive(x, op, strict):
 
 def is_non_decreasing(x, name=None):
     """Whether x (flattened) never decreases; True for fewer than two elements."""
+    validation.op_name(name)
     return _consecutive(x, 'is_non_decreasing', strict=False)
 
 
 def is_strictly_increasing(x, name=None):
     """Whether x (flattened) always increases; True for fewer than two elements."""
+    validation.op_name(name)
     return _consecutive(x, 'is_strictly_increasing', strict=True)
 
 
 def confusion_matrix(labels, predictions, num_classes=None, weights=None, dtype=dtypes.int32,
                      name=None):
     """counts[i, j] of examples with label i predicted as j (num_classes: max + 1 by default)."""
+    validation.op_name(name)
     labels = cast(to_tensor(labels, name='labels', op='confusion_matrix'), dtypes.int64)
     predictions = cast(to_tensor(predictions, name='predictions', op='confusion_matrix'),
                        dtypes.int64)

@@ -122,6 +122,7 @@ def leaky_relu(features, alpha=0.2, name=None):
 
 def gelu(features, approximate=False, name=None):
     """x * Phi(x) (with erf), or TF's tanh approximation when `approximate`."""
+    validation.op_name(name)
     x = to_tensor(features, name='features', op='gelu')
     if not x.dtype.is_floating:  # TF's check, a ValueError
         raise ValueError(f'gelu: `features.dtype` must be a floating point tensor, got '
@@ -145,15 +146,17 @@ swish = silu
 
 # ---------------------------------------------------------------- softmax
 
+# The ufuncs' own reduce: np.max/np.sum's Python wrappers cost more than a small row's reduction.
+
 def _softmax_kernel(x, axis):
-    shifted = x - np.max(x, axis=axis, keepdims=True)
+    shifted = x - np.maximum.reduce(x, axis=axis, keepdims=True)
     e = np.exp(shifted)
-    return e / np.sum(e, axis=axis, keepdims=True)
+    return e / np.add.reduce(e, axis=axis, keepdims=True)
 
 
 def _log_softmax_kernel(x, axis):
-    shifted = x - np.max(x, axis=axis, keepdims=True)
-    return shifted - np.log(np.sum(np.exp(shifted), axis=axis, keepdims=True))
+    shifted = x - np.maximum.reduce(x, axis=axis, keepdims=True)
+    return shifted - np.log(np.add.reduce(np.exp(shifted), axis=axis, keepdims=True))
 
 
 def _softmax_grad(op, g):
@@ -243,6 +246,7 @@ def bias_add(value, bias, data_format=None, name=None):
 def moments(x, axes, shift=None, keepdims=False, name=None):
     """Mean and variance over `axes` as TF computes them: the variance about the (stopped) mean,
     float16 in float32, integers in integer arithmetic."""
+    validation.op_name(name)
     x = to_tensor(x, name='x', op='moments')
     y = cast(x, dtypes.float32) if x.dtype is dtypes.float16 else x
     axes = list(axes) if not isinstance(axes, int) else [axes]
@@ -260,6 +264,7 @@ def moments(x, axes, shift=None, keepdims=False, name=None):
 
 def sigmoid_cross_entropy_with_logits(labels=None, logits=None, name=None):
     """max(x, 0) - x * z + log(1 + exp(-|x|)), TF's overflow-free form."""
+    validation.op_name(name)
     if labels is None or logits is None:
         raise ValueError('sigmoid_cross_entropy_with_logits needs both labels and logits')
     x = _float_arg(logits, 'sigmoid_cross_entropy_with_logits', 'logits')
@@ -330,6 +335,43 @@ def softmax_cross_entropy_with_logits(labels, logits, axis=-1, name=None):
     return -math_ops.reduce_sum(z * log_softmax(x, axis=axis), axis=axis)
 
 
+def _sparse_xent_kernel(logits, labels):
+    n = logits.shape[-1]
+    if labels.size:
+        low, high = labels.min(), labels.max()
+        if low < 0 or high >= n:  # TF's CPU kernel check, and its message
+            raise validation.invalid_argument(
+                f'Received a label value of {low if low < 0 else high} which is outside the valid '
+                f'range of [0, {n}).  Label values: {" ".join(map(str, labels.reshape(-1)))}')
+    shifted = logits - np.maximum.reduce(logits, axis=-1, keepdims=True)
+    exp = np.exp(shifted)
+    total = np.add.reduce(exp, axis=-1, keepdims=True)
+    loss = np.log(total[..., 0]) - np.take_along_axis(shifted, labels[..., None], -1)[..., 0]
+    # d loss / d logits (TF's second output, "backprop"): softmax minus the one-hot labels.
+    backprop = exp / total
+    flat = backprop.reshape(-1, n)
+    flat[np.arange(flat.shape[0]), labels.reshape(-1)] -= 1
+    return loss, backprop
+
+
+def _sparse_xent_grad(op, grad_loss, grad_backprop):
+    d_logits = None if grad_loss is None else expand_dims(grad_loss, -1) * op.outputs[1]
+    if grad_backprop is not None:
+        # Second order: the backprop output is softmax(logits) minus a constant.
+        p = softmax(op.inputs[0])
+        through = (grad_backprop - math_ops.reduce_sum(grad_backprop * p, axis=-1,
+                                                       keepdims=True)) * p
+        d_logits = through if d_logits is None else d_logits + through
+    return d_logits, None
+
+
+SPARSE_SOFTMAX_XENT = define_op(
+    'SparseSoftmaxCrossEntropyWithLogits', _sparse_xent_kernel,
+    lambda logits, labels: [(logits.dtype, None if dims(logits) is None else dims(logits)[:-1]),
+                            (logits.dtype, dims(logits))],
+    _sparse_xent_grad, num_outputs=2, accepts_missing_grads=True)
+
+
 def sparse_softmax_cross_entropy_with_logits(labels=None, logits=None, name=None):
     """-log_softmax(logits)[..., labels]: labels are class indices, one per row of logits."""
     op = 'sparse_softmax_cross_entropy_with_logits'
@@ -345,5 +387,8 @@ def sparse_softmax_cross_entropy_with_logits(labels=None, logits=None, name=None
         raise ValueError(f'{op}: Shape mismatch: The shape of labels (received {z.shape}) should '
                          f'equal the shape of logits except for the last dimension (received '
                          f'{x.shape}).')
-    return -gather(log_softmax(x), z, axis=lr, batch_dims=lr)
+    if x.dtype.np_dtype == _HALF:  # softmax computes a half in float32: keep its rounding
+        return -gather(log_softmax(x), z, axis=lr, batch_dims=lr)
+    loss, _ = apply_op(SPARSE_SOFTMAX_XENT, (x, z), None, name)
+    return loss
 

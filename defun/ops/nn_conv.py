@@ -1,7 +1,8 @@
 """2-D convolution and pooling in NHWC layout, with TF's SAME/VALID padding.
 
-The kernels loop over the filter taps (kh * kw small matmuls over strided views), which keeps them
-short and fast for the filter sizes nets use. Gradients are TF's op pairs: Conv2D's gradients are
+Convolutions and their backprops are im2col and one matmul (windows.py); pooling loops over the
+window taps, one elementwise op each over strided views (faster than numpy's reductions over small
+strided axes for the windows nets use). Gradients are TF's op pairs: Conv2D's gradients are
 Conv2DBackpropInput and Conv2DBackpropFilter, whose own gradients are again these three ops;
 MaxPoolGrad and MaxPoolGradGrad are each other's gradient; AvgPoolGrad's gradient is AvgPool.
 """
@@ -9,7 +10,7 @@ import numpy as np
 
 from defun import errors
 from defun.dispatch import apply_op
-from defun.ops import op_helpers
+from defun.ops import op_helpers, windows
 from defun.ops.op_helpers import dims, to_tensor
 from defun.ops.base_ops import shape, zeros_like
 from defun.registry import define_op
@@ -18,74 +19,33 @@ from defun.ops import validation
 __all__ = ['conv2d', 'max_pool2d', 'avg_pool2d', 'max_pool', 'avg_pool']
 
 
-# ---------------------------------------------------------------- geometry
-
-def _out_and_pads(size, k, stride, dilation, padding):
-    """Output size and (before, after) padding of one spatial dim, as TF computes them."""
-    eff = (k - 1) * dilation + 1
-    if padding == 'VALID':
-        return max((size - eff) // stride + 1, 0), (0, 0)
-    out = -(-size // stride)
-    total = max((out - 1) * stride + eff - size, 0)
-    return out, (total // 2, total - total // 2)
-
-
-def _geometry(in_shape, kh, kw, strides, dilations, padding):
-    oh, ph = _out_and_pads(in_shape[1], kh, strides[0], dilations[0], padding)
-    ow, pw = _out_and_pads(in_shape[2], kw, strides[1], dilations[1], padding)
-    return oh, ow, ph, pw
-
-
-def _taps(kh, kw, oh, ow, strides, dilations):
-    """(i, j, window view index) for each filter tap over the padded input."""
-    sh, sw = strides
-    dh, dw = dilations
-    for i in range(kh):
-        for j in range(kw):
-            yield i, j, (slice(None), slice(i * dh, i * dh + sh * (oh - 1) + 1, sh),
-                         slice(j * dw, j * dw + sw * (ow - 1) + 1, sw), slice(None))
-
-
-def _padded(x, ph, pw, value=0):
-    return np.pad(x, ((0, 0), ph, pw, (0, 0)), constant_values=value)
-
-
-def _out_dim(size, k, stride, dilation, padding):
-    if size is None or k is None:
-        return None
-    out = _out_and_pads(size, k, stride, dilation, padding)[0]
-    if out <= 0:  # a VALID window larger than the input (TF's shape function refuses it)
-        raise validation.invalid_argument(
-            f'Computed output size would be negative: {size - ((k - 1) * dilation + 1)} '
-            f'[input size: {size}, effective window size: {(k - 1) * dilation + 1}, stride: '
-            f'{stride}] with padding {padding}')
-    return out
-
-
 # ---------------------------------------------------------------- conv2d and its backprops
 
 def _conv2d_kernel(x, w, strides, padding, dilations):
-    kh, kw, _, o = w.shape
-    oh, ow, ph, pw = _geometry(x.shape, kh, kw, strides, dilations, padding)
-    xp = _padded(x, ph, pw)
-    out = np.zeros((x.shape[0], oh, ow, o), dtype=x.dtype)
-    if oh and ow:
-        for i, j, view in _taps(kh, kw, oh, ow, strides, dilations):
-            out += xp[view] @ w[i, j]
-    return out
+    kh, kw, c, o = w.shape
+    oh, ow, ph, pw = windows.geometry(x.shape, kh, kw, strides, dilations, padding)
+    n = x.shape[0]
+    if not (n and oh and ow):
+        return np.zeros((n, oh, ow, o), dtype=x.dtype)
+    cols = windows.columns(windows.padded(x, ph, pw), kh, kw, oh, ow, strides, dilations)
+    return (cols @ w.reshape(kh * kw * c, o)).reshape(n, oh, ow, o)
 
 
-def _conv2d_infer(x, w, strides, padding, dilations):
+def _check_depths(x, w):
     d, k = dims(x), dims(w)
     if d is not None and k is not None and d[3] is not None and k[2] is not None \
             and d[3] != k[2]:
         raise validation.invalid_argument(
             f'conv2d: input depth must be evenly divisible by filter depth: {d[3]} vs {k[2]} '
             f'(input {list(d)}, filter {list(k)})')
-    d = d or (None,) * 4
-    k = k or (None,) * 4
-    return x.dtype, (d[0], _out_dim(d[1], k[0], strides[0], dilations[0], padding),
-                     _out_dim(d[2], k[1], strides[1], dilations[1], padding), k[3])
+
+
+def _conv2d_infer(x, w, strides, padding, dilations):
+    _check_depths(x, w)
+    d = dims(x) or (None,) * 4
+    k = dims(w) or (None,) * 4
+    return x.dtype, (d[0], windows.out_dim(d[1], k[0], strides[0], dilations[0], padding),
+                     windows.out_dim(d[2], k[1], strides[1], dilations[1], padding), k[3])
 
 
 def _conv_attrs(op):
@@ -104,28 +64,50 @@ CONV2D = define_op('Conv2D', _conv2d_kernel, _conv2d_infer, _conv2d_grad)
 
 def _backprop_input_kernel(input_sizes, w, dy, strides, padding, dilations):
     in_shape = tuple(int(n) for n in input_sizes)
-    kh, kw = w.shape[:2]
-    oh, ow, ph, pw = _geometry(in_shape, kh, kw, strides, dilations, padding)
+    kh, kw, c, o = w.shape
+    oh, ow, ph, pw = windows.geometry(in_shape, kh, kw, strides, dilations, padding)
+    n = in_shape[0]
+    if not (n and oh and ow):
+        return np.zeros(in_shape, dtype=dy.dtype)
+    if strides == (1, 1):
+        return _transposed_conv(in_shape, w, dy, ph, pw, dilations)
     padded = (in_shape[0], in_shape[1] + sum(ph), in_shape[2] + sum(pw), in_shape[3])
     # VALID may leave rows the windows never reach; make room for every tap anyway.
     padded = (padded[0], max(padded[1], (kh - 1) * dilations[0] + strides[0] * (oh - 1) + 1),
               max(padded[2], (kw - 1) * dilations[1] + strides[1] * (ow - 1) + 1), padded[3])
     dxp = np.zeros(padded, dtype=dy.dtype)
-    if oh and ow:
-        for i, j, view in _taps(kh, kw, oh, ow, strides, dilations):
-            dxp[view] += dy @ w[i, j].T
+    dy2, w2 = dy.reshape(n * oh * ow, o), w.reshape(kh * kw * c, o)
+    if c < windows.FEW_CHANNELS:  # tap-major, as windows.columns gathers them
+        cols = (w2 @ dy2.T).reshape(kh, kw, c, n, oh, ow).transpose(3, 4, 5, 0, 1, 2)
+    else:
+        cols = (dy2 @ w2.T).reshape(n, oh, ow, kh, kw, c)
+    windows.add_columns(dxp, cols, strides, dilations)
     return dxp[:, ph[0]:ph[0] + in_shape[1], pw[0]:pw[0] + in_shape[2], :]
+
+
+def _transposed_conv(in_shape, w, dy, ph, pw, dilations):
+    """The input gradient of a stride-1 convolution as a VALID convolution of the padded dy with
+    the filter flipped in space and in/out swapped: one im2col and one matmul, no scatter. dx[r]
+    sums dy[r + pad - i * d] w[i]; padding dy by (k - 1) * d - pad before and by what is left to
+    the input's size after makes that a correlation with the taps in reverse order."""
+    kh, kw, c, o = w.shape
+    n, h, wd = in_shape[:3]
+    before = ((kh - 1) * dilations[0] - ph[0], (kw - 1) * dilations[1] - pw[0])
+    zp = windows.padded(dy, (before[0], h + ph[0] - dy.shape[1]),
+                        (before[1], wd + pw[0] - dy.shape[2]))
+    flipped = w[::-1, ::-1].transpose(0, 1, 3, 2).reshape(kh * kw * o, c)
+    cols = windows.columns(zp, kh, kw, h, wd, (1, 1), dilations)
+    return (cols @ flipped).reshape(n, h, wd, c)
 
 
 def _backprop_filter_kernel(x, filter_sizes, dy, strides, padding, dilations):
     kh, kw, c, o = (int(n) for n in filter_sizes)
-    oh, ow, ph, pw = _geometry(x.shape, kh, kw, strides, dilations, padding)
-    xp = _padded(x, ph, pw)
-    dw = np.zeros((kh, kw, c, o), dtype=dy.dtype)
-    if oh and ow:
-        for i, j, view in _taps(kh, kw, oh, ow, strides, dilations):
-            dw[i, j] = np.tensordot(xp[view], dy, axes=([0, 1, 2], [0, 1, 2]))
-    return dw
+    oh, ow, ph, pw = windows.geometry(x.shape, kh, kw, strides, dilations, padding)
+    n = x.shape[0]
+    if not (n and oh and ow):
+        return np.zeros((kh, kw, c, o), dtype=dy.dtype)
+    cols = windows.columns(windows.padded(x, ph, pw), kh, kw, oh, ow, strides, dilations)
+    return (cols.T @ dy.reshape(n * oh * ow, o)).reshape(kh, kw, c, o)
 
 
 def _sizes_infer(sizes, other, dy, **attrs):
@@ -198,13 +180,13 @@ def conv2d(input, filters, strides, padding, data_format='NHWC', dilations=None,
     if w.shape.rank not in (None, 4):
         raise ValueError(f'conv2d: filters must be 4-D [height, width, in, out], got '
                          f'{errors.describe(w)}')
-    _conv2d_infer(x, w, (1, 1), 'VALID', (1, 1))  # checks the depths when both are known
     attrs = {'strides': hw_arg(strides, 'strides', 'conv2d'),
              'padding': padding_arg(padding, 'conv2d'),
              'dilations': hw_arg(dilations, 'dilations', 'conv2d')}
     if attrs['strides'] != (1, 1) and attrs['dilations'] != (1, 1):
         raise validation.invalid_argument('conv2d: strides > 1 with dilations > 1 is not '
                                           'supported (as in TF)')
+    _conv2d_infer(x, w, **attrs)  # depths, and windows that fit, also when run eagerly
     return apply_op(CONV2D, (x, w), attrs, name)
 
 
@@ -212,8 +194,8 @@ def conv2d(input, filters, strides, padding, data_format='NHWC', dilations=None,
 
 def _pool_infer(x, ksize, strides, padding):
     d = dims(x) or (None,) * 4
-    return x.dtype, (d[0], _out_dim(d[1], ksize[0], strides[0], 1, padding),
-                     _out_dim(d[2], ksize[1], strides[1], 1, padding), d[3])
+    return x.dtype, (d[0], windows.out_dim(d[1], ksize[0], strides[0], 1, padding),
+                     windows.out_dim(d[2], ksize[1], strides[1], 1, padding), d[3])
 
 
 def _lowest(dtype):
@@ -221,20 +203,20 @@ def _lowest(dtype):
 
 
 def _max_pool_kernel(x, ksize, strides, padding):
-    oh, ow, ph, pw = _geometry(x.shape, ksize[0], ksize[1], strides, (1, 1), padding)
-    xp = _padded(x, ph, pw, _lowest(x.dtype))
+    oh, ow, ph, pw = windows.geometry(x.shape, ksize[0], ksize[1], strides, (1, 1), padding)
+    xp = windows.padded(x, ph, pw, _lowest(x.dtype))
     out = np.full((x.shape[0], oh, ow, x.shape[3]), _lowest(x.dtype), dtype=x.dtype)
-    for _, _, view in _taps(ksize[0], ksize[1], oh, ow, strides, (1, 1)):
+    for _, _, view in windows.taps(ksize[0], ksize[1], oh, ow, strides, (1, 1)):
         np.maximum(out, xp[view], out=out)
     return out
 
 
 def _argmax_taps(x, y, ksize, strides, padding):
     """Per filter tap, the mask of windows whose (first) maximum sits at that tap."""
-    oh, ow, ph, pw = _geometry(x.shape, ksize[0], ksize[1], strides, (1, 1), padding)
-    xp = _padded(x, ph, pw, _lowest(x.dtype))
+    oh, ow, ph, pw = windows.geometry(x.shape, ksize[0], ksize[1], strides, (1, 1), padding)
+    xp = windows.padded(x, ph, pw, _lowest(x.dtype))
     taken = np.zeros(y.shape, dtype=bool)
-    for _, _, view in _taps(ksize[0], ksize[1], oh, ow, strides, (1, 1)):
+    for _, _, view in windows.taps(ksize[0], ksize[1], oh, ow, strides, (1, 1)):
         hit = (xp[view] == y) & ~taken
         taken |= hit
         yield view, hit, xp.shape, ph, pw
@@ -252,7 +234,7 @@ def _max_pool_grad_kernel(x, y, g, ksize, strides, padding):
 def _max_pool_grad_grad_kernel(x, y, gg, ksize, strides, padding):
     out = np.zeros(y.shape, dtype=gg.dtype)
     for view, hit, _, ph, pw in _argmax_taps(x, y, ksize, strides, padding):
-        out += _padded(gg, ph, pw)[view] * hit
+        out += windows.padded(gg, ph, pw)[view] * hit
     return out
 
 
@@ -275,20 +257,25 @@ MAX_POOL_GRAD_GRAD = define_op(
                                _pool_attrs(op))))
 
 
+def _inside(size, k, stride, out, before):
+    """Per output position of one dim, how many of its window's k positions are in the input."""
+    starts = np.arange(out) * stride - before
+    return (np.minimum(starts + k, size) - np.maximum(starts, 0)).astype(np.float64)
+
+
 def _window_counts(in_shape, ksize, strides, padding):
-    oh, ow, ph, pw = _geometry(in_shape, ksize[0], ksize[1], strides, (1, 1), padding)
-    ones = _padded(np.ones((1, in_shape[1], in_shape[2], 1)), ph, pw)
-    counts = np.zeros((1, oh, ow, 1))
-    for _, _, view in _taps(ksize[0], ksize[1], oh, ow, strides, (1, 1)):
-        counts += ones[view]
-    return counts, oh, ow, ph, pw
+    """[1, oh, ow, 1] float64 counts of the input positions under each window (TF's divisor)."""
+    oh, ow, ph, pw = windows.geometry(in_shape, ksize[0], ksize[1], strides, (1, 1), padding)
+    counts = np.multiply.outer(_inside(in_shape[1], ksize[0], strides[0], oh, ph[0]),
+                               _inside(in_shape[2], ksize[1], strides[1], ow, pw[0]))
+    return counts[None, :, :, None], oh, ow, ph, pw
 
 
 def _avg_pool_kernel(x, ksize, strides, padding):
     counts, oh, ow, ph, pw = _window_counts(x.shape, ksize, strides, padding)
-    xp = _padded(x, ph, pw)
+    xp = windows.padded(x, ph, pw)
     total = np.zeros((x.shape[0], oh, ow, x.shape[3]), dtype=x.dtype)
-    for _, _, view in _taps(ksize[0], ksize[1], oh, ow, strides, (1, 1)):
+    for _, _, view in windows.taps(ksize[0], ksize[1], oh, ow, strides, (1, 1)):
         total += xp[view]
     return (total / counts).astype(x.dtype)
 
@@ -299,8 +286,8 @@ def _avg_pool_grad_kernel(input_shape, g, ksize, strides, padding):
     dxp = np.zeros((in_shape[0], in_shape[1] + sum(ph), in_shape[2] + sum(pw), in_shape[3]),
                    dtype=g.dtype)
     share = (g / counts).astype(g.dtype)
-    for _, _, view in _taps(ksize[0], ksize[1], oh, ow, strides, (1, 1)):
-        dxp[view] += share
+    cols = np.broadcast_to(share[:, :, :, None, None, :], share.shape[:3] + ksize + share.shape[3:])
+    windows.add_columns(dxp, cols, strides, (1, 1))
     return dxp[:, ph[0]:ph[0] + in_shape[1], pw[0]:pw[0] + in_shape[2], :]
 
 

@@ -85,6 +85,7 @@ def selu(features, name=None):
 
 def l2_normalize(x, axis=None, epsilon=1e-12, name=None, dim=None):
     """x / sqrt(max(sum(x**2, axis), epsilon))."""
+    validation.op_name(name)
     t = to_tensor(x, name='x', op='l2_normalize')
     axis = dim if axis is None else axis
     squared = reduce_sum(square(t), axis, keepdims=True)
@@ -117,6 +118,7 @@ def normalize_moments(counts, mean_ss, variance_ss, shift, name=None):
 
 def weighted_cross_entropy_with_logits(labels, logits, pos_weight, name=None):
     """Sigmoid cross entropy with the positive term weighted by pos_weight (TF's stable form)."""
+    validation.op_name(name)
     z = to_tensor(logits, name='logits', op='weighted_cross_entropy_with_logits')
     y = to_tensor(labels, dtype=z.dtype, name='labels', op='weighted_cross_entropy_with_logits')
     q = to_tensor(pos_weight, dtype=z.dtype, name='pos_weight',
@@ -128,6 +130,7 @@ def weighted_cross_entropy_with_logits(labels, logits, pos_weight, name=None):
 
 def log_poisson_loss(targets, log_input, compute_full_loss=False, name=None):
     """exp(log_input) - log_input * targets (+ Stirling's term for targets > 1 when full)."""
+    validation.op_name(name)
     c = to_tensor(log_input, name='log_input', op='log_poisson_loss')
     z = to_tensor(targets, dtype=c.dtype, name='targets', op='log_poisson_loss')
     loss = exp(c) - c * z
@@ -154,6 +157,7 @@ def _partitioned_ids(tables, ids):
 def embedding_lookup(params, ids, max_norm=None, name=None):
     """The rows of `params` named by `ids` (params may be a list of 'mod'-partitioned tables);
     rows longer than max_norm are scaled down to it."""
+    validation.op_name(name)
     if isinstance(params, (list, tuple)):
         if not params:
             raise ValueError('embedding_lookup: params must not be empty')
@@ -192,6 +196,13 @@ def _noise_shape(x, noise_shape):
 
 def dropout(x, rate, noise_shape=None, seed=None, name=None):
     """Zeros each element with probability `rate` and scales the rest by 1 / (1 - rate)."""
+    return dropout_with(x, rate, noise_shape,
+                        lambda shape_, dtype: uniform(shape_, seed=seed, dtype=dtype))
+
+
+def dropout_with(x, rate, noise_shape, uniform_sampler):
+    """Dropout whose uniform noise comes from `uniform_sampler(shape, dtype)` (tf.nn.dropout's
+    seeded ops, or nn.experimental's stateless and general forms)."""
     t = to_tensor(x, name='x', op='dropout')
     if not t.dtype.is_floating:
         raise ValueError(f'`x.dtype` must be a floating point tensor as `x` will be scaled. '
@@ -206,7 +217,7 @@ def dropout(x, rate, noise_shape=None, seed=None, name=None):
     if rate_t.shape.rank not in (None, 0):
         raise ValueError(f'`rate` must be a scalar tensor or a float in the range [0, 1). '
                          f'Received: rate={errors.describe(rate_t)}')
-    noise = uniform(_noise_shape(t, noise_shape), seed=seed, dtype=t.dtype)
+    noise = uniform_sampler(_noise_shape(t, noise_shape), t.dtype)
     keep = cast(greater_equal(noise, rate_t), t.dtype)
     return t * (1 / (1 - rate_t)) * keep
 
@@ -289,6 +300,7 @@ def depthwise_conv2d(input, filter, strides, padding, data_format=None, dilation
 
 def crelu(features, axis=-1, name=None):
     """relu(x) and relu(-x) concatenated along axis (twice the channels)."""
+    validation.op_name(name)
     x = to_tensor(features, name='features', op='crelu')
     return concat([relu(x), relu(-x)], axis=axis)
 
@@ -377,6 +389,7 @@ def scale_regularization_loss(regularization_loss):
 
 def zero_fraction(value, name=None):
     """The fraction of elements of value that are zero, as a float32 scalar."""
+    validation.op_name(name)
     x = to_tensor(value, name='value', op='zero_fraction')
     zeros = cast(x == zeros_like(x), dtypes.float32)
     return reduce_sum(zeros) / cast(reduce_sum(ones_like(zeros)), dtypes.float32)

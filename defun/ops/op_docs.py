@@ -2,7 +2,8 @@
 each family (element-wise, comparison, reduction, segment, activation, assertion, stateless random)
 shares its Args/Returns text, and each wrapper adds the one line saying what it computes. Importing
 this module (the ops package does) sets `__doc__` on every wrapper listed that has none."""
-from defun.ops import arithmetic, array, asserts, base_ops, creation, elementary, linalg, logic
+from defun.ops import arithmetic, array, asserts, base_ops, complex_numbers, creation, elementary
+from defun.ops import linalg, logic
 from defun.ops import math_more, nn, nn_conv, nn_more, random_stateless, reductions, transform
 
 __all__ = ['FAMILIES', 'DOCS', 'apply']
@@ -63,7 +64,7 @@ FAMILIES = {
     None: '',
 }
 
-E, L, A, R, M = elementary, logic, arithmetic, reductions, math_more
+E, L, A, R, M, C = elementary, logic, arithmetic, reductions, math_more, complex_numbers
 DOCS = [
     (E.sin, 'unary', 'Computes sine of `x` element-wise.'),
     (E.cos, 'unary', 'Computes cosine of `x` element-wise.'),
@@ -88,8 +89,8 @@ DOCS = [
     (E.erf, 'unary', 'Computes the Gauss error function of `x` element-wise.'),
     (E.floor, 'unary', 'Returns the largest integer not greater than `x`, element-wise.'),
     (E.ceil, 'unary', 'Returns the smallest integer not less than `x`, element-wise.'),
-    (E.real, 'complex_part', 'Returns the real part of a complex tensor (a real tensor unchanged).'),
-    (E.imag, 'complex_part', 'Returns the imaginary part of a complex tensor (zeros for a real one).'),
+    (C.real, 'complex_part', 'Returns the real part of a complex tensor (a real tensor unchanged).'),
+    (C.imag, 'complex_part', 'Returns the imaginary part of a complex tensor (zeros for a real one).'),
     (A.negative, 'unary', 'Computes -x element-wise.'),
     (A.square, 'unary', 'Computes x * x element-wise.'),
     (A.add, 'binary', 'Returns x + y element-wise, broadcasting.'),

@@ -5,7 +5,7 @@ Shapes in inference are tuples of ints and None (`dims(t)`), or None for an unkn
 """
 import numpy as np
 
-from defun import context, errors
+from defun import context, dtypes, errors
 from defun.tensor import EagerTensor, Tensor, constant_from_array, convert_to_tensor, is_tensor
 from defun.ops import validation
 
@@ -14,7 +14,15 @@ __all__ = ['to_tensor', 'binary_args', 'same_dtype_args', 'dims', 'broadcast_dim
 
 
 def to_tensor(value, dtype=None, name='x', op='op'):
-    """convert_to_tensor with the op and argument named when it fails."""
+    """convert_to_tensor with the op and argument named when it fails. A tensor of another dtype
+    than `dtype` is refused as TF's op signatures refuse it (InvalidArgumentError eagerly,
+    TypeError while a graph is built), not as convert_to_tensor would (ValueError)."""
+    if dtype is not None and isinstance(value, Tensor) and value.dtype is not dtype:
+        dtype = dtypes.as_dtype(dtype)
+        if value.dtype is not dtype:
+            raise validation.dtype_mismatch(
+                f'{op}: input `{name}` was expected to be a {dtype.name} tensor but is a '
+                f'{value.dtype.name} tensor ({errors.describe(value)})')
     try:
         return convert_to_tensor(value, dtype=dtype)
     except (TypeError, ValueError) as exc:
@@ -180,6 +188,21 @@ def static_value(t):
         return array
     fold = getattr(t, 'static_value', None)
     return fold() if fold is not None else None
+
+
+def shape_arg_dims(t):
+    """The dims a 1-D shape argument asks for, as far as known at build time: a tuple with None
+    for unknown elements (`tf.zeros([tf.shape(x)[0], 4])` asks for (None, 4), as TF infers), or
+    None when even its length is unknown."""
+    value = static_value(t)
+    if value is not None:
+        return tuple(int(d) for d in np.reshape(value, [-1]))
+    partial = getattr(t, 'partial_value', None)
+    known = partial() if partial is not None else None
+    if isinstance(known, list):
+        return tuple(None if d is not None and d < 0 else d for d in known)
+    n = t.shape.as_tuple()
+    return None if n is None or len(n) != 1 or n[0] is None else (None,) * n[0]
 
 
 def shape_error(op, message):

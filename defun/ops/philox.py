@@ -16,6 +16,8 @@ import threading
 
 import numpy as np
 
+from defun.ops import libm_float32
+
 __all__ = ['Draws', 'Stream', 'philox4x32', 'key_counter_from_seed', 'RESERVED_PER_OUTPUT']
 
 RESERVED_PER_OUTPUT = 256   # counters a stateful kernel (or Generator) skips per number drawn
@@ -67,10 +69,12 @@ def _to_unit_float64(high, low):
 
 def _box_muller32(x0, x1):
     u1 = np.maximum(_to_unit_float32(x0), np.float32(1e-7))
-    # TF computes 2 * M_PI * u in double before storing it as a float.
+    # TF computes 2 * M_PI * u in double before storing it as a float, then calls the C
+    # library's logf and sincosf, whose last bits libm_float32 reproduces.
     v1 = (2.0 * np.pi * _to_unit_float32(x1).astype(np.float64)).astype(np.float32)
-    u2 = np.sqrt(np.float32(-2.0) * np.log(u1))
-    return np.sin(v1) * u2, np.cos(v1) * u2
+    u2 = np.sqrt(np.float32(-2.0) * libm_float32.log(u1))
+    sin_v, cos_v = libm_float32.sincos(v1)
+    return sin_v * u2, cos_v * u2
 
 
 def _interleave(a, b):

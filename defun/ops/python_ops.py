@@ -8,7 +8,7 @@ import functools
 
 import numpy as np
 
-from defun import context, dtypes, nest
+from defun import context, dtypes, errors, nest
 from defun.dispatch import apply_op
 from defun.ops.op_helpers import dims, same_as_first, to_tensor
 from defun.registry import define_op
@@ -57,13 +57,26 @@ def _tout_list(Tout):
     return [dtypes.as_dtype(Tout)], False
 
 
+def _result_values(result, tout, func):
+    """The values of `func`'s `result` that the op outputs, as TF takes them: None is no value, a
+    list or tuple gives its first len(Tout) items (extra ones are dropped), anything else is one
+    value; fewer values than `Tout` declares is an error."""
+    if result is None:
+        flat = []
+    elif isinstance(result, (list, tuple)):
+        flat = list(result)[:len(tout)]
+    else:
+        flat = [result]
+    if len(flat) != len(tout):
+        raise errors.InvalidArgumentError(
+            f'{getattr(func, "__name__", "func")} returns {len(flat)} values, but expects to see '
+            f'{len(tout)} values.')
+    return flat
+
+
 def _py_kernel(*arrays, func, tout, as_tensors):
     args = [EagerTensor(a) for a in arrays] if as_tensors else [np.asarray(a) for a in arrays]
-    result = func(*args)
-    flat = result if isinstance(result, (list, tuple)) else [result]
-    if len(flat) != len(tout):
-        raise ValueError(f'{getattr(func, "__name__", "func")} returned {len(flat)} values, '
-                         f'Tout declares {len(tout)}')
+    flat = _result_values(func(*args), tout, func)
     out = []
     for value, dtype in zip(flat, tout):
         array = value.numpy() if hasattr(value, 'numpy') else value
@@ -112,7 +125,7 @@ def py_function(func=None, inp=None, Tout=None, name=None):
     if context.executing_eagerly():
         tout, is_list = _tout_list(Tout)
         result = func(*[to_tensor(x, op='py_function') for x in nest.flatten(inp)])
-        flat = result if isinstance(result, (list, tuple)) else [result]
+        flat = _result_values(result, tout, func)
         out = [to_tensor(v, dtype=d, op='py_function') for v, d in zip(flat, tout)]
         return out if is_list else out[0]
     return _run_python_op(PY_FUNCTION, func, inp, Tout, True, name)

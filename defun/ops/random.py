@@ -72,11 +72,7 @@ def shape_arg(shape, op):
 
 
 def shape_infer(shape_t, *rest, dtype=None, **attrs):
-    value = op_helpers.static_value(shape_t)
-    if value is not None:
-        return dtype, tuple(int(n) for n in np.reshape(value, [-1]))
-    n = shape_t.shape.as_tuple()
-    return dtype, None if not n or n[0] is None else (None,) * n[0]
+    return dtype, op_helpers.shape_arg_dims(shape_t)
 
 
 def sizes(shape_array):

@@ -17,7 +17,8 @@ from defun.ops.op_helpers import dims, to_tensor
 from defun.ops.base_ops import (broadcast_to, cast, reduced_shape, reshape, shape,
                             static_or_tensor_shape)
 from defun.ops.dtype_checks import BOOL, NUMERIC, REAL, check_inputs, checked_kernel
-from defun.ops.elementary import exp, log, real, sqrt
+from defun.ops.complex_numbers import real
+from defun.ops.elementary import exp, log, sqrt
 from defun.ops.python_ops import stop_gradient
 from defun.ops.logic import equal, is_finite, where
 from defun.registry import define_op
@@ -227,6 +228,7 @@ def reduce_all(input_tensor, axis=None, keepdims=False, name=None):
 
 def reduce_logsumexp(input_tensor, axis=None, keepdims=False, name=None):
     """log(sum(exp(x))), shifted by the (finite) maximum so that it never overflows, as TF."""
+    validation.op_name(name)
     x = to_tensor(input_tensor, name='input_tensor', op='reduce_logsumexp')
     raw_max = reduce_max(x, axis, keepdims=True)
     shift = stop_gradient(where(is_finite(raw_max), raw_max, 0))
@@ -238,6 +240,7 @@ def reduce_logsumexp(input_tensor, axis=None, keepdims=False, name=None):
 
 def reduce_variance(input_tensor, axis=None, keepdims=False, name=None):
     """The mean squared deviation from the mean (the population variance), as TF."""
+    validation.op_name(name)
     x = to_tensor(input_tensor, name='input_tensor', op='reduce_variance')
     if not (x.dtype.is_floating or x.dtype.is_complex):
         raise TypeError(f'reduce_variance: Input must be either real or complex. Received '
@@ -248,6 +251,7 @@ def reduce_variance(input_tensor, axis=None, keepdims=False, name=None):
 
 
 def reduce_std(input_tensor, axis=None, keepdims=False, name=None):
+    validation.op_name(name)
     return sqrt(reduce_variance(input_tensor, axis, keepdims))
 
 
@@ -278,14 +282,24 @@ def _arg_reduce(opdef, input, axis, output_type, name, op):
     if output_type not in (dtypes.int32, dtypes.int64, dtypes.int16, dtypes.uint16):
         raise TypeError(f'{op}: output_type must be int16, uint16, int32 or int64, got '
                         f'{output_type.name}')
-    axes = reduction_axes(x, 0 if axis is None else axis, op)
-    if len(axes) != 1:
-        raise ValueError(f'{op}: axis must be a single dimension, got {axis!r}')
+    axis = 0 if axis is None else axis
+    rank = axis.shape.rank if isinstance(axis, Tensor) else np.ndim(
+        axis if isinstance(axis, (list, tuple, np.ndarray)) else 0)
+    if rank:  # the op's `dimension` input is a scalar
+        shape = axis.shape.as_list() if isinstance(axis, Tensor) else list(np.shape(axis))
+        raise validation.invalid_argument(f'{op}: dim must be a scalar, but received tensor of '
+                                          f'shape: [{",".join(map(str, shape))}]')
+    axes = reduction_axes(x, axis, op)
     return apply_op(opdef, (x,), {'axis': axes[0], 'output_type': output_type}, name)
 
 
 def argmax(input, axis=None, output_type=dtypes.int64, name=None):
-    """Index of the largest value along `axis` (default 0); the first one on ties."""
+    """Index of the largest value along `axis` (default 0); the first one on ties. (TF's argmax
+    checks the axis in Python, with TypeErrors that argmin does not raise.)"""
+    if isinstance(axis, Tensor) and not axis.dtype.is_integer:
+        raise TypeError(f'argmax: axis tensor dtypes {axis.dtype!r} is not supported')
+    if axis is not None and not isinstance(axis, Tensor) and not validation.is_int(axis):
+        raise TypeError(f'argmax: axis must be int or Tensor with integer datatype, got {axis!r}')
     return _arg_reduce(ARG_MAX, input, axis, output_type, name, 'argmax')
 
 

@@ -69,6 +69,7 @@ def argsort(values, axis=-1, direction='ASCENDING', stable=False, name=None):
 
 def sort(values, axis=-1, direction='ASCENDING', name=None):
     """`values` sorted along `axis`; differentiable through the gather at its argsort."""
+    validation.op_name(name)
     x = to_tensor(values, op='sort')
     descending = _direction(direction, 'sort')
     axis = _axis(x, axis, 'sort')

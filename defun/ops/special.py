@@ -191,6 +191,7 @@ def polyval(coeffs, x, name=None):
 
 def accumulate_n(inputs, shape=None, tensor_dtype=None, name=None):
     """The elementwise sum of a list of tensors (TF deprecates it for add_n)."""
+    validation.op_name(name)
     tensors = same_dtype_args(validation.tensor_list(inputs, 'accumulate_n', 'inputs'),
                               'accumulate_n', tensor_dtype)
     if not tensors:
@@ -203,6 +204,7 @@ def accumulate_n(inputs, shape=None, tensor_dtype=None, name=None):
 
 def cumulative_logsumexp(x, axis=0, exclusive=False, reverse=False, name=None):
     """log(cumsum(exp(x))) along axis, shifted by the maximum so that it never overflows."""
+    validation.op_name(name)
     x = to_tensor(x, name='x', op='cumulative_logsumexp')
     shift = reduce_max(x, axis=axis, keepdims=True)
     from_shift = cumsum(exp(x - shift), axis=axis, exclusive=exclusive, reverse=reverse)

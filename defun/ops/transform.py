@@ -1,5 +1,6 @@
-"""Ops that rearrange a tensor's elements without computing new values: expand_dims, squeeze,
-transpose, tile, pad (constant and mirror modes), slice and reverse.
+"""Ops that rearrange a tensor's elements without computing new values: transpose, tile, pad
+(constant and mirror modes), slice and reverse; expand_dims and squeeze (expand_squeeze.py) are
+re-exported as part of this family.
 
 Each op is one `define_op` entry (kernel, inference, gradient) followed by its public function. The
 gradients are TF's: the adjoint rearrangement (transpose by the inverse permutation, slice out of a
@@ -13,6 +14,7 @@ from defun.ops import op_helpers
 from defun.ops.arithmetic import conj
 from defun.ops.array import stack
 from defun.ops.creation import sum_axes
+from defun.ops.expand_squeeze import expand_dims, squeeze
 from defun.ops.op_helpers import dims, same_as_first, to_tensor
 from defun.ops.base_ops import reshape, shape
 from defun.registry import define_op
@@ -33,88 +35,18 @@ def _int_vector(value, op, arg):
     return to_tensor(value, dtype=dtypes.int32, name=arg, op=op)
 
 
+def _attr_type_name(value):
+    """The dtype of an attribute's value as TF's kernels name it ('float', 'string')."""
+    if isinstance(value, Tensor):
+        return errors.kernel_type_name(value.dtype)
+    kind = np.asarray(value, dtype=object if isinstance(value, str) else None).dtype.kind
+    return {'f': 'float', 'c': 'complex64', 'b': 'bool'}.get(kind, 'string')
+
+
 def _known_ints(t):
     """The value of an int tensor as a tuple of ints when known now, else None."""
     value = op_helpers.static_value(t)
     return None if value is None else tuple(int(v) for v in np.reshape(value, [-1]))
-
-
-# ---------------------------------------------------------------- expand_dims / squeeze
-
-def _expand_dims_infer(x, axis):
-    d = dims(x)
-    if d is None:
-        return x.dtype, None
-    a = axis % (len(d) + 1)
-    return x.dtype, d[:a] + (1,) + d[a:]
-
-
-EXPAND_DIMS = define_op('ExpandDims', lambda x, axis: np.expand_dims(x, axis), _expand_dims_infer,
-                        lambda op, g: reshape(g, shape(op.inputs[0])))
-
-
-def expand_dims(input, axis, name=None):
-    x = to_tensor(input, op='expand_dims')
-    if axis is None:
-        raise ValueError('expand_dims: `axis` must be set (an int), got None')
-    if isinstance(axis, (list, tuple)):  # TF's kernel wants one axis: a 0-D or 1-element tensor
-        if len(axis) != 1:
-            raise validation.invalid_argument(f'expand_dims: `axis` must be a single int, got '
-                                              f'{axis!r}')
-        axis = axis[0]
-    axis = validation.axis(axis, None, 'expand_dims')
-    r = x.shape.rank
-    if r is not None and not -r - 1 <= axis <= r:
-        raise validation.invalid_argument(
-            f'expand_dims: axis {axis} is out of range for {errors.describe(x)} (expected in '
-            f'[{-r - 1}, {r}])')
-    if r is not None:
-        axis %= r + 1
-    return apply_op(EXPAND_DIMS, (x,), {'axis': axis}, name)
-
-
-def _squeeze_axes(d, axis):
-    if axis:
-        for a in axis:
-            if d[a] is not None and d[a] != 1:
-                raise validation.invalid_argument(
-                    f'Can not squeeze dim[{a}], expected a dimension of 1, got {d[a]} for '
-                    f'\'Squeeze\' with input shape {list(d)}')
-        return axis
-    if None in d:
-        return None
-    return tuple(i for i, n in enumerate(d) if n == 1)
-
-
-def _squeeze_kernel(x, axis):
-    axes = _squeeze_axes(np.shape(x), axis)
-    return np.squeeze(x, axis=axes) if axes else x
-
-
-def _squeeze_infer(x, axis):
-    d = dims(x)
-    if d is None:
-        return x.dtype, None
-    axes = _squeeze_axes(d, axis)
-    if axes is None:
-        return x.dtype, None
-    return x.dtype, tuple(n for i, n in enumerate(d) if i not in axes)
-
-
-SQUEEZE = define_op('Squeeze', _squeeze_kernel, _squeeze_infer,
-                    lambda op, g: reshape(g, shape(op.inputs[0])))
-
-
-def squeeze(input, axis=None, name=None):
-    x = to_tensor(input, op='squeeze')
-    if axis is not None:
-        if isinstance(axis, (int, np.integer)):
-            axis = [axis]
-        r = x.shape.rank
-        if r is None and any(a < 0 for a in axis):
-            raise ValueError('squeeze: negative axes need a tensor of known rank')
-        axis = op_helpers.normalize_axis(axis, r, 'squeeze') if r is not None else tuple(axis)
-    return apply_op(SQUEEZE, (x,), {'axis': tuple(axis) if axis else None}, name)
 
 
 # ---------------------------------------------------------------- transpose
@@ -325,6 +257,10 @@ def _slice_bounds(d, begin, size):
 
 
 def _slice_kernel(x, begin, size):
+    if np.ndim(begin) != 1 or np.shape(begin) != np.shape(size) or len(begin) != np.ndim(x):
+        raise errors.InvalidArgumentError(
+            f'slice: Expected begin and size arguments to be 1-D tensors of size {np.ndim(x)}, '
+            f'but got shapes {list(np.shape(begin))} and {list(np.shape(size))} instead.')
     bounds = _slice_bounds(np.shape(x), [int(b) for b in begin], [int(s) for s in size])
     return x[tuple(builtin_slice(b, e) for b, e in bounds)]
 
@@ -339,7 +275,11 @@ def _slice_infer(x, begin, size):
     if len(b) != len(d) or len(s) != len(d):
         raise validation.invalid_argument(f'Expected begin and size arguments to be 1-D tensors '
                                           f'of size {len(d)}, but got {len(b)} and {len(s)}')
-    return x.dtype, tuple(None if e is None else e - a for a, e in _slice_bounds(d, b, s))
+    try:
+        bounds = _slice_bounds(d, b, s)
+    except ValueError:  # TF's shape function leaves the bounds to the kernel, at run time
+        return x.dtype, tuple(None if n == -1 else n for n in s)
+    return x.dtype, tuple(None if e is None else e - a for a, e in bounds)
 
 
 def _slice_grad(op, g):
@@ -366,10 +306,18 @@ REVERSE = define_op('ReverseV2', lambda x, axis: np.flip(x, axis), same_as_first
 
 def reverse(tensor, axis, name=None):
     x = to_tensor(tensor, op='reverse')
-    if not isinstance(axis, Tensor) and np.asarray(axis).dtype.kind == 'f':
-        bad = next(a for a in np.ravel(axis) if a != int(a)) if np.size(axis) else axis
-        raise TypeError(f'Cannot convert {bad} to EagerTensor of dtype int32')
-    axes = _known_ints(axis if isinstance(axis, Tensor) else np.asarray(axis))
+    if isinstance(axis, float):  # converted to an int32 scalar first, as TF does
+        raise TypeError(f'reverse: Cannot convert {axis!r} to EagerTensor of dtype int32')
+    kind = axis.dtype.np_dtype.kind if isinstance(axis, Tensor) else \
+        np.asarray(axis, dtype=object if isinstance(axis, str) else None).dtype.kind
+    if kind not in 'iu' and np.size(axis):  # ReverseV2's Tidx attr is int32 or int64
+        raise validation.dtype_mismatch(
+            f"reverse: Value for attr 'Tidx' of {_attr_type_name(axis)} is not in the list of "
+            f'allowed values: int32, int64')
+    ndim = axis.shape.rank if isinstance(axis, Tensor) else np.ndim(axis)
+    if ndim is not None and ndim != 1:
+        raise validation.invalid_argument(f"reverse: 'dims' must be 1-dimension, not {ndim}")
+    axes = _known_ints(axis if isinstance(axis, Tensor) else np.asarray(axis, np.int32))
     if axes is None:
         raise ValueError('reverse: `axis` must be known while the graph is built')
     r = x.shape.rank

@@ -19,10 +19,10 @@ import numbers
 
 import numpy as np
 
-from defun import context, errors
+from defun import context, errors, names
 
 __all__ = ['invalid_argument', 'dtype_mismatch', 'element_type', 'tensor_list', 'python_int',
-           'axis', 'axes', 'count', 'split_sizes', 'window', 'same_shapes', 'padding']
+           'is_int', 'axis', 'axes', 'count', 'split_sizes', 'window', 'same_shapes', 'padding', 'op_name']
 
 
 def invalid_argument(message):
@@ -59,12 +59,18 @@ def tensor_list(values, op, name='values'):
     if isinstance(values, (list, tuple)):
         return list(values)
     if hasattr(values, 'dtype') and hasattr(values, 'shape') and hasattr(values, '__iter__'):
+        if context.current_graph() is not None and not isinstance(values, np.ndarray):
+            # TF iterates the tensor, which a graph being built does not allow (even for a
+            # captured eager tensor)
+            raise errors.OperatorNotAllowedInGraphError(
+                f'Iterating over a symbolic `tf.Tensor` is not allowed: `{name}` of {op} must be '
+                f'a list of tensors, got {errors.describe(values)}')
         return list(values)
     raise TypeError(f'{op}: `{name}` must be a list of tensors, got {errors.describe(values)} '
                     f'({type(values).__name__})')
 
 
-def _is_int(value):
+def is_int(value):
     return isinstance(value, (numbers.Integral, np.integer)) and not isinstance(value, (bool,
                                                                                        np.bool_))
 
@@ -73,7 +79,7 @@ def python_int(value, op, name):
     """`value` as a Python int; TypeError naming the argument for floats, strings, None, lists.
 
     Integer tensors whose value is known now are accepted (TF takes them for its int attributes)."""
-    if _is_int(value):
+    if is_int(value):
         return int(value)
     array = getattr(value, 'array', None)
     if array is not None and np.ndim(array) == 0 and np.asarray(array).dtype.kind in 'iu':
@@ -167,7 +173,7 @@ def split_sizes(sizes, dim, op='split'):
 def window(value, n, op, name, rank=None):
     """Pool or conv `ksize`/`strides`/`dilations`: an int or a list of 1, n or n + 2 positive
     ints, returned as the n spatial values (a list of n + 2 must have 1 for batch and channels)."""
-    values = [value] if _is_int(value) else value
+    values = [value] if is_int(value) else value
     if not isinstance(values, (list, tuple)):
         raise TypeError(f'{op}: `{name}` must be an int or a list of ints, got {value!r}')
     values = [python_int(v, op, name) for v in values]
@@ -208,3 +214,12 @@ def same_shapes(tensors, op, name='inputs'):
             raise invalid_argument(f'{op}: all {name} must have the same shape; {name}[{j}] is '
                                    f'{errors.describe(tensors[j])} but {name}[{i}] is '
                                    f'{errors.describe(t)}')
+
+
+def op_name(name):
+    """The `name` argument of a public function built of several ops (or of none): TF opens a
+    name scope with it, so while a graph is built an invalid name is TF's ValueError, as it is
+    for a single op (eagerly, names are ignored)."""
+    if name is not None and context.current_graph() is not None:
+        names.check_scope_name(str(name), nested=bool(context.current_frame().scope))
+    return name

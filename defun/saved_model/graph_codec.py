@@ -21,7 +21,8 @@ import numpy as np
 from defun import dtypes, names, registry
 from defun.custom_gradient import UserGradient
 from defun.funcgraph import FuncGraph
-from defun.graph import PLACEHOLDER, GraphTensor
+from defun.graph import PLACEHOLDER
+from defun.operation import GraphTensor
 from defun.ops.philox import Stream
 from defun.saved_model.value_decoding import (DECODERS, MAX_ELEMENTS, holds_graph, lookup, op_index,
                                               reference_index, require, value_kind)

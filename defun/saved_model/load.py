@@ -18,6 +18,7 @@ from defun.saved_model.layout import (FORMAT, VERSION, constants_path, contains_
                                       graph_path, variables_prefix)
 from defun.saved_model.restored import RestoredFunction, SignatureMap, UserObject
 from defun.tensor import convert_to_tensor
+from defun.trackable import DictWrapper, ListWrapper
 from defun.train import checkpoint_format
 from defun.variables import Variable
 
@@ -101,7 +102,9 @@ class _Loader:
         kind = node['kind']
         if kind == 'variable':
             return self._variable(i, node)
-        return {'object': UserObject, 'list': list, 'dict': dict, 'tuple': list}[kind]()
+        # Lists and dicts come back wrapped, as TF's; a tuple is filled as a list, then frozen.
+        return {'object': UserObject, 'list': ListWrapper, 'dict': DictWrapper,
+                'tuple': ListWrapper}[kind]()
 
     def _variable(self, i, node):
         key = node.get('value')
@@ -147,13 +150,13 @@ class _Loader:
         if i in visiting:
             self.fail(f'object {i}: a tuple that contains itself')
         visiting.add(i)
-        items = []
+        placeholder, items = self.objects[i], []
         for _, c in self._edges(i, self.document['objects'][i]):
             kind = self.document['objects'][c]['kind']
             items.append(self._tuple(c, visiting) if kind == 'tuple' else self.objects[c])
         self.objects[i] = tuple(items)
         for obj in self.objects:  # re-point containers at the finished tuple
-            _replace(obj, items, self.objects[i])
+            _replace(obj, placeholder, self.objects[i])
         return self.objects[i]
 
     def _set(self, i, obj, name, value):
@@ -177,7 +180,8 @@ class _Loader:
             params = self._params(i, data.get('params'))
             loaded = [self.function(c, f'object {i}') for c in concretes]
             try:
-                fn = RestoredFunction(str(name), params, loaded)
+                fn = RestoredFunction(str(name), params, loaded,
+                                      bool(data.get('input_signature', False)))
             except (TypeError, ValueError) as exc:  # an impossible parameter list
                 self.fail(f'object {i}: function {name!r}: {exc}')
             self._set(i, self.objects[i], name, fn)

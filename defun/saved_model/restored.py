@@ -69,6 +69,14 @@ def _canonical(signature, args, kwargs):
 
 def _accepts(spec, value, flat):
     """Appends the tensors of `value` to `flat` if it fits `spec`; False when it does not."""
+    try:
+        parts = nest.flatten_up_to(spec, value)
+    except nest.StructureMismatch:
+        return False
+    return all(_accepts_leaf(s, v, flat) for s, v in zip(nest.flatten(spec), parts))
+
+
+def _accepts_leaf(spec, value, flat):
     if isinstance(spec, TensorSpec):
         if isinstance(value, Variable):
             value = value.value()
@@ -81,12 +89,6 @@ def _accepts(spec, value, flat):
             return False
         flat.append(value)
         return True
-    if isinstance(spec, dict):
-        return (isinstance(value, dict) and sorted(value) == sorted(spec)
-                and all(_accepts(spec[k], value[k], flat) for k in sorted(spec)))
-    if isinstance(spec, (list, tuple)):
-        return (isinstance(value, (list, tuple)) and len(value) == len(spec)
-                and all(_accepts(s, v, flat) for s, v in zip(spec, value)))
     if isinstance(value, Tensor):
         return False
     return type(value) is type(spec) and value == spec
@@ -99,14 +101,40 @@ def _describe_call(args, kwargs):
     return '\n'.join(lines)
 
 
+def _binding_error(concrete, args, kwargs):
+    """TF's TypeError for a call that does not fit a saved input_signature, naming the first
+    argument that does not fit."""
+    specs = nest.flatten(concrete.structured_input_signature[0])
+    values = list(args)
+    got, expected = None, None
+    for spec, value in zip(specs, values):
+        if not _accepts(spec, value, []):
+            got = TensorSpec.from_tensor(value) if isinstance(value, Tensor) else repr(value)
+            expected = spec
+            break
+    reason = (f'Can not cast {got!r} to {expected!r}' if expected is not None
+              else f'expected {len(specs)} positional arguments, got {len(values)}')
+    return TypeError(f'Binding inputs to tf.function failed due to `{reason}`. Received args: '
+                     f'{tuple(args)!r} and kwargs: {kwargs!r} for signature: '
+                     f'{tuple(specs)!r}.')
+
+
 class RestoredFunction:
     """A loaded tf.function: callable on the signatures it was saved with."""
 
-    def __init__(self, name, params, concrete_functions):
+    def __init__(self, name, params, concrete_functions, has_input_signature=False):
         self.__name__ = name
         self._params = params
         self._signature = _signature(params) if params is not None else None
         self._concrete = list(concrete_functions)
+        self._has_input_signature = has_input_signature and len(self._concrete) == 1
+
+    @property
+    def input_signature(self):
+        """The saved function's input_signature (its one concrete function's), or None."""
+        if not self._has_input_signature:
+            return None
+        return tuple(self._concrete[0].structured_input_signature[0])
 
     @property
     def concrete_functions(self):
@@ -128,6 +156,8 @@ class RestoredFunction:
             spec_args, spec_kwargs = concrete.structured_input_signature
             if _accepts(spec_args, positional, flat) and _accepts(spec_kwargs, keywords, flat):
                 return concrete.call_flat(flat)
+        if self._has_input_signature:
+            raise _binding_error(self._concrete[0], positional, keywords)
         options = '\n\n'.join(f'Option {i}:\n' + _describe_call(*c.structured_input_signature)
                               for i, c in enumerate(self._concrete, 1))
         raise ValueError(

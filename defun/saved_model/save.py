@@ -17,7 +17,7 @@ from defun import context, nest
 from defun.concrete import ConcreteFunction
 from defun.funcgraph import variable_of
 from defun.function import Function
-from defun.graph import GraphTensor
+from defun.operation import GraphTensor
 from defun.saved_model import graph_codec
 from defun.saved_model.restored import SignatureMap
 from defun.saved_model.layout import (FORMAT, VERSION, constants_path, graph_path,
@@ -34,10 +34,8 @@ def function_entries(fn):
     """(parameters, concrete functions) of a tf.function (or a restored one) for saving."""
     if hasattr(fn, 'saved_entries'):
         return fn.saved_entries()
-    if fn.input_signature is not None:
-        fn.get_concrete_function()
     params = _parameters(fn.python_function)
-    return params, list(fn.concrete_functions())
+    return params, fn.concrete_functions_for_saving()
 
 
 def _parameters(python_function):
@@ -132,7 +130,8 @@ class _Saver:
     def _function(self, fn):
         params, concretes = function_entries(fn)
         return {'params': [self._param(p) for p in params] if params is not None else None,
-                'concrete': [self.function_name(c) for c in concretes]}
+                'concrete': [self.function_name(c) for c in concretes],
+                'input_signature': getattr(fn, 'input_signature', None) is not None}
 
     def _param(self, p):
         return dict(p, default=self.writer.value(p['default'], f'the default of {p["name"]}'))
@@ -170,6 +169,11 @@ def _servable(concrete):
     return bool(concrete.graph.outputs) and all(isinstance(t, GraphTensor) for t in leaves)
 
 
+def _signature_trace(fn):
+    # A function with an input_signature has that one trace; saving uses its save-context copy.
+    return fn.concrete_functions_for_saving()[0]
+
+
 def _default_signature(root):
     """As TF: the root's `_default_save_signature`, else its one servable function with an
     input_signature, else none."""
@@ -177,7 +181,7 @@ def _default_signature(root):
     for name, fn in _functions_of(root):
         if not isinstance(fn, Function) or fn.input_signature is None:
             continue
-        concrete = fn.get_concrete_function()
+        concrete = _signature_trace(fn)
         if name == '_default_save_signature':
             return concrete
         if _servable(concrete):
@@ -195,7 +199,7 @@ def _signatures(root, signatures, saver):
     result = {}
     for key, fn in signatures.items():
         if isinstance(fn, Function) and fn.input_signature is not None:
-            fn = fn.get_concrete_function()
+            fn = _signature_trace(fn)
         if not isinstance(fn, ConcreteFunction):
             raise ValueError(f'Expected a TensorFlow function for which to generate a signature, '
                              f'but got {fn!r}. Only `tf.functions` with an input signature or '

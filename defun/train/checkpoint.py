@@ -1,4 +1,5 @@
-"""`tf.train.Checkpoint`: saves and restores the Variables reachable from a root object.
+"""`tf.train.Checkpoint`: saves and restores the Variables (and other saveable state, such as
+dataset iterators' positions) reachable from a root object.
 
 Saving walks the object graph breadth first from the root (`trackable.children`), numbers each
 object once, and keys each Variable by the shortest path that reaches it, escaped as TensorFlow
@@ -12,7 +13,8 @@ import collections
 import os
 
 from defun import context, dtypes, errors
-from defun.trackable import AutoTrackable, children, child, defer, is_trackable
+from defun.trackable import (AutoTrackable, Saveable, can_wait, children, child, defer,
+                             is_trackable, wrap)
 from defun.train import checkpoint_format, checkpoint_state
 from defun.variables import Variable
 
@@ -48,6 +50,9 @@ def object_graph(root):
     for node, obj, path in zip(nodes, objects, paths):
         if isinstance(obj, Variable):
             node['value'] = '/'.join(_escape(n) for n in path) + VALUE_SUFFIX
+        elif isinstance(obj, Saveable):
+            node['value'] = '/'.join(_escape(n) for n in path) + \
+                f'/.ATTRIBUTES/{obj.SAVED_ATTRIBUTE}'
     return nodes, objects, paths
 
 
@@ -76,11 +81,15 @@ class _Restoration:
         assigned now, then assigns them all and leaves the rest waiting on `owner`."""
         assignments, waiting = [], []
         self._plan(node_id, obj, owner, owner_path, assignments, waiting)
-        for variable, key in assignments:
-            _check_value(key, variable, self.arrays[key], self.table[key][1])
+        for target, key in assignments:
+            if isinstance(target, Variable):
+                _check_value(key, target, self.arrays[key], self.table[key][1])
         with context.init_scope():
-            for variable, key in assignments:
-                variable.assign(self.arrays[key])
+            for target, key in assignments:
+                if isinstance(target, Variable):
+                    target.assign(self.arrays[key])
+                else:
+                    target.restore_state(self.arrays[key])
         for owner_, path, child_id in waiting:
             defer(owner_, path, self._deferred(child_id, owner_, path))
 
@@ -91,10 +100,10 @@ class _Restoration:
         if node_id in self.matched:
             return
         self.matched[node_id] = obj
-        if isinstance(obj, AutoTrackable):
+        if can_wait(obj):
             owner, owner_path = obj, ()
         node = self.nodes[node_id]
-        if node['value'] is not None and isinstance(obj, Variable):
+        if node['value'] is not None and isinstance(obj, (Variable, Saveable)):
             assignments.append((obj, node['value']))
         for name, child_id in node['children']:
             live = child(obj, name)
@@ -140,7 +149,7 @@ class CheckpointLoadStatus:
         bound = {id(obj) for obj in self._restoration.matched.values()}
         _, objects, _ = object_graph(self._root)
         unmatched = [obj for obj in objects
-                     if isinstance(obj, (Variable, AutoTrackable)) and id(obj) not in bound]
+                     if isinstance(obj, (Variable, AutoTrackable, Saveable)) and id(obj) not in bound]
         if unmatched:
             raise AssertionError(
                 f'Found {len(unmatched)} Python objects that were not bound to checkpointed values, '
@@ -205,7 +214,7 @@ class Checkpoint(AutoTrackable):
             _require_trackable('root', root)
             object.__setattr__(self, '_root', root)
         for name, value in sorted(kwargs.items()):
-            _require_trackable(name, value)
+            _require_trackable(name, wrap(value))
             setattr(self, name, value)
 
     def __trackable_children__(self):
@@ -232,8 +241,8 @@ class Checkpoint(AutoTrackable):
         file_prefix = os.fspath(file_prefix)
         nodes, objects, _ = object_graph(self)
         with context.init_scope():
-            values = {node['value']: obj.numpy() for node, obj in zip(nodes, objects)
-                      if node['value'] is not None}
+            values = {node['value']: obj.save_state() if isinstance(obj, Saveable) else
+                      obj.numpy() for node, obj in zip(nodes, objects) if node['value'] is not None}
         checkpoint_format.write(file_prefix, nodes, values)
         return file_prefix
 

@@ -5,10 +5,11 @@ A manager numbers its saves by the checkpoint's `save_counter` (or the number it
 the newest `max_to_keep` and deletes older ones (except one every `keep_checkpoint_every_n_hours`),
 and records them in the directory's state file, which a new manager reads back on construction.
 """
+import json
 import os
 import time
 
-from defun import errors
+from defun import dtypes, errors
 from defun.train import checkpoint_format, checkpoint_state
 
 __all__ = ['CheckpointManager', 'CheckpointReader', 'CheckpointState', 'list_variables',
@@ -114,11 +115,14 @@ class CheckpointManager:
 
 
 class CheckpointReader:
-    """Reads the values of a saved checkpoint by key, as `tf.train.load_checkpoint` returns."""
+    """Reads the values of a saved checkpoint by key, as `tf.train.load_checkpoint` returns.
+
+    As in TF, the object graph is one more key (`_CHECKPOINTABLE_OBJECT_GRAPH`, a string scalar);
+    its value is defun's own serialisation of the graph (JSON), not TF's protocol buffer."""
 
     def __init__(self, prefix):
         self._prefix = prefix
-        _, self._table = checkpoint_format.read_index(prefix)
+        self._nodes, self._table = checkpoint_format.read_index(prefix)
 
     def get_variable_to_shape_map(self):
         shapes = {key: list(shape) for key, (_, _, shape) in self._table.items()}
@@ -126,13 +130,17 @@ class CheckpointReader:
         return shapes
 
     def get_variable_to_dtype_map(self):
-        return {key: dtype for key, (_, dtype, _) in self._table.items()}
+        types = {key: dtype for key, (_, dtype, _) in self._table.items()}
+        types[checkpoint_format.OBJECT_GRAPH_KEY] = dtypes.string
+        return types
 
     def has_tensor(self, name):
-        return name in self._table
+        return name in self._table or name == checkpoint_format.OBJECT_GRAPH_KEY
 
     def get_tensor(self, name):
         name = name[:-2] if name.endswith(':0') else name
+        if name == checkpoint_format.OBJECT_GRAPH_KEY:
+            return json.dumps(self._nodes, sort_keys=True).encode()
         if name not in self._table:
             raise errors.NotFoundError(f'Key {name} not found in checkpoint')
         return checkpoint_format.read(self._prefix, [name])[2][name]

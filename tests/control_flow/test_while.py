@@ -49,8 +49,12 @@ def test_nested_structures_and_single_values():
     s, p = f(tf.constant([1.0, -1.0]))
     np.testing.assert_allclose(s['v'].numpy(), [8.0, -8.0])
     assert int(s['n']) == 3 and isinstance(p, Point) and float(p.y) == 8.0
-    single = tf.while_loop(lambda x: x < 10, lambda x: x + 4, [tf.constant(1)])
+    single = tf.function(lambda: tf.while_loop(lambda x: x < 10, lambda x: x + 4,
+                                               [tf.constant(1)]))()
     assert isinstance(single, list) and int(single[0]) == 13
+    # Eagerly TF 2.21 iterates the body's bare result as the list of loop vars (checked there).
+    with pytest.raises(TypeError, match='Cannot iterate over a scalar tensor'):
+        tf.while_loop(lambda x: x < 10, lambda x: x + 4, [tf.constant(1)])
     bare = tf.while_loop(lambda x: x < 10, lambda x: x + 4, tf.constant(1))
     assert int(bare) == 13
 

@@ -109,8 +109,20 @@ def test_text_dot_and_graph_def():
     assert '"x" -> "e"' in g.as_dot()
     gd = g.as_graph_def()
     nodes = {n.name: n for n in gd.node}
-    assert nodes['e'].op == 'Exp' and nodes['e'].input == ['x:0']
+    assert nodes['e'].op == 'Exp' and nodes['e'].input == ['x']
     json.loads(gd.to_json())
+
+
+def test_graph_def_names_first_outputs_by_op_name():
+    # TF 2.21's GraphDef of this graph: unstack ['Const'], mul ['unstack:1', 'mul/y'].
+    g = tf.Graph()
+    with g.as_default():
+        parts = tf.unstack(tf.constant([1.0, 2.0]))
+        tf.multiply(parts[1], 2.0, name='mul')
+    nodes = {n.op: n for n in reversed(g.as_graph_def().node)}  # the first node of each op type
+    assert nodes['Unpack'].input == [nodes['Const'].name]
+    assert nodes['Mul'].input[0] == nodes['Unpack'].name + ':1'
+    assert all(not i.endswith(':0') for i in nodes['Mul'].input)
 
 
 def test_name_scope_is_a_no_op_eagerly():
@@ -136,3 +148,22 @@ def test_eager_use_of_a_graph_tensor_is_a_clear_error():
     with pytest.raises(errors.InaccessibleTensorError):
         tf.sin(x)
     assert np.isclose(tf.sin(tf.constant(0.0)).numpy(), 0.0)
+
+
+def test_function_graph_outputs_leave_through_identity_ops():
+    # TF 2.21 (the function guide): "[] -> a", "['a', 'a'] -> add", "['add'] -> Identity".
+    @tf.function
+    def double_strings(a):
+        return a + a
+
+    graph = double_strings.get_concrete_function(tf.TensorSpec(None, tf.string)).graph
+    assert [(list(n.input), n.name) for n in graph.as_graph_def().node] == [
+        ([], 'a'), (['a', 'a'], 'add'), (['add'], 'Identity')]
+
+    @tf.function
+    def two(x):
+        return x, x * 2
+
+    concrete = two.get_concrete_function(tf.constant(1.0))
+    assert [t.name for t in concrete.outputs] == ['Identity:0', 'Identity_1:0']  # TF 2.21
+    assert [float(t) for t in two(tf.constant(1.0))] == [1.0, 2.0]

@@ -1,4 +1,4 @@
-"""Specs for the math tables: logic.py, arithmetic.py, elementary.py and reductions.py.
+"""Specs for the math tables: logic.py, arithmetic.py, elementary.py, complex_numbers.py and reductions.py.
 
 Float64 specs are checked against finite differences (first and second order); float32, integer and
 bool specs check the forward result and its dtype (TF's dtype rules) and skip the gradient check."""

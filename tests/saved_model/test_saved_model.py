@@ -360,3 +360,28 @@ def test_custom_gradients_are_saved_as_traced_graphs(tmp_path):
     with tf.GradientTape() as tape:
         out = loaded.scaled(v)
     assert np.isclose(tape.gradient(out, v).numpy(), 6.0)
+
+
+def test_loaded_function_with_input_signature_refuses_with_typeerror(tmp_path):
+    # TF 2.21: a function saved with an input_signature keeps it, so a call that does not fit
+    # raises TypeError ("Binding inputs to tf.function failed"); one traced from calls only
+    # raises ValueError ("Could not find matching concrete function").
+    class M(tf.Module):
+        @tf.function(input_signature=[tf.TensorSpec([None, 2], tf.float32)])
+        def __call__(self, x):
+            return x * 2
+
+        @tf.function
+        def g(self, x):
+            return x + 1
+    m = M()
+    m.g(tf.constant(1.0))
+    tf.saved_model.save(m, str(tmp_path))
+    r = tf.saved_model.load(str(tmp_path))
+    assert r(tf.constant([[1.0, 2.0]])).numpy().tolist() == [[2.0, 4.0]]
+    with pytest.raises(TypeError, match='Binding inputs to tf.function failed'):
+        r(tf.constant([[1, 2]]))
+    with pytest.raises(ValueError, match='Could not find matching concrete function'):
+        r.g(tf.constant(1))
+    assert r.__call__.input_signature[0].shape.as_list() == [None, 2]
+    assert r.g.input_signature is None

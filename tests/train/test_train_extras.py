@@ -51,3 +51,17 @@ def test_option_holders():
     with pytest.raises(TypeError, match='unexpected keyword'):
         tf.saved_model.LoadOptions(bogus=1)
     assert tf.saved_model.DEFAULT_SERVING_SIGNATURE_DEF_KEY == 'serving_default'
+
+
+def test_reader_object_graph_key_is_a_string_tensor(tmp_path):
+    # TF 2.21: the shape and dtype maps both hold _CHECKPOINTABLE_OBJECT_GRAPH (shape [], string),
+    # and get_tensor returns bytes for it (TF's are a protocol buffer, defun's JSON).
+    path = tf.train.Checkpoint(v=tf.Variable(1.0)).write(str(tmp_path / 'c'))
+    reader = tf.train.load_checkpoint(path)
+    shapes, types = reader.get_variable_to_shape_map(), reader.get_variable_to_dtype_map()
+    assert set(shapes) == set(types) == {'_CHECKPOINTABLE_OBJECT_GRAPH',
+                                         'v/.ATTRIBUTES/VARIABLE_VALUE'}
+    assert shapes['_CHECKPOINTABLE_OBJECT_GRAPH'] == [] and \
+        types['_CHECKPOINTABLE_OBJECT_GRAPH'] == tf.string
+    assert reader.has_tensor('_CHECKPOINTABLE_OBJECT_GRAPH')
+    assert isinstance(reader.get_tensor('_CHECKPOINTABLE_OBJECT_GRAPH'), bytes)
