@@ -9,6 +9,8 @@ W1  compiled `x * 2.0 + 1.0` on float32[10], per call vs a numpy function       
 W2  first call (trace + compile + run) of a Python loop of 1,000 `x = x * 1.0001 + 0.001`
                                                       (target < 0.1 s; baseline column: 0.1 s)
 W3  MLP 784-256-10 training step, batch 128, compiled vs hand-written numpy     (target <= 1.15x)
+W6  compiled `exp(-x * x) * sin(x) + 0.5 * x` on float32[10,000,000] vs the numpy one-liner
+                                                      (target <= 0.7x: blocked, no fresh temporaries)
 
     OPENBLAS_NUM_THREADS=1 python benchmarks/bench_core.py
 """
@@ -86,6 +88,22 @@ def w2():
         f(tf.constant(1.0))
     return ('W2 first call, 1,000-step Python loop', 'target time', 0.1, once(first_call),
             '< 1x')
+
+
+def w6():
+    a = np.linspace(-5.0, 5.0, 10_000_000, dtype=np.float32)
+
+    def numpy_fn(x):
+        return np.exp(-x * x) * np.sin(x) + 0.5 * x
+
+    @tf.function
+    def f(x):
+        return tf.exp(-x * x) * tf.sin(x) + 0.5 * x
+    t = tf.constant(a)
+    if f(t).numpy().tobytes() != numpy_fn(a).tobytes():
+        raise AssertionError('W6: defun and numpy differ')
+    return _row('W6 compiled elementwise chain, float32[1e7]', 'numpy one-liner',
+                lambda: numpy_fn(a), lambda: f(t), '<= 0.7x')
 
 
 def _mlp_data(rng):
@@ -188,7 +206,7 @@ def torch_rows():
 
 def main():
     rows = []
-    for bench in (w7, g1, g2, w1, w2, w3, torch_rows):
+    for bench in (w7, g1, g2, w1, w2, w3, w6, torch_rows):
         try:
             result = bench()
             rows.extend(result if isinstance(result, list) else [result])

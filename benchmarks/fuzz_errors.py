@@ -13,6 +13,7 @@ import os
 import re
 import subprocess
 import sys
+import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
@@ -21,7 +22,10 @@ MODES = ('eager', 'closure', 'args')
 NUMPY_TEXT = re.compile(r'numpy|ndarray|operands could not be broadcast|is out of bounds for '
                         r'(axis|array)|cannot reshape array|setting an array element|'
                         r'object too deep|only integer scalar arrays|list index out of range|'
-                        r'object has no attribute|division by zero|unsupported operand')
+                        r'not broadcastable|negative dimensions are not allowed|axis remapping|'
+                        r'not supported between instances|invalid literal for int|'
+                        r'object has no attribute|(?<!Integer )division by zero|unsupported operand|'
+                        r'The numpy boolean')
 
 
 def _call(tf, mode, fn, args, kwargs):
@@ -62,15 +66,18 @@ def _one(tf, np, mode, build):
         return [type(exc).__name__, str(exc)[:300]]
 
 
-def _subprocess(python, lib):
-    """Runs the cases under `lib` in `python`; a case that crashes the process is 'CRASH'."""
+def _subprocess(python, lib, known=None):
+    """Runs the cases under `lib` in `python` (all but those in `known`, results already had);
+    a case that crashes the process is 'CRASH'."""
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     env = dict(os.environ, TF_CPP_MIN_LOG_LEVEL='3', PYTHONPATH=root)
-    results = {}
+    results = dict(known or {})
     while True:
-        skip = json.dumps(sorted(results))
-        out = subprocess.run([python, os.path.abspath(__file__), '--run', lib, '--skip', skip],
-                             capture_output=True, text=True, env=env)
+        with tempfile.NamedTemporaryFile('w', suffix='.json', delete=False) as f:
+            json.dump(sorted(results), f)  # too long for a command line
+        out = subprocess.run([python, os.path.abspath(__file__), '--run', lib, '--skip',
+                              '@' + f.name], capture_output=True, text=True, env=env)
+        os.unlink(f.name)
         pending = None
         for line in out.stdout.splitlines():
             if not line.startswith('['):
@@ -125,22 +132,29 @@ def main():
     parser.add_argument('--run')
     parser.add_argument('--skip', default='[]')
     parser.add_argument('--tf', default='/work/tfenv/bin/python')
-    parser.add_argument('--cache', help='a JSON file holding (or to hold) TF\'s results')
+    parser.add_argument('--cache', help='a JSON file holding (or to hold) TF\'s results; cases '
+                        'missing from it are run under TF and added')
     parser.add_argument('-v', action='store_true')
     opts = parser.parse_args()
     if opts.run:
-        run(opts.run, set(json.loads(opts.skip)))
+        skip = opts.skip
+        if skip.startswith('@'):
+            with open(skip[1:]) as f:
+                skip = f.read()
+        run(opts.run, set(json.loads(skip)))
         return
     ours = _subprocess(sys.executable, 'defun')
+    theirs = {}
     if opts.cache and os.path.exists(opts.cache):
         with open(opts.cache) as f:
             theirs = json.load(f)
-    elif os.path.exists(opts.tf):
-        theirs = _subprocess(opts.tf, 'tensorflow')
+    if set(ours) - set(theirs) and os.path.exists(opts.tf):
+        # Cases added since the cache was written: ask TF for those only.
+        theirs = _subprocess(opts.tf, 'tensorflow', {k: v for k, v in theirs.items() if k in ours})
         if opts.cache:
             with open(opts.cache, 'w') as f:
                 json.dump(theirs, f)
-    else:
+    if not theirs:
         print(json.dumps(ours, indent=1))
         return
     compare(ours, theirs, opts.v)

@@ -74,6 +74,9 @@ class _Builder:
         self.live = set()
         self._used = None         # ids of the tensors live ops or the outputs read (is_used)
         self.arrays_0d = {}       # name of a scalar constant -> name of it as a 0-d array
+        # False while lines may still be rewritten when the source is written (see write_source);
+        # sub-graphs inlined into an emitter's lines are final when written.
+        self.lines_final = False
         self.lines_with_ops = []  # (source line, the op it runs, for error messages)
         self.chunks = []          # per emitted op: (lines so far, op, input names, output names)
         self.steps = []
@@ -106,6 +109,7 @@ class _Builder:
         (text, op) pair so runtime errors still name the op that failed. `python_ints` (a
         PythonInts) names inputs held as Python ints and ops to write as Python-int expressions."""
         sub = _Builder(graph, inputs, outputs, self.opts, self.fn_name)
+        sub.lines_final = True   # taken as they are by the emitter: nothing rewrites them later
         sub.namespace, sub.used = self.namespace, self.used   # one module: names stay unique
         sub.op_inputs = self.op_inputs
         plan = python_ints or PythonInts()
@@ -244,7 +248,7 @@ class _Builder:
         elif emitter is not None:
             body = emitter(op, in_names, out_names, self)
         else:
-            body = [self.call_line(op, in_names, out_names)]
+            body = [self.call_line(op, in_names, out_names, arrays_0d=self.lines_final)]
         for line in body:
             self.lines_with_ops.append(line if isinstance(line, tuple) else (line, op))
         attrs = op.attrs
@@ -256,11 +260,11 @@ class _Builder:
         for t, n in zip(op.outputs, out_names):
             self.names[id(t)] = n
 
-    def call_line(self, op, in_names, out_names):
+    def call_line(self, op, in_names, out_names, arrays_0d=False):
         infix = _INFIX.get(op.opdef.graph_kernel) if len(in_names) == 2 and not op.attrs else None
         if infix is not None:
             # The kernel is exactly this Python operator: write the expression, skip the call.
-            a, b = self.operand_names(op, in_names)
+            a, b = self.operand_names(op, in_names) if arrays_0d else in_names
             return f'{out_names[0]} = {a} {infix} {b}'
         expression = op.opdef.expression(op, in_names) if op.opdef.expression else None
         if expression is not None and len(out_names) == 1:
@@ -352,8 +356,19 @@ class _Builder:
                 lines.append((f'del {", ".join(sorted(frees[i]))}', op))
         return lines
 
+    def write_0d_operands(self):
+        """Rewrites the binary operator lines with scalar constants as 0-d arrays (operand_names):
+        done when the source is written, so a big graph's interpreted first call never pays."""
+        start = 0
+        for end, op, ins, outs in self.chunks:
+            if end - start == 1 and op.opdef.emit is None and len(ins) == 2 and not op.attrs \
+                    and op.opdef.graph_kernel in _INFIX:
+                self.lines_with_ops[start] = (self.call_line(op, ins, outs, arrays_0d=True), op)
+            start = end
+
     def write_source(self, params, outs):
         """(source, {line number: op}) of the generated function."""
+        self.write_0d_operands()
         lines = self.lines_freeing_dead_values()
         lines.append((f'return ({", ".join(outs)}{"," if len(outs) == 1 else ""})', None))
         source = f'def {self.fn_name}({", ".join(params)}):\n' + ''.join(

@@ -26,8 +26,8 @@ from defun.call_binding import Binder, WeakMethod, weak_refs
 from defun.input_signature import signature_key
 from defun.retraces import RetraceLog
 from defun.tensor import EagerTensor
-from defun.trace_key import TENSOR, TraceKey
-from defun.trace_leaves import UnconvertibleArray
+from defun.trace_key import TraceKey
+from defun.trace_leaves import UnconvertibleArray, positional_key
 from defun.tracing import VariablePolicy, trace_function
 
 __all__ = ['function', 'Function']
@@ -35,14 +35,6 @@ __all__ = ['function', 'Function']
 _state = context.state()
 _config = context.CONFIG  # read by the hot path (run_functions_eagerly), without a call
 _new_tensor = object.__new__  # skips EagerTensor.__init__'s frame on the hot path
-
-
-def _positional_key(leaves):
-    """The key of `_positional` for a call whose leaves are all tensors: their numpy dtypes and
-    shapes, flat (what __call__'s hot path builds from the arguments' arrays); None otherwise."""
-    if not all(leaf[0] == TENSOR for leaf in leaves):
-        return None
-    return tuple(x for leaf in leaves for x in leaf[1:])
 
 
 class Function:
@@ -156,7 +148,7 @@ class Function:
 
     def _call(self, args, kwargs):
         """__call__ past its hot path: a memoized trace called with eager tensors positionally
-        (looked up by their flat (dtype, shape) pairs, see _positional_key) runs its generated
+        (looked up by their flat (dtype, shape) pairs, see trace_leaves.positional_key) runs its generated
         function; anything else takes the general path."""
         if context.functions_run_eagerly():  # tf.config.run_functions_eagerly(True)
             return self._python_function(*args, **kwargs)
@@ -215,7 +207,7 @@ class Function:
             if self._input_signature is None and not holders and \
                     not concrete.captures_enclosing_graph():
                 self._memo[(names, key.tree, key.leaves)] = concrete
-                positional = _positional_key(key.leaves)
+                positional = positional_key(key.leaves)
                 if names == self._binder.names and key.tree == self._flat_tree and \
                         positional is not None:
                     self._positional[positional] = concrete

@@ -7,8 +7,9 @@ identity, so the cache holds no Variable); Python scalars, strings and None by v
 equality as TF's `Literal` (2, 2.0 and True share a trace); objects with `__tf_tracing_type__` by
 the TraceType they return; any other object by identity, held weakly by the cache.
 
-Leaf keys are tuples tagged by kind (hashed in C: this is the per-call hot path), so the tensor key
-`(TENSOR, numpy dtype, shape tuple)` that `Function.__call__` builds inline equals a TensorLeaf.
+Leaf keys are tuples tagged by kind (hashed in C: this is the per-call hot path); `positional_key`
+says what `Function.__call__`'s hot path looks a call of eager tensors up by (their numpy dtypes
+and shapes, read from the arrays inline), so a change to the tensor key changes it here too.
 Adding a kind is a class here and a line in `leaf_for`.
 """
 import weakref
@@ -22,9 +23,18 @@ from defun.value_conversion import to_array
 from defun.trace_types import TracingContext, TypeText, UnknownArgument, VariableSpec
 from defun.variables import ArgumentVariable, Variable
 
-__all__ = ['leaf_for', 'is_numpy_value', 'TENSOR']
+__all__ = ['leaf_for', 'is_numpy_value', 'positional_key', 'TENSOR']
 
 TENSOR, PYTHON, OBJECT, VARIABLE, CUSTOM = 'T', 'P', 'O', 'V', 'C'
+
+
+def positional_key(leaves):
+    """What Function.__call__'s hot path memoizes a trace under, for a call whose leaves are all
+    tensors: their numpy dtypes and shapes, flat (built there from the arguments' arrays); None
+    for any other call."""
+    if not all(leaf[0] == TENSOR for leaf in leaves):
+        return None
+    return tuple(x for leaf in leaves for x in leaf[1:])
 
 
 class _Leaf(tuple):

@@ -18,6 +18,7 @@ from defun.function_type import function_type
 from defun.operation import GraphTensor
 from defun.ops import base_ops
 from defun.tensor import Tensor, convert_to_tensor
+from defun.shapes import TensorShape
 
 __all__ = ['trace_function', 'VariablePolicy']
 
@@ -142,6 +143,8 @@ def _output_tensor(value, graph, fn_name):
         return value.read_value()
     if isinstance(value, (bool, int, float, complex, str, bytes, np.ndarray, np.generic)):
         return convert_to_tensor(value)
+    if isinstance(value, TensorShape) and value.is_fully_defined():
+        return convert_to_tensor(value)  # TF converts a fully known shape, refuses a partial one
     raise TypeError(
         f'To be compatible with tf.function, Python functions must return zero or more Tensors or '
         f'ExtensionTypes or None values; in compilation of {fn_name}, found return value of type '

@@ -31,6 +31,9 @@ def to_array(value, dtype):
         raise conversion_error('ragged', value) from None
     if array.dtype.kind == 'O' or array.dtype.kind in 'US':
         return _object_array(value, array, dtype, is_numpy)
+    if not is_numpy and array.dtype.kind in 'iufc' and isinstance(value, (list, tuple)) and \
+            _holds_bool(value):  # numpy reads True as 1; TF refuses bools mixed with numbers
+        raise conversion_error('mixed', value)
     if dtype is None:
         return _default_array(array, is_numpy)
     target = dtype.np_dtype
@@ -120,6 +123,12 @@ def conversion_error(kind, value):
                           f'{_first_unsupported(value)}).')
     return ValueError(f"Can't convert Python sequence with mixed types to Tensor: "
                       f'{_short(value)}')
+
+
+def _holds_bool(value):
+    if isinstance(value, (list, tuple)):
+        return any(_holds_bool(v) for v in value)
+    return isinstance(value, (bool, np.bool_))
 
 
 def _first_unsupported(array):

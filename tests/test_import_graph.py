@@ -1,7 +1,9 @@
 """The layers of DESIGN.md, checked on the source: the import graph of defun/ and autograph/, built
 with `ast` from every import statement (at module level or inside a function alike), has no cycle,
 and the op tables in defun/ops/ import only the registry, dispatch, the tensor types and the
-utilities below them, never graphs, the executor, autodiff, functions or control flow.
+utilities below them, never graphs, the executor, autodiff, functions or control flow. The bottom
+layer imports only itself; graphs, the executor and autodiff never import control flow; AutoGraph's
+runtime never imports the face `defun`; and no module of ours is imported inside a function.
 
 An import of a package's submodule (`from defun import nest`, `import defun.ops.math`) is an edge to
 that submodule; Python's implicit import of the parent package is not an edge (the face
@@ -127,3 +129,44 @@ def test_the_core_imports_autograph_only_in_function_and_the_face():
     importers = sorted(n for n in MODULES if n.split('.')[0] == 'defun'
                        and any(m.split('.')[0] == 'autograph' for m in GRAPH[n]))
     assert importers == ['defun', 'defun.function']
+
+
+# The bottom layer (DESIGN.md: the registry and dispatch over context, tensors, dtypes, shapes,
+# nest and errors): it imports only itself, so it never reaches the graphs or the op tables.
+BOTTOM = frozenset(['defun.registry', 'defun.dispatch', 'defun.context', 'defun.tensor',
+                    'defun.value_conversion', 'defun.dtypes', 'defun.shapes', 'defun.nest',
+                    'defun.errors', 'defun.names', 'defun.dimension'])
+# Graphs, the executor and autodiff: below control flow, which builds on them.
+BELOW_CONTROL_FLOW = frozenset(['defun.operation', 'defun.graph', 'defun.funcgraph',
+                                'defun.folding', 'defun.executor', 'defun.graph_callable',
+                                'defun.backprop', 'defun.tape', 'defun.gradients',
+                                'defun.gradient_graph'])
+
+
+@pytest.mark.parametrize('name', sorted(BOTTOM))
+def test_the_bottom_layer_imports_only_itself(name):
+    assert sorted(GRAPH[name] - BOTTOM) == [], f'{name} imports above the bottom layer'
+
+
+@pytest.mark.parametrize('name', sorted(BELOW_CONTROL_FLOW))
+def test_graphs_executor_and_autodiff_never_import_control_flow(name):
+    assert not [m for m in GRAPH[name] if m.startswith('defun.control_flow')]
+
+
+def _imports_inside_functions(name):
+    path, is_package = MODULES[name]
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            for inner in ast.walk(node):
+                if isinstance(inner, ast.Import):
+                    found += [a.name for a in inner.names]
+                elif isinstance(inner, ast.ImportFrom):
+                    found.append(_resolve(inner.module, inner.level, name, is_package))
+    return [m for m in found if m.split('.')[0] in PACKAGES]
+
+
+@pytest.mark.parametrize('name', sorted(MODULES))
+def test_no_module_of_ours_is_imported_inside_a_function(name):
+    # An import inside a function is how a cycle gets hidden; optional third-party imports may be.
+    assert _imports_inside_functions(name) == []

@@ -7,6 +7,8 @@ starts from what existed before it.
 """
 from autograph.operators import special_values
 
+__all__ = ['ldu', 'store']  # the `ag__` names (see __init__.py)
+
 
 def ldu(load, name):
     try:

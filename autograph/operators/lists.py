@@ -7,6 +7,8 @@ from defun.ops import array as array_ops
 
 from autograph.operators import tensors
 
+__all__ = ['list_append', 'stack']  # the `ag__` names (see __init__.py)
+
 
 def list_append(target, value):
     if tensors.is_tensor_array(target):

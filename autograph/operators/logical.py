@@ -9,6 +9,8 @@ from defun.ops import logic
 
 from autograph.operators import tensors
 
+__all__ = ['and_', 'if_exp', 'not_', 'or_']  # the `ag__` names (see __init__.py)
+
 
 def _branch(fn):
     return lambda: tensors.to_tensor_leaves(fn())

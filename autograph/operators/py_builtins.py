@@ -20,6 +20,8 @@ from defun.ops import math as math_ops
 
 from autograph.operators import tensors
 
+__all__ = ['IndexedIterable', 'OVERLOADS', 'print_', 'range_']  # the `ag__` names (see __init__.py)
+
 
 class IndexedIterable:
     """Something a tensor loop can iterate: a scalar length and an item-by-index function."""

@@ -5,6 +5,8 @@ A name the converted code must bind before Python would (so nested block functio
 UnboundLocalError Python would; using it in an operation raises it too, rather than a puzzling TypeError.
 """
 
+__all__ = ['Undefined', 'UndefinedReturnValue', 'ld', 'retval']  # the `ag__` names (see __init__.py)
+
 
 def _unbound(name):
     # TF's wording (its tests match "'x' is used before assignment").

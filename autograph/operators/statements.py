@@ -3,6 +3,8 @@ from defun.ops import debug
 
 from autograph.operators import tensors
 
+__all__ = ['assert_stmt']  # the `ag__` names (see __init__.py)
+
 
 def assert_stmt(test, message_fn):
     if tensors.is_graph_tensor(test):

@@ -239,7 +239,7 @@ def _cond_gradient(op, grads, needed):
     for plan, slot in zip(plans, slots):
         plan.graph.inputs = plan.seeds + [_slot(plan.graph, slot, t) for t in union]
     seeds = [grads[i] for i in seed_indices]
-    kind = 'If' if fwd.type.endswith('If') else 'Case'
+    kind = 'If' if fwd.opdef in (IF, STATELESS_IF) else 'Case'
     selector = cf.graph_tensor_in_current(fwd.inputs[0])
     inputs = [cf.graph_tensor_in_current(t) for t in union]
     outputs = create(kind, selector, [p.graph for p in plans], seeds + inputs)

@@ -15,7 +15,7 @@ import weakref
 
 import numpy as np
 
-from defun import context, dtypes, nest
+from defun import context, dtypes, errors, nest
 from defun.dispatch import apply_op
 from defun.executor import compile_graph
 from defun.funcgraph import FuncGraph
@@ -232,5 +232,5 @@ def as_bool_scalar(value, what):
 def _describe(t):
     try:
         return t.name
-    except AttributeError:
-        return repr(t)
+    except AttributeError:  # an eager tensor: its dtype and shape, not its values
+        return errors.describe(t)

@@ -23,7 +23,7 @@ from typing import Any
 
 import numpy as np
 
-from defun import context, dtypes, nest
+from defun import context, dtypes, errors, nest
 from defun.dispatch import apply_op
 from defun.gradient_graph import GradientGraph
 from defun.operation import GraphTensor
@@ -91,10 +91,16 @@ def _body_result(result, structure):
         result = [result]
     try:
         nest.assert_same_structure(structure, result, check_types=False)
-    except (ValueError, TypeError) as exc:
+    except (ValueError, TypeError):
         raise ValueError(f'The body of tf.while_loop must return the same structure as loop_vars.'
-                         f'\nloop_vars: {structure!r}\nbody returned: {result!r}\n{exc}') from None
+                         f'\nloop_vars: {_shapes(structure)}\nbody returned: {_shapes(result)}') from None
     return nest.pack_sequence_as(structure, nest.flatten(result))
+
+
+def _shapes(structure):
+    """A loop structure for messages: each tensor as its dtype and shape (never its values)."""
+    return nest.map_structure(
+        lambda v: errors.describe(v) if isinstance(v, Tensor) else v, structure)
 
 
 def _eager_loop(cond, body, structure, maximum_iterations, single):

@@ -217,7 +217,13 @@ def divide_no_nan(x, y, name=None):
 
 # ---------------------------------------------------------------- negation, square, add_n
 
-NEG = define_op('Neg', np.negative, same_as_first, lambda op, g: -g)
+def _neg_infer(x):
+    check_inputs('negative', 'fci', x)  # Neg's signature: no bool, string or unsigned ints
+    return x.dtype, dims(x)
+
+
+NEG = define_op('Neg', checked_kernel(np.negative, 'fci', 'negative'), _neg_infer,
+                lambda op, g: -g)
 SQUARE = define_op('Square', np.square, same_as_first,
                    lambda op, g: g * (conj(op.inputs[0]) * 2))
 

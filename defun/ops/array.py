@@ -96,7 +96,7 @@ def unstack(value, num=None, axis=0, name='unstack'):
         raise ValueError(f'unstack: Input shape axis {axis} must be in range [-0, 0) (the input '
                          f'is a scalar, {errors.describe(x)})')
     if not isinstance(axis, (int, np.integer)) or isinstance(axis, bool):
-        raise TypeError(f'unstack: `axis` must be an int, got {axis!r}')
+        raise TypeError(f'unstack: `axis` must be an int, got {errors.describe(axis)}')
     if not -len(d) <= axis < len(d):
         # TF's wrapper checks the axis against the static rank (a ValueError in both modes).
         raise ValueError(f'unstack: axis {axis} is out of range for {errors.describe(x)}')
@@ -184,8 +184,8 @@ def _resolve_sizes(sizes, total):
 
 
 def _split_kernel(x, *sizes, axis, num):
-    if sizes:
-        sizes = _resolve_sizes([int(s) for s in sizes], np.shape(x)[axis])
+    if sizes:  # sizes known only now are checked now (TF's kernel check)
+        sizes = validation.split_sizes([int(s) for s in sizes], np.shape(x)[axis], 'split')
         bounds = np.cumsum(sizes)[:-1]
         return tuple(np.split(x, bounds, axis=axis))
     return tuple(np.split(x, num, axis=axis))
@@ -254,6 +254,10 @@ def split(value, num_or_size_splits, axis=0, num=None, name='split'):
 
 def _split_dynamic(x, sizes, axis, num):
     """Split sizes known only when the graph runs: `num` must say how many there are."""
+    if not sizes.dtype.is_integer:
+        raise validation.dtype_mismatch(
+            f"split: Value for attr 'Tlen' of {errors.kernel_type_name(sizes.dtype)} is not in "
+            f"the list of allowed values: int8, int32, int64 (`size_splits`)")
     n = sizes.shape.as_tuple()
     count = num if num is not None else (n[0] if n and n[0] is not None else None)
     if count is None:
@@ -266,14 +270,19 @@ def _split_dynamic(x, sizes, axis, num):
 
 def _one_hot_kernel(indices, depth, on_value, off_value, axis, dtype):
     idx = np.asarray(indices)
+    if not (axis == -1 or 0 <= axis <= idx.ndim):  # TF's kernel checks it at run time
+        raise errors.InvalidArgumentError(f'one_hot: Expected axis to be -1 or between '
+                                          f'[0, {idx.ndim + 1}).  But received: {axis}')
     eye = np.arange(depth) == idx[..., None]
     result = np.where(eye, on_value, off_value).astype(dtype.np_dtype)
     return np.moveaxis(result, -1, axis) if axis != -1 else result
 
 
 def _one_hot_infer(indices, depth, on_value, off_value, axis, dtype):
+    if axis < -1:
+        raise validation.invalid_argument(f'one_hot: axis must be >= -1, got {axis}')
     d = dims(indices)
-    if d is None:
+    if d is None or axis > len(d):
         return dtype, None
     a = len(d) if axis == -1 else axis
     return dtype, d[:a] + (depth,) + d[a:]

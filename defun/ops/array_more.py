@@ -51,6 +51,11 @@ def roll(input, shift, axis, name=None):
     a = to_tensor(axis, name='axis', op='roll')
     if not (s.dtype.is_integer and a.dtype.is_integer):
         raise TypeError('roll: shift and axis must be integers')
+    for arg, t in (('shift', s), ('axis', a)):
+        if t.shape.rank is not None and t.shape.rank > 1:
+            raise validation.invalid_argument(
+                f'roll: {arg} must be a scalar or a 1-D vector. Found: '
+                f'[{",".join(str(d) for d in t.shape.as_list())}]')
     return apply_op(ROLL, (x, s, a), None, name)
 
 
@@ -75,6 +80,9 @@ def repeat(input, repeats, axis=None, name=None):
     rank = x.shape.rank
     if rank is None:
         raise ValueError('repeat: the rank of input must be known')
+    if isinstance(axis, Tensor) and axis.shape.rank:
+        raise TypeError(f'repeat: Argument `axis` must be an int. Received `axis` = '
+                        f'{errors.describe(axis)}')
     axis = validation.axis(axis, rank, 'repeat')
     r = to_tensor(repeats, name='repeats', op='repeat')
     indices = apply_op(REPEAT_INDICES, (shape(x, out_type=dtypes.int64)[axis], r))

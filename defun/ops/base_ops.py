@@ -176,13 +176,37 @@ def reshape(tensor, shape, name=None):
 
 def _broadcast_to_infer(x, shape):
     target = op_helpers.shape_arg_dims(shape)
-    if target is None or None in target:
+    if target is None:
         return x.dtype, target
-    op_helpers.broadcast_dims(dims(x), target, 'broadcast_to')
+    negative = [d for d in target if d is not None and d < 0]
+    if negative:
+        raise validation.invalid_argument(f'broadcast_to: Dimension {negative[0]} must be >= 0')
+    d = dims(x)
+    if d is not None and len(d) > len(target):
+        raise validation.invalid_argument(f'broadcast_to: Shape must be at most rank '
+                                          f'{len(target)} but is rank {len(d)} (input '
+                                          f'{errors.describe(x)}, shape {list(target)})')
+    if None in target:
+        return x.dtype, target
+    op_helpers.broadcast_dims(d, target, 'broadcast_to')
     return x.dtype, target
 
 
-BROADCAST_TO = define_op('BroadcastTo', np.broadcast_to, _broadcast_to_infer,
+def _broadcast_to_kernel(x, shape_array):
+    target = validation.shape_value(shape_array, 'broadcast_to')
+    if x.ndim > len(target):
+        raise errors.InvalidArgumentError(
+            f'broadcast_to: Rank of input ({x.ndim}) must be no greater than rank of output shape '
+            f'({len(target)}).')
+    try:
+        return np.broadcast_to(x, target)
+    except ValueError:
+        raise errors.InvalidArgumentError(
+            f'broadcast_to: Incompatible shapes: [{",".join(map(str, x.shape))}] vs. '
+            f'[{",".join(map(str, target))}]') from None
+
+
+BROADCAST_TO = define_op('BroadcastTo', _broadcast_to_kernel, _broadcast_to_infer,
                          lambda op, g: (sum_to(g, op.inputs[0]), None))
 
 
@@ -273,11 +297,19 @@ def ones_like(input, dtype=None, name=None):
 
 
 def _fill_kernel(dims_array, value):
-    return np.full(tuple(int(d) for d in dims_array), value, dtype=np.asarray(value).dtype)
+    return np.full(validation.shape_value(dims_array, 'fill'), value,
+                   dtype=np.asarray(value).dtype)
 
 
 def _fill_infer(dims_t, value):
-    return value.dtype, op_helpers.shape_arg_dims(dims_t)
+    if dims_t.shape.rank is not None and dims_t.shape.rank > 1:
+        raise validation.invalid_argument(f'fill: Shape must be rank 1 but is rank '
+                                          f'{dims_t.shape.rank} for `dims` '
+                                          f'{errors.describe(dims_t)}')
+    target = op_helpers.shape_arg_dims(dims_t)
+    if target is not None and any(d is not None and d < 0 for d in target):
+        raise validation.invalid_argument(f'fill: Fill dimensions must be >= 0, got {list(target)}')
+    return value.dtype, target
 
 
 FILL = define_op('Fill', _fill_kernel, _fill_infer,

@@ -17,7 +17,7 @@ from defun.ops.arithmetic import conj, divide_no_nan, square
 from defun.ops.op_helpers import binary_args, dims, to_tensor
 from defun.ops.base_ops import ones_like, sum_to, zeros_like
 from defun.ops.complex_numbers import complex
-from defun.ops.dtype_checks import (FLOAT, INEXACT, NUMERIC, REAL, check_inputs, checked_kernel,
+from defun.ops.dtype_checks import (FLOAT, INEXACT, NUMERIC, check_inputs, checked_kernel,
                                     half_in_float32, kernel_registered_for)
 from defun.ops.logic import greater, where
 from defun.registry import define_op
@@ -68,11 +68,11 @@ def _pow_grad(op, g):
 
 
 def _pow_infer(x, y):
-    check_inputs('pow', NUMERIC, x)
+    check_inputs('pow', 'fci', x)  # Pow's signature: no unsigned ints
     return x.dtype, op_helpers.broadcast_dims(dims(x), dims(y), 'pow')
 
 
-POW = define_op('Pow', checked_kernel(np.power, NUMERIC, 'pow'), _pow_infer, _pow_grad)
+POW = define_op('Pow', checked_kernel(np.power, 'fci', 'pow'), _pow_infer, _pow_grad)
 
 
 def pow(x, y, name=None):
@@ -114,7 +114,8 @@ def _rsqrt_grad_grad(op, g):
 
 RECIPROCAL_GRAD = _grad_op('ReciprocalGrad', lambda y, dy: -dy * y * y, _reciprocal_grad_grad)
 SQRT_GRAD = _grad_op('SqrtGrad', lambda y, dy: 0.5 * dy / y, _sqrt_grad_grad)
-RSQRT_GRAD = _grad_op('RsqrtGrad', lambda y, dy: -0.5 * dy * y * y * y, _rsqrt_grad_grad)
+# TF's RsqrtGrad order, -0.5 * (dy * y) * (y * y), so float results agree bit for bit.
+RSQRT_GRAD = _grad_op('RsqrtGrad', lambda y, dy: -0.5 * (dy * y) * (y * y), _rsqrt_grad_grad)
 # Reciprocal's signature takes ints, but TF has CPU kernels for float and complex only.
 RECIPROCAL = define_op('Reciprocal',
                        kernel_registered_for(np.reciprocal, NUMERIC, INEXACT, 'reciprocal',
@@ -262,7 +263,8 @@ SINH = _unary('Sinh', np.sinh, lambda op, g: g * cosh(_in(op)), 'sinh')
 COSH = _unary('Cosh', np.cosh, lambda op, g: g * sinh(_in(op)), 'cosh')
 TANH = _unary('Tanh', np.tanh, lambda op, g: g * (1 - _out(op) * _out(op)), 'tanh')
 SIGMOID = _unary('Sigmoid', _sigmoid_kernel,
-                 lambda op, g: g * (_out(op) * (1 - _out(op))), 'sigmoid')
+                 # (g * y) * (1 - y): TF's SigmoidGrad order, so float results agree bit for bit
+                 lambda op, g: g * _out(op) * (1 - _out(op)), 'sigmoid')
 def _softplus_kernel(x):
     if x.dtype is _HALF:
         # TF's half softplus: log1p(exp(x)) rounded to float16 at each step (past 11, exp(x)
@@ -313,8 +315,9 @@ def erfc(x, name=None):
 
 # ---------------------------------------------------------------- abs, sign, rounding
 
-ABS = _unary('Abs', np.abs, lambda op, g: g * sign(op.inputs[0]), 'abs', REAL)
-SIGN = _unary('Sign', np.sign, lambda op, g: zeros_like(op.inputs[0]), 'sign', NUMERIC)
+# TF's Abs and Sign take signed ints only (no unsigned), as Neg and Pow.
+ABS = _unary('Abs', np.abs, lambda op, g: g * sign(op.inputs[0]), 'abs', 'fi')
+SIGN = _unary('Sign', np.sign, lambda op, g: zeros_like(op.inputs[0]), 'sign', 'fci')
 
 
 def _complex_abs_infer(x):

@@ -127,14 +127,16 @@ def gather(params, indices, validate_indices=None, axis=None, batch_dims=0, name
     x = to_tensor(params, op='gather')
     idx = to_tensor(indices, op='gather')
     if not idx.dtype.is_integer:
-        raise TypeError(f'gather: indices must be int32 or int64, got {errors.describe(idx)}')
+        raise validation.dtype_mismatch(f"gather: Value for attr 'Tindices' of "
+                                        f"{errors.kernel_type_name(idx.dtype)} is not in the list "
+                                        f"of allowed values: int16, int32, int64")
     pr, ir = x.shape.rank, idx.shape.rank
     batch_dims = int(batch_dims)
     if batch_dims < 0:
         if ir is None:
             raise ValueError('gather: negative batch_dims needs indices of known rank')
         batch_dims += ir
-    axis = batch_dims if axis is None else int(axis)
+    axis = batch_dims if axis is None else validation.axis(axis, None, 'gather', attr='Taxis')
     if pr is None:
         if axis < 0:
             raise ValueError('gather: a negative axis needs params of known rank')
@@ -206,14 +208,37 @@ def gather_nd(params, indices, batch_dims=0, name=None):
 
 
 def _scatter_nd_kernel(indices, updates, shape_, batch_dims):
-    result = np.zeros(tuple(int(n) for n in shape_), dtype=np.asarray(updates).dtype)
+    target = validation.shape_value(shape_, 'scatter_nd')
+    if not batch_dims:
+        _kernel_scatter_shapes(indices, updates, target, 'scatter_nd')
+    result = np.zeros(target, dtype=np.asarray(updates).dtype)
     np.add.at(result, _nd_index(result.shape, indices, batch_dims, 'ScatterNd'), updates)
     return result
 
 
+def _kernel_scatter_shapes(indices, updates, shape_, op):
+    try:
+        validation.scatter_shapes(np.shape(indices), np.shape(updates), shape_, op)
+    except ValueError as exc:  # a kernel's check: InvalidArgumentError in both modes
+        raise errors.InvalidArgumentError(str(exc)) from None
+
+
+def _scatter_nd_infer(indices, updates, shape_, batch_dims):
+    target = _known_shape(shape_)
+    if not batch_dims:
+        validation.scatter_shapes(dims(indices), dims(updates), target, 'scatter_nd')
+    return updates.dtype, target
+
+
+def _tensor_scatter_infer(op):
+    def infer(tensor, indices, updates):
+        validation.scatter_shapes(dims(indices), dims(updates), dims(tensor), op)
+        return tensor.dtype, tensor.shape
+    return infer
+
+
 SCATTER_ND = define_op(
-    'ScatterNd', _scatter_nd_kernel,
-    lambda i, u, s, batch_dims: (u.dtype, _known_shape(s)),
+    'ScatterNd', _scatter_nd_kernel, _scatter_nd_infer,
     lambda op, g: (None, apply_op(GATHER_ND, (g, op.inputs[0]),
                                   {'batch_dims': op.get_attr('batch_dims')}), None))
 
@@ -228,12 +253,14 @@ def scatter_nd(indices, updates, shape, name=None):
 
 
 def _tensor_scatter_add_kernel(tensor, indices, updates):
+    _kernel_scatter_shapes(indices, updates, tensor.shape, 'tensor_scatter_nd_add')
     result = np.array(tensor, copy=True)
     np.add.at(result, _nd_index(result.shape, indices, 0, 'TensorScatterAdd'), updates)
     return result
 
 
 def _tensor_scatter_update_kernel(tensor, indices, updates):
+    _kernel_scatter_shapes(indices, updates, tensor.shape, 'tensor_scatter_nd_update')
     result = np.array(tensor, copy=True)
     result[_nd_index(result.shape, indices, 0, 'TensorScatterUpdate')] = updates
     return result
@@ -244,11 +271,12 @@ def _gather_updates(op, g):
 
 
 TENSOR_SCATTER_ADD = define_op(
-    'TensorScatterAdd', _tensor_scatter_add_kernel, lambda t, i, u: (t.dtype, t.shape),
+    'TensorScatterAdd', _tensor_scatter_add_kernel, _tensor_scatter_infer('tensor_scatter_nd_add'),
     lambda op, g: (g, None, _gather_updates(op, g)))
 
 TENSOR_SCATTER_UPDATE = define_op(
-    'TensorScatterUpdate', _tensor_scatter_update_kernel, lambda t, i, u: (t.dtype, t.shape),
+    'TensorScatterUpdate', _tensor_scatter_update_kernel,
+    _tensor_scatter_infer('tensor_scatter_nd_update'),
     lambda op, g: (apply_op(TENSOR_SCATTER_UPDATE, (g, op.inputs[1], _gather_updates(op, g) * 0)),
                    None, _gather_updates(op, g)))
 

@@ -229,7 +229,7 @@ EINSUM = define_op('Einsum', _einsum_kernel, _einsum_infer, _einsum_grad)
 
 def einsum(equation, *inputs, **kwargs):
     """Einstein summation, as numpy's einsum (including '...' and implicit output)."""
-    kwargs.pop('name', None)
+    validation.op_name(kwargs.pop('name', None))
     kwargs.pop('optimize', None)
     if not isinstance(equation, str):
         raise TypeError(f'einsum: `equation` must be a string, got {equation!r}')
@@ -267,6 +267,7 @@ def _tensordot_axes(axes, rank_a, rank_b):
 
 def tensordot(a, b, axes, name=None):
     """Contracts a's `axes[0]` with b's `axes[1]` (an int n: a's last n with b's first n)."""
+    validation.op_name(name)
     a, b = binary_args(a, b, 'tensordot')
     sa, sb = dims(a), dims(b)
     if sa is None or sb is None:

@@ -24,9 +24,10 @@ def _norm_axes(axis, ord):
         if ord not in supported:
             raise ValueError(f"'ord' must be a supported matrix norm in {supported}, got {ord}")
         return tuple(int(a) for a in axis), True
+    given = axis
     if isinstance(axis, (list, tuple)) and len(axis) == 1:
         axis = axis[0]
-    if not (axis is None or isinstance(axis, (int, np.integer))):
+    if not (given is None or isinstance(axis, (int, np.integer))):
         raise ValueError(f"'axis' must be None, an integer, or a tuple of 2 unique integers, got "
                          f"{axis}")
     if isinstance(ord, str):

@@ -57,6 +57,7 @@ ANGLE = define_op('Angle', _angle_kernel,
 
 def angle(input, name=None):
     """The argument of each complex element; for real ones, pi where negative and 0 elsewhere."""
+    validation.op_name(name)
     z = to_tensor(input, op='angle')
     if z.dtype.is_complex:
         return apply_op(ANGLE, (z,), None, name)

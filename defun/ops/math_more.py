@@ -73,6 +73,7 @@ def squared_difference(x, y, name=None):
     """(x - y)**2, elementwise with broadcasting."""
     validation.op_name(name)
     x, y = binary_args(x, y, 'squared_difference')
+    validation.element_type(x, 'fci', 'squared_difference')  # no bool, string, unsigned
     return square(x - y)
 
 
@@ -298,10 +299,12 @@ def segment_sum(data, segment_ids, name=None):
 
 
 def segment_max(data, segment_ids, name=None):
+    validation.op_name(name)
     return _sorted_extremum(SEGMENT_MAX, data, segment_ids, 'segment_max')
 
 
 def segment_min(data, segment_ids, name=None):
+    validation.op_name(name)
     return _sorted_extremum(SEGMENT_MIN, data, segment_ids, 'segment_min')
 
 
@@ -316,6 +319,7 @@ def _sorted_extremum(opdef, data, segment_ids, op):
 
 
 def segment_mean(data, segment_ids, name=None):
+    validation.op_name(name)
     x, ids, n = _segment_args(data, segment_ids, None, 'segment_mean')
     return unsorted_segment_mean(x, ids, n)
 

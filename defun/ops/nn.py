@@ -180,7 +180,7 @@ def _softmax_axis(x, axis, op):
     elif isinstance(axis, float):  # TF's shape function refuses it
         raise validation.invalid_argument(f'{op}: `axis` must be an int, got {axis!r}')
     elif not isinstance(axis, (int, np.integer)) or isinstance(axis, bool):
-        raise TypeError(f'{op}: `axis` must be an int, got {axis!r}')
+        raise TypeError(f'{op}: `axis` must be an int, got {errors.describe(axis)}')
     axis = int(axis)
     r = x.shape.rank
     if r is not None:

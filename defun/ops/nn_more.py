@@ -196,6 +196,7 @@ def _noise_shape(x, noise_shape):
 
 def dropout(x, rate, noise_shape=None, seed=None, name=None):
     """Zeros each element with probability `rate` and scales the rest by 1 / (1 - rate)."""
+    validation.op_name(name)
     return dropout_with(x, rate, noise_shape,
                         lambda shape_, dtype: uniform(shape_, seed=seed, dtype=dtype))
 

@@ -64,11 +64,10 @@ def random_attrs(op_type, dtype, seed):
 
 def shape_arg(shape, op):
     if isinstance(shape, Tensor):
-        if not shape.dtype.is_integer:
-            raise TypeError(f'{op}: shape must be an int32 or int64 tensor, got '
-                            f'{errors.describe(shape)}')
-        return shape
-    return to_tensor(shape, dtype=dtypes.int32, name='shape', op=op)
+        return validation.shape_tensor(shape, op)
+    if isinstance(shape, (list, tuple)) and any(isinstance(d, (bool, np.bool_)) for d in shape):
+        return validation.shape_tensor(to_tensor(shape, name='shape', op=op), op)
+    return validation.shape_tensor(to_tensor(shape, dtype=dtypes.int32, name='shape', op=op), op)
 
 
 def shape_infer(shape_t, *rest, dtype=None, **attrs):

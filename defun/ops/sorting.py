@@ -8,11 +8,13 @@ import numpy as np
 
 from defun import dtypes, errors
 from defun.dispatch import apply_op
+from defun.ops import op_helpers
 from defun.ops.op_helpers import dims, to_tensor
 from defun.ops.base_ops import shape
 from defun.ops.gathering import GATHER_GRAD, gather
 from defun.ops.transform import transpose
 from defun.registry import define_op
+from defun.tensor import Tensor
 from defun.ops import validation
 
 __all__ = ['sort', 'argsort']  # top_k lives under tf.math and tf.nn only, as in TF
@@ -45,7 +47,22 @@ def _direction(direction, op):
     return direction == 'DESCENDING'
 
 
+def _constant_axis(axis, op):
+    """TF's sort and argsort take any axis whose value is a known scalar, as int(value) (so 1.5
+    is axis 1); anything else is a ValueError naming the argument."""
+    value = op_helpers.static_value(axis) if isinstance(axis, Tensor) else np.asarray(
+        axis, dtype=object if isinstance(axis, (str, bytes)) else None)
+    if value is None or np.ndim(value) != 0:
+        raise ValueError(f'{op}: Argument `axis` must be a constant scalar. Received: '
+                         f'axis={errors.describe(axis)}.')
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        raise ValueError(f'{op}: Argument `axis` must be an integer, got {axis!r}') from None
+
+
 def _axis(x, axis, op):
+    axis = _constant_axis(axis, op)
     r = x.shape.rank
     if r is None:
         if axis != -1:

@@ -103,7 +103,7 @@ def _tile_infer(x, multiples):
     if len(m) != len(d):
         raise validation.invalid_argument(f'Expected multiples argument to be a vector of length '
                                           f'{len(d)} but got length {len(m)}')
-    return x.dtype, tuple(None if a is None else a * k for a, k in zip(d, m))
+    return x.dtype, tuple(None if a is None or k < 0 else a * k for a, k in zip(d, m))
 
 
 def _tile_grad(op, g):
@@ -115,8 +115,15 @@ def _tile_grad(op, g):
     return summed, None
 
 
-TILE = define_op('Tile', lambda x, multiples: np.tile(x, tuple(int(m) for m in multiples)),
-                 _tile_infer, _tile_grad)
+def _tile_kernel(x, multiples):
+    m = tuple(int(k) for k in multiples)
+    for i, k in enumerate(m):
+        if k < 0:  # TF's kernel checks it, at run time in graphs too
+            raise errors.InvalidArgumentError(f'tile: Expected multiples[{i}] >= 0, but got {k}')
+    return np.tile(x, m)
+
+
+TILE = define_op('Tile', _tile_kernel, _tile_infer, _tile_grad)
 
 
 def tile(input, multiples, name=None):
@@ -310,7 +317,8 @@ def reverse(tensor, axis, name=None):
         raise TypeError(f'reverse: Cannot convert {axis!r} to EagerTensor of dtype int32')
     kind = axis.dtype.np_dtype.kind if isinstance(axis, Tensor) else \
         np.asarray(axis, dtype=object if isinstance(axis, str) else None).dtype.kind
-    if kind not in 'iu' and np.size(axis):  # ReverseV2's Tidx attr is int32 or int64
+    empty = not isinstance(axis, Tensor) and not np.size(axis)  # [] is an int32 list to TF
+    if kind not in 'iu' and not empty:  # ReverseV2's Tidx attr is int32 or int64
         raise validation.dtype_mismatch(
             f"reverse: Value for attr 'Tidx' of {_attr_type_name(axis)} is not in the list of "
             f'allowed values: int32, int64')

@@ -19,10 +19,12 @@ import numbers
 
 import numpy as np
 
-from defun import context, errors, names
+from defun import context, errors, names, value_conversion
 
 __all__ = ['invalid_argument', 'dtype_mismatch', 'element_type', 'tensor_list', 'python_int',
-           'is_int', 'axis', 'axes', 'count', 'split_sizes', 'window', 'same_shapes', 'padding', 'op_name']
+           'is_int', 'axis', 'axes', 'count', 'shape_value', 'shape_tensor', 'scatter_shapes',
+           'split_sizes',
+           'window', 'same_shapes', 'padding', 'op_name']
 
 
 def invalid_argument(message):
@@ -80,6 +82,8 @@ def python_int(value, op, name):
 
     Integer tensors whose value is known now are accepted (TF takes them for its int attributes)."""
     if is_int(value):
+        if not -2 ** 63 <= value < 2 ** 63:  # it would not convert to a tensor (TF's error)
+            raise value_conversion.conversion_error('int_range', value)
         return int(value)
     array = getattr(value, 'array', None)
     if array is not None and np.ndim(array) == 0 and np.asarray(array).dtype.kind in 'iu':
@@ -125,9 +129,18 @@ def axes(value, rank, op, name='axis', distinct=True):
     return tuple(out)
 
 
-def axis(value, rank, op, name='axis', extra=0):
+def axis(value, rank, op, name='axis', extra=0, attr=None):
     """One axis (an int or a scalar int tensor) in [-rank - extra, rank + extra) as a non-negative
-    int; `extra=1` for ops that add a dimension (expand_dims, stack, one_hot)."""
+    int; `extra=1` for ops that add a dimension (expand_dims, stack, one_hot). `attr` names the
+    type attribute of an op whose axis is a tensor input (gather's 'Taxis'): a float, bool or
+    string axis is then the op's dtype refusal, as in TF, rather than a TypeError."""
+    if attr is not None:
+        _refuse_attr_type(value, op, attr)
+    shape = getattr(value, 'shape', None)
+    if not isinstance(value, np.ndarray) and hasattr(value, 'dtype') and \
+            getattr(shape, 'rank', None):
+        raise invalid_argument(f'{op}: `{name}` must be a scalar but has rank {shape.rank} '
+                               f'({errors.describe(value)})')
     values = _axis_values(value, op, name)
     if len(values) != 1 or (isinstance(value, (list, tuple)) and not extra):
         raise TypeError(f'{op}: `{name}` must be a single int, got {value!r}')
@@ -139,6 +152,23 @@ def axis(value, rank, op, name='axis', extra=0):
         raise invalid_argument(f'{op}: `{name}` {a} is out of range for a tensor of rank {rank} '
                                f'(expected in [{-n}, {n}))')
     return a % n
+
+
+def _refuse_attr_type(value, op, attr):
+    dtype = getattr(value, 'dtype', None)
+    if hasattr(dtype, 'is_integer'):  # a tensor
+        kind = 'i' if dtype.is_integer else dtype.name
+    elif isinstance(value, (bool, np.bool_)):
+        kind = 'bool'
+    elif isinstance(value, (float, np.floating)):
+        kind = 'float32'
+    elif isinstance(value, (str, bytes)):
+        kind = 'string'
+    else:
+        return
+    if kind != 'i':
+        raise dtype_mismatch(f"{op}: Value for attr '{attr}' of {errors.kernel_type_name(kind)} "
+                             f"is not in the list of allowed values: int32, int64")
 
 
 def count(value, op, name, minimum=0):
@@ -221,5 +251,54 @@ def op_name(name):
     name scope with it, so while a graph is built an invalid name is TF's ValueError, as it is
     for a single op (eagerly, names are ignored)."""
     if name is not None and context.current_graph() is not None:
-        names.check_scope_name(str(name), nested=bool(context.current_frame().scope))
+        if not isinstance(name, str):  # TF's scope check reads it as a string
+            raise TypeError(f"expected string or bytes-like object, got "
+                            f"'{type(name).__name__}' for the name {name!r}")
+        names.check_scope_name(name, nested=bool(context.current_frame().scope))
     return name
+
+
+def shape_value(values, op):
+    """A shape an op's kernel receives as an int tensor (fill, broadcast_to, zeros): a tuple of
+    sizes, each >= 0, else TF's kernel error (InvalidArgumentError in both modes: it runs)."""
+    if np.ndim(values) > 1:
+        raise errors.InvalidArgumentError(f'{op}: dims must represent a vector, got shape '
+                                          f'[{",".join(map(str, np.shape(values)))}]')
+    out = tuple(int(d) for d in np.ravel(values))
+    for d in out:
+        if d < 0:
+            raise errors.InvalidArgumentError(f'{op}: Dimension {d} must be >= 0')
+    return out
+
+
+def shape_tensor(t, op, name='shape'):
+    """A shape given as a tensor (random ops, fill): an int32 or int64 vector (or scalar), else
+    TF's errors: the op's dtype refusal, or a shape function's rank check."""
+    if not t.dtype.is_integer:
+        raise dtype_mismatch(f"{op}: Value for attr 'T' of {errors.kernel_type_name(t.dtype)} is "
+                             f"not in the list of allowed values: int32, int64 (`{name}`)")
+    if t.shape.rank is not None and t.shape.rank > 1:
+        raise invalid_argument(f'{op}: `{name}` must be a vector of {{int32,int64}}, got shape '
+                               f'[{",".join(str(d) for d in t.shape.as_list())}]')
+    return t
+
+
+def scatter_shapes(indices, updates, shape, op):
+    """The shapes of a scatter (scatter_nd, tensor_scatter_nd_*): `updates` must be
+    indices.shape[:-1] + shape[indices.shape[-1]:]. Shapes are tuples of ints and None, or None
+    when unknown; a mismatch is invalid_argument (ValueError while a graph is built)."""
+    if indices is None or updates is None or shape is None or not indices or \
+            indices[-1] is None:
+        return
+    outer = len(indices) - 1
+    expected = tuple(indices[:-1]) + tuple(shape[indices[-1]:])
+    if len(updates) != len(expected) or any(
+            a is not None and b is not None and a != b for a, b in zip(updates, expected)):
+        raise invalid_argument(
+            f'{op}: Dimensions [0,{outer}) of indices[shape={_dims_text(indices)}] must match '
+            f'dimensions [0,{outer}) of updates[shape={_dims_text(updates)}] (updates must have '
+            f'shape {_dims_text(expected)} for a result of shape {_dims_text(shape)})')
+
+
+def _dims_text(dims):
+    return '[' + ','.join('?' if d is None else str(d) for d in dims) + ']'

@@ -237,7 +237,7 @@ class _Loader:
         graph, tensors = reader.graph(entry.get('graph'), name, placeholder=placeholder)
         args = [graph_codec.lookup(reader, tensors, ref, 'an argument')
                 for ref in _list(reader, entry.get('args'))]
-        if any(t.op.type != 'Placeholder' for t in args):
+        if any(not t.op.opdef.is_placeholder for t in args):
             self.fail(f'function {name!r}: an argument that is not a placeholder')
         outputs = _decode_outputs(reader, entry.get('outputs'), graph.outputs)
         signature = reader.value(entry.get('signature'), 'the signature')

@@ -268,3 +268,12 @@ def test_python_iteration_of_a_graph_tensor_is_refused_as_tf():
             f(tf.constant([1.0, 2.0]))
     with pytest.raises(TypeError, match=r'len is not well defined for a symbolic Tensor \(x:0\)'):
         tf.function(lambda x: len(x), autograph=False)(tf.constant([1.0, 2.0]))
+
+
+def test_a_fully_known_tensorshape_returned_becomes_a_tensor():
+    # TF 2.21 converts a fully defined TensorShape output to an int32 tensor, refuses a partial one.
+    f = tf.function(lambda x: x.shape)
+    assert f(tf.ones([2, 3])).numpy().tolist() == [2, 3]
+    g = tf.function(lambda x: x.shape, input_signature=[tf.TensorSpec([None, 3])])
+    with pytest.raises(TypeError, match='TensorShape'):
+        g(tf.ones([2, 3]))

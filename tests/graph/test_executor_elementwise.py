@@ -316,3 +316,20 @@ def test_failure_inside_a_blocked_run_names_the_users_line():
     with pytest.raises(tf.errors.InvalidArgumentError) as info:
         f(tf.constant(x), tf.constant(e))
     assert 'Pow' in str(info.value) and 'tf.pow(x * 2, e) + x' in str(info.value)
+
+
+@pytest.mark.parametrize('n', [N_REUSE, N_BLOCK])
+def test_values_stored_in_variables_are_never_written_afterwards(n):
+    v = tf.Variable(np.zeros(n, np.float32))
+
+    @tf.function
+    def f(x):
+        e = tf.exp(x) * 2.0
+        v.assign(e)                       # the Variable may keep e's buffer itself
+        w = tf.sin(e) + e                 # e dies here: its buffer must stay the Variable's
+        return tf.cos(w) * w + v.read_value() * 3.0
+    x = _x(n)
+    e = np.exp(x) * np.float32(2)
+    w = np.sin(e) + e
+    _bits_equal(f(tf.constant(x)).numpy(), np.cos(w) * w + e * np.float32(3))
+    _bits_equal(v.numpy(), e)

@@ -70,3 +70,25 @@ def test_stateless_and_general_dropout_match_tf_bits():
     assert tf.nn.experimental.general_dropout(x, 0.5, sampler).numpy().tolist() == expected
     assert tf.nn.experimental.stateless_dropout(tf.ones([3], tf.float64), rate=0.5,
                                                 seed=[7, 7]).numpy().tolist() == [2., 0., 2.]
+
+
+def test_sigmoid_and_rsqrt_gradients_follow_tf_order_of_operations():
+    # Bits recorded with TensorFlow 2.21: SigmoidGrad is (dy * y) * (1 - y) and RsqrtGrad
+    # -0.5 * (dy * y) * (y * y); another order rounds differently in float32.
+    y = np.array([1053653199, 1051696211], np.uint32).view(np.float32)
+    dy = np.array([3206103960, 1051696211], np.uint32).view(np.float32)
+    z = tf.constant(np.log(y / (1 - y)))
+    with tf.GradientTape() as t:
+        t.watch(z)
+        s = tf.sigmoid(z)
+    g = t.gradient(s, z, output_gradients=tf.constant(dy)).numpy()
+    yy = s.numpy()
+    assert g.tolist() == (dy * yy * (np.float32(1) - yy)).tolist()
+    x = tf.constant([0.3, 1.7, 2.9])
+    with tf.GradientTape() as t:
+        t.watch(x)
+        r = tf.math.rsqrt(x)
+    w = np.float32([0.7, -1.3, 0.2])
+    ry = r.numpy()
+    expected = np.float32(-0.5) * (w * ry) * (ry * ry)
+    assert t.gradient(r, x, output_gradients=tf.constant(w)).numpy().tolist() == expected.tolist()
