@@ -104,11 +104,11 @@ class GraphCallable:
         return self.kernel_error(op, frame) or self.error_for(op, exc)
 
     def kernel_error(self, op, frame):
-        """The error op's own (eager, checking) kernel raises on the values that failed, or None.
+        """The error op's graph kernel raises on the values that failed, or None.
 
         Generated code writes many ops as bare numpy (`x[i]`, `np.dot(a, b.T)`, `a + b`), whose
-        failures speak numpy; rerunning the kernel on the same inputs gives TF's error instead.
-        Only ops that are one pure kernel call are rerun."""
+        failures speak numpy; rerunning the kernel on the same inputs gives the error the kernel
+        call would have given (TF's). Only ops that are one pure kernel call are rerun."""
         names = self._op_inputs.get(op)
         if names is None or frame is None or op.opdef.stateful or op.opdef.emit is not None:
             return None
@@ -116,7 +116,7 @@ class GraphCallable:
         if not all(n in scope for n in names):
             return None
         try:
-            op.opdef.kernel(*[scope[n] for n in names], **op.attrs)
+            op.opdef.graph_kernel(*[scope[n] for n in names], **op.attrs)
         except Exception as exc:  # noqa: BLE001 - any failure of the kernel is the op's error
             return self.error_for(op, exc)
         return None
