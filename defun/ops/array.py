@@ -164,7 +164,7 @@ def concat(values, axis, name='concat'):
         raise validation.invalid_argument('concat: `values` is empty; concat needs at least one '
                                           'tensor')
     tensors = op_helpers.same_dtype_args(validation.tensor_list(values, 'concat'), 'concat')
-    axis = validation.python_int(axis, 'concat', 'axis')
+    axis = validation.axis(axis, None, 'concat', attr='Tidx', int32=True)
     if len(tensors) == 1:
         return identity(tensors[0])
     rank = tensors[0].shape.rank
@@ -221,7 +221,7 @@ def split(value, num_or_size_splits, axis=0, num=None, name='split'):
     validation.op_name(name)
     x = to_tensor(value, op='split')
     rank = x.shape.rank
-    axis = validation.axis(axis, rank, 'split')
+    axis = validation.axis(axis, rank, 'split', attr='Tidx')
     size = None if rank is None else x.shape[axis]
     if isinstance(num_or_size_splits, (int, np.integer)):
         n = validation.count(num_or_size_splits, 'split', 'num_split', minimum=1)
