@@ -280,7 +280,7 @@ ONES_LIKE = define_op('OnesLike', np.ones_like, same_as_first, None)
 
 def zeros_like(input, dtype=None, name=None):
     x = to_tensor(input, op='zeros_like')
-    result = apply_op(ZEROS_LIKE, (x,), None, name)
+    result = apply_op(ZEROS_LIKE, (x,), None, name or 'zeros_like')
     return result if dtype is None else cast(result, dtype)
 
 
@@ -291,7 +291,7 @@ def ones_like(input, dtype=None, name=None):
             "Value for attr 'T' of string is not in the list of allowed values: bfloat16, half, "
             'float, double, int8, uint8, int16, uint16, int32, uint32, int64, uint64, complex64, '
             'complex128, bool [Op:OnesLike]')
-    result = apply_op(ONES_LIKE, (x,), None, name)
+    result = apply_op(ONES_LIKE, (x,), None, name or 'ones_like')
     return result if dtype is None else cast(result, dtype)
 
 
