@@ -218,20 +218,19 @@ def broadcast_to(input, shape, name=None):
 
 
 def _sum_to_kernel(g, x):
-    target = np.shape(x)
-    if np.shape(g) == target:
+    target, shape_ = np.shape(x), g.shape
+    if shape_ == target:
         return g
-    lead = np.ndim(g) - len(target)
+    lead = len(shape_) - len(target)
     axes = tuple(range(lead)) + tuple(
-        i + lead for i, d in enumerate(target) if d == 1 and np.shape(g)[i + lead] != 1)
-    rows = math.prod(g.shape[:lead])
-    if rows >= 64 and g.size and axes == tuple(range(lead)) and g.dtype in _BLAS_SUM:
+        i + lead for i, d in enumerate(target) if d == 1 and shape_[i + lead] != 1)
+    if len(axes) == lead and g.dtype in _BLAS_SUM and g.size:
         # A bias gradient (sum over the leading axes): one matrix-vector product, where numpy's
         # reduction adds one short row at a time (10x slower for 16-64 channels).
+        rows = math.prod(shape_[:lead])
         return np.dot(np.ones(rows, g.dtype), g.reshape(rows, -1)).reshape(target)
     # np.add.reduce is np.sum without its Python wrapper (which costs more than small sums).
-    summed = np.add.reduce(g, axis=axes, keepdims=True, dtype=g.dtype) if axes else g
-    return np.reshape(summed, target)
+    return np.add.reduce(g, axis=axes, keepdims=True, dtype=g.dtype).reshape(target)
 
 
 _BLAS_SUM = (np.dtype(np.float32), np.dtype(np.float64))
