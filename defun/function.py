@@ -59,7 +59,7 @@ class Function:
         self._cache = {}            # TraceKey -> ConcreteFunction
         self._saving = {}           # TraceKey -> its trace made for a SavedModel
         self._memo = {}             # (names, tree, leaves) -> ConcreteFunction
-        self._positional = {}       # leaves -> ConcreteFunction: the hot path's part of _memo
+        self._positional = {}       # leaves -> _HotCall of the trace: the hot path's part of _memo
         self._hot = None            # _HotCall: the last one-argument trace __call__ hit
         self._flat_tree = TraceKey.flat_tree(len(self._binder.names))
         self._holders = {}          # TraceKey -> weak refs of objects keyed by identity
@@ -152,16 +152,17 @@ class Function:
 
     def _call(self, args, kwargs):
         """__call__ past its hot path: a memoized trace called with eager tensors positionally
-        (looked up by their flat (dtype, shape) pairs, see trace_leaves.positional_key) runs its generated
-        function; anything else takes the general path."""
+        (looked up by their flat (dtype, shape) pairs, see trace_leaves.positional_key) runs its
+        generated function, and becomes the hot path's; anything else takes the general path."""
         if context.functions_run_eagerly():  # tf.config.run_functions_eagerly(True)
             return self._python_function(*args, **kwargs)
-        concrete = None
+        hot = None
         if not kwargs and self._all_positional == len(args):
-            concrete, arrays = self._positional_hit(args)
-        if concrete is None:
+            hot, arrays = self._positional_hit(args)
+        if hot is None:
             return self._call_general(args, kwargs)
-        self._hot = _HotCall(arrays, concrete)
+        self._hot = hot
+        concrete = hot.concrete
         if not _state.quiet:
             return concrete.call_flat(list(args))
         try:
@@ -171,8 +172,8 @@ class Function:
         return concrete.pack_arrays(out)
 
     def _positional_hit(self, args):
-        """(the memoized trace, the arguments' arrays) when every argument is an eager tensor and
-        their (dtype, shape) pairs were traced; else (None, None)."""
+        """(the memoized trace's _HotCall, the arguments' arrays) when every argument is an eager
+        tensor and their (dtype, shape) pairs were traced; else (None, None)."""
         key, arrays = [], []
         for v in args:
             if type(v) is not EagerTensor:
@@ -213,7 +214,7 @@ class Function:
                 positional = positional_key(key.leaves)
                 if names == self._binder.names and key.tree == self._flat_tree and \
                         positional is not None:
-                    self._positional[positional] = concrete
+                    self._positional[positional] = _HotCall(positional, concrete)
         return concrete.call_flat(feeds)
 
     def _trace_stand_ins(self, names, values):
@@ -366,10 +367,11 @@ class _HotCall:
     __slots__ = ('arity', 'dtype', 'shape', 'dtypes', 'shapes', 'callable', 'captured', 'bare',
                  'concrete')
 
-    def __init__(self, arrays, concrete):
-        self.arity = len(arrays)
-        self.dtypes, self.shapes = tuple(a.dtype for a in arrays), tuple(a.shape for a in arrays)
-        self.dtype, self.shape = (self.dtypes[0], self.shapes[0]) if arrays else (None, None)
+    def __init__(self, key, concrete):
+        # key: the arguments' numpy (dtype, shape) pairs, flat (trace_leaves.positional_key)
+        self.dtypes, self.shapes = key[0::2], key[1::2]
+        self.arity = len(self.dtypes)
+        self.dtype, self.shape = (key[0], key[1]) if key else (None, None)
         self.callable = concrete.callable   # read `.fn` per call: a big graph compiles on call 2
         self.captured = concrete.captured_arrays
         self.bare = concrete.single_output and concrete.graph.outputs[0].dtype.name != 'string'
