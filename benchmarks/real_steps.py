@@ -2,8 +2,9 @@
 for defun, the hand-written numpy floor (steps_numpy.py) and, when another interpreter with
 TensorFlow is named, TensorFlow running the very same TF2 code in a worker process (steps_worker.py).
 Rounds interleave the sides (their order rotating), and the table gives medians of per-round times
-and of per-round ratios. Before timing, every side trains a fresh model from the same initial
-weights for a few steps and the losses must agree. (JAX would need its own program; not measured.)
+and of per-round ratios (with their interquartile range). Before timing, every side trains a fresh
+model from the same initial weights for a few steps and the losses must agree. (JAX would need its
+own program; not measured.)
 
     OPENBLAS_NUM_THREADS=1 python benchmarks/real_steps.py [--tf-python /work/tfenv/bin/python]
         [--rounds 11] [--workloads mlp,cnn,rnn] [--tf-threads 1]
@@ -130,9 +131,14 @@ def measure(arrays, name, rounds, worker=None, min_time=0.05):
 
 
 def ratio(samples, top, bottom):
+    """'median (p25-p75)' of the per-round ratios top / bottom, or '-' when a side is missing."""
     if top not in samples or bottom not in samples:
-        return None
-    return statistics.median(a / b for a, b in zip(samples[top], samples[bottom]))
+        return '-'
+    ratios = [a / b for a, b in zip(samples[top], samples[bottom])]
+    if len(ratios) < 2:
+        return f'{ratios[0]:.2f}x'
+    low, _, high = statistics.quantiles(ratios, n=4)
+    return f'{statistics.median(ratios):.2f}x ({low:.2f}-{high:.2f})'
 
 
 def table(results):
@@ -141,9 +147,8 @@ def table(results):
     for name, samples in results.items():
         times = [fmt_time(statistics.median(samples[k])).strip() if k in samples else '-'
                  for k in ('numpy', 'defun', 'tf')]
-        ratios = [ratio(samples, *pair) for pair in
-                  (('defun', 'numpy'), ('defun', 'tf'), ('tf', 'numpy'))]
-        cells = times + ['-' if r is None else f'{r:.2f}x' for r in ratios]
+        cells = times + [ratio(samples, *pair) for pair in
+                         (('defun', 'numpy'), ('defun', 'tf'), ('tf', 'numpy'))]
         lines.append(f'| {TITLES[name]} | ' + ' | '.join(cells) + ' |')
     return '\n'.join(lines)
 

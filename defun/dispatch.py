@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from defun import context, errors
+from defun import context, dtypes, errors
 from defun.registry import OpDef
 from defun.tensor import EagerTensor, Tensor
 
@@ -87,25 +87,27 @@ def apply_op(opdef: OpDef, inputs: Sequence[Tensor], attrs: dict | None = None,
 
 def binary_operator(opdef, kinds, general, name):
     """The Tensor method of a Python operator (`a + b`) running `opdef`, in one frame for the
-    commonest eager line: two eager tensors of one dtype of `kinds` (the op's eager-only input
-    check, made here) while nothing records run the bare kernel; anything else is
-    `general(self, other)` (conversion, recording, TF's errors)."""
+    commonest eager line: two eager tensors of one numeric dtype of `kinds` (the op's eager-only
+    input check, made here by one set lookup) while nothing records run the bare kernel; anything
+    else (strings included) is `general(self, other)`: conversion, recording, TF's errors."""
     kernel = opdef.graph_kernel
+    accepted = frozenset(d.np_dtype for d in dtypes.ALL
+                         if d.np_dtype.kind in kinds and d.np_dtype.kind != 'O')
 
     def method(self, other):
         if other.__class__ is EagerTensor and self.__class__ is EagerTensor and _state.quiet:
             x, y = self.array, other.array
             dtype = x.dtype
-            if dtype is y.dtype and dtype.kind in kinds:
+            if dtype is y.dtype and dtype in accepted:
                 try:
                     out = kernel(x, y)
+                except errors.OpError:
+                    raise
                 except Exception as exc:
                     raise kernel_error(opdef, (self, other), None, exc) from None
-                if out.__class__ is not bytes:
-                    result = _new_tensor(EagerTensor)
-                    result.array = out
-                    return result
-                return EagerTensor(out)  # a string scalar out of an object array
+                result = _new_tensor(EagerTensor)
+                result.array = out
+                return result
         return general(self, other)
     method.__name__ = name
     return method

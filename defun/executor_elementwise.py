@@ -204,7 +204,8 @@ def _dtype_source(builder, dtype):
 
 
 def _blocked_segment(plan, run):
-    """One run of ufunc steps as a loop over blocks (see the module docstring)."""
+    """One run of ufunc steps as a loop over blocks (see the module docstring): (lines, first op,
+    the full arrays it reads, the full arrays it writes)."""
     b = plan.builder
     indices = {s.index for s in run}
     materialized = [s.out for s in run if s.out in plan.elsewhere or
@@ -213,45 +214,68 @@ def _blocked_segment(plan, run):
     inputs = list(dict.fromkeys(n for s in run for n, k in zip(s.operands, s.kinds)
                                 if k == 'full' and n not in produced))
     itemsize = max(t.dtype.np_dtype.itemsize for s in run for t in s.op.inputs + s.op.outputs)
-    size, block = run[0].size, BLOCK_BYTES // itemsize
+    loop = _Loop(b, run[0].shape, run[0].size, BLOCK_BYTES // itemsize)
     targets, scratch = _assign_buffers(plan, run, set(materialized))
-    start, stop = b.fresh('start'), b.fresh('stop')
-    op0, dtype_of = run[0].op, {s.out: s.dtype for s in run}
-    pre, head = [], [f'for {start} in range(0, {size}, {block}):',
-                     f'    {stop} = ' + (f'min({start} + {block}, {size})' if size % block
-                                         else f'{start} + {block}')]
-    flat = {}
-    for n in inputs + materialized:
-        if n in dtype_of:
-            pre.append(f'{n} = np.empty({run[0].shape!r}, {_dtype_source(b, dtype_of[n])})')
-        flat[n] = n if len(run[0].shape) == 1 else b.fresh(f'{n}_flat')
-        if flat[n] != n:
-            pre.append(f'{flat[n]} = {n}.reshape(-1)')
-    in_block = {}
-    for n in inputs:
-        in_block[n] = b.fresh(f'{n}_b')
-        head.append(f'    {in_block[n]} = {flat[n]}[{start}:{stop}]')
-    views = []
-    for dtype in scratch:
-        name = b.fresh('scratch')
-        pre.append(f'{name} = np.empty({block}, {_dtype_source(b, dtype)})')
-        views.append(b.fresh(f'{name}_b') if size % block else name)
-        if size % block:
-            head.append(f'    {views[-1]} = {name}[:{stop} - {start}]')
-    lines = [(text, op0) for text in pre + head]
+    dtype_of = {s.out: s.dtype for s in run}
+    for n in materialized:
+        loop.pre.append(f'{n} = np.empty({run[0].shape!r}, {_dtype_source(b, dtype_of[n])})')
+    in_block = {n: loop.sliced(n) for n in inputs}
+    views = [loop.scratch(dtype) for dtype in scratch]
+    body = []
     for s, (kind, where) in zip(run, targets):
         operands = [in_block.get(n, n) if k == 'full' else n for n, k in zip(s.operands, s.kinds)]
         if kind == 'full':
-            call = _call(b, s, operands, f'{flat[s.out]}[{start}:{stop}]')
-            later = [r for r in plan.readers.get(s.out, ()) if r in indices]
-            if later:
+            call = _call(b, s, operands, loop.block_of(s.out))
+            if any(r in indices for r in plan.readers.get(s.out, ())):  # read later in the run
                 in_block[s.out] = b.fresh(f'{s.out}_b')
                 call = f'{in_block[s.out]} = {call}'
-            lines.append((f'    {call}', s.op))
+            body.append((f'    {call}', s.op))
         else:
             out = where if kind == 'reuse' else views[where]
-            lines.append((f'    {s.out} = {_call(b, s, operands, out)}', s.op))
-    return lines, op0, inputs, materialized
+            body.append((f'    {s.out} = {_call(b, s, operands, out)}', s.op))
+    return [(text, run[0].op) for text in loop.pre + loop.head] + body, run[0].op, inputs, \
+        materialized
+
+
+class _Loop:
+    """The lines before a blocked loop (`pre`) and at the top of its body (`head`)."""
+
+    def __init__(self, builder, shape, size, block):
+        self.builder, self.rank, self.size, self.block = builder, len(shape), size, block
+        self.start, self.stop = builder.fresh('start'), builder.fresh('stop')
+        self.ragged = size % block != 0      # the last block is shorter
+        self.flat = {}
+        self.pre = []
+        self.head = [f'for {self.start} in range(0, {size}, {block}):',
+                     f'    {self.stop} = ' + (f'min({self.start} + {block}, {size})' if self.ragged
+                                              else f'{self.start} + {block}')]
+
+    def flat_name(self, name):
+        """`name` as a 1-D array (a view, or a copy of a non-contiguous input)."""
+        if name not in self.flat:
+            self.flat[name] = name if self.rank == 1 else self.builder.fresh(f'{name}_flat')
+            if self.flat[name] != name:
+                self.pre.append(f'{self.flat[name]} = {name}.reshape(-1)')
+        return self.flat[name]
+
+    def block_of(self, name):
+        return f'{self.flat_name(name)}[{self.start}:{self.stop}]'
+
+    def sliced(self, name):
+        """The name of the current block of full array `name`, sliced at the top of the body."""
+        view = self.builder.fresh(f'{name}_b')
+        self.head.append(f'    {view} = {self.block_of(name)}')
+        return view
+
+    def scratch(self, dtype):
+        """A new block-sized scratch buffer; returns the name the body writes into."""
+        name = self.builder.fresh('scratch')
+        self.pre.append(f'{name} = np.empty({self.block}, {_dtype_source(self.builder, dtype)})')
+        if not self.ragged:
+            return name
+        view = self.builder.fresh(f'{name}_b')
+        self.head.append(f'    {view} = {name}[:{self.stop} - {self.start}]')
+        return view
 
 
 def _assign_buffers(plan, run, materialized):

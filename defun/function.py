@@ -59,7 +59,7 @@ class Function:
         self._cache = {}            # TraceKey -> ConcreteFunction
         self._saving = {}           # TraceKey -> its trace made for a SavedModel
         self._memo = {}             # (names, tree, leaves) -> ConcreteFunction
-        self._positional = {}       # leaves -> ConcreteFunction: the hot path's part of _memo
+        self._positional = {}       # leaves -> _HotCall of the trace: the hot path's part of _memo
         self._hot = None            # _HotCall: the last one-argument trace __call__ hit
         self._flat_tree = TraceKey.flat_tree(len(self._binder.names))
         self._holders = {}          # TraceKey -> weak refs of objects keyed by identity
@@ -121,21 +121,25 @@ class Function:
     # -- calling
     def __call__(self, *args, **kwargs):
         try:
-            # The hot path, one frame: the last memoized one-argument trace, called with an eager
-            # tensor of its dtype and shape while nothing records, runs the generated function
-            # itself (as the call op's kernel would, without its lists and attrs).
+            # The hot path: the last memoized trace, called positionally with eager tensors of its
+            # dtypes and shapes while nothing records, runs the generated function itself (as the
+            # call op's kernel would, without its lists and attrs); in this one frame for one
+            # argument, in one more (_HotCall.call) for several.
             hot = self._hot
-            if len(args) == 1 and not kwargs and hot is not None and _state.quiet and \
+            if not kwargs and hot is not None and len(args) == hot.arity and _state.quiet and \
                     not _config['run_functions_eagerly']:
-                arg = args[0]
-                if arg.__class__ is EagerTensor:
-                    array = arg.array
+                if hot.arity != 1:
+                    result = hot.call(args)
+                    if result is not _MISS:
+                        return result
+                elif args[0].__class__ is EagerTensor:
+                    array = args[0].array
                     if array.dtype is hot.dtype and array.shape == hot.shape:
                         try:
                             out = hot.callable.fn(array, *hot.captured) if hot.captured else \
                                 hot.callable.fn(array)
                         except Exception as exc:
-                            raise hot.concrete.call_error([arg], exc) from None
+                            raise hot.concrete.call_error(list(args), exc) from None
                         if hot.bare:
                             result = _new_tensor(EagerTensor)
                             result.array = out[0]
@@ -148,17 +152,17 @@ class Function:
 
     def _call(self, args, kwargs):
         """__call__ past its hot path: a memoized trace called with eager tensors positionally
-        (looked up by their flat (dtype, shape) pairs, see trace_leaves.positional_key) runs its generated
-        function; anything else takes the general path."""
+        (looked up by their flat (dtype, shape) pairs, see trace_leaves.positional_key) runs its
+        generated function, and becomes the hot path's; anything else takes the general path."""
         if context.functions_run_eagerly():  # tf.config.run_functions_eagerly(True)
             return self._python_function(*args, **kwargs)
-        concrete = None
+        hot = None
         if not kwargs and self._all_positional == len(args):
-            concrete, arrays = self._positional_hit(args)
-        if concrete is None:
+            hot, arrays = self._positional_hit(args)
+        if hot is None:
             return self._call_general(args, kwargs)
-        if len(args) == 1:
-            self._hot = _HotCall(arrays[0], concrete)
+        self._hot = hot
+        concrete = hot.concrete
         if not _state.quiet:
             return concrete.call_flat(list(args))
         try:
@@ -168,8 +172,8 @@ class Function:
         return concrete.pack_arrays(out)
 
     def _positional_hit(self, args):
-        """(the memoized trace, the arguments' arrays) when every argument is an eager tensor and
-        their (dtype, shape) pairs were traced; else (None, None)."""
+        """(the memoized trace's _HotCall, the arguments' arrays) when every argument is an eager
+        tensor and their (dtype, shape) pairs were traced; else (None, None)."""
         key, arrays = [], []
         for v in args:
             if type(v) is not EagerTensor:
@@ -210,7 +214,7 @@ class Function:
                 positional = positional_key(key.leaves)
                 if names == self._binder.names and key.tree == self._flat_tree and \
                         positional is not None:
-                    self._positional[positional] = concrete
+                    self._positional[positional] = _HotCall(positional, concrete)
         return concrete.call_flat(feeds)
 
     def _trace_stand_ins(self, names, values):
@@ -352,19 +356,46 @@ class Function:
         return autograph_impl.convert(fn, self._autograph_features, user_requested=True)
 
 
+_MISS = object()   # _HotCall.call's answer for arguments its trace does not take
+
+
 class _HotCall:
-    """What __call__'s hot path needs of one memoized one-argument trace, read in one place: the
-    argument's numpy dtype and shape, the generated function's callable and captured arrays, and
-    whether its result is one non-string tensor (wrapped without EagerTensor's constructor)."""
+    """What __call__'s hot path needs of one memoized trace, read in one place: the arguments'
+    numpy dtypes and shapes, the generated function's callable and captured arrays, and whether
+    its result is one non-string tensor (wrapped without EagerTensor's constructor)."""
 
-    __slots__ = ('dtype', 'shape', 'callable', 'captured', 'bare', 'concrete')
+    __slots__ = ('arity', 'dtype', 'shape', 'dtypes', 'shapes', 'callable', 'captured', 'bare',
+                 'concrete')
 
-    def __init__(self, array, concrete):
-        self.dtype, self.shape = array.dtype, array.shape
+    def __init__(self, key, concrete):
+        # key: the arguments' numpy (dtype, shape) pairs, flat (trace_leaves.positional_key)
+        self.dtypes, self.shapes = key[0::2], key[1::2]
+        self.arity = len(self.dtypes)
+        self.dtype, self.shape = (key[0], key[1]) if key else (None, None)
         self.callable = concrete.callable   # read `.fn` per call: a big graph compiles on call 2
         self.captured = concrete.captured_arrays
         self.bare = concrete.single_output and concrete.graph.outputs[0].dtype.name != 'string'
         self.concrete = concrete
+
+    def call(self, args):
+        """The result for `args` (eager tensors matching the trace, else _MISS)."""
+        arrays = []
+        for arg, dtype, shape in zip(args, self.dtypes, self.shapes):
+            if arg.__class__ is not EagerTensor:
+                return _MISS
+            array = arg.array
+            if array.dtype is not dtype or array.shape != shape:
+                return _MISS
+            arrays.append(array)
+        try:
+            out = self.callable.fn(*arrays, *self.captured)
+        except Exception as exc:
+            raise self.concrete.call_error(list(args), exc) from None
+        if self.bare:
+            result = _new_tensor(EagerTensor)
+            result.array = out[0]
+            return result
+        return self.concrete.pack_arrays(out)
 
 
 def function(func=None, input_signature=None, autograph=True, jit_compile=None,

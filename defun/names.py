@@ -14,8 +14,12 @@ _SCOPE_NAME = re.compile(r'^[A-Za-z0-9_.\\/>-]*$')
 
 
 def check_op_name(name):
-    """Returns `name` if it is a valid op name, else raises TF's ValueError."""
-    if not isinstance(name, str) or not _OP_NAME.match(name):
+    """Returns `name` if it is a valid op name, else raises TF's ValueError (TypeError for a name
+    that is not a string, which TF's pattern match cannot read)."""
+    if not isinstance(name, (str, bytes)):
+        raise TypeError(f"expected string or bytes-like object, got '{type(name).__name__}' for "
+                        f"the name {name!r}")
+    if isinstance(name, bytes) or not _OP_NAME.match(name):
         raise ValueError(f'`{name}` is not a valid node name. Accepted names conform to Regex '
                          f'/{_OP_NAME.pattern}/')
     return name

@@ -21,9 +21,12 @@ def test_python_scalar_adopts_the_tensor_dtype():
 
 
 def test_python_float_does_not_silently_truncate_to_int():
-    # TF 2.21: the op refuses the mix (InvalidArgumentError eagerly, TypeError in a graph).
-    with pytest.raises(errors.InvalidArgumentError, match='floordiv'):
+    # TF 2.21 converts 1.5 to the tensor's dtype, which fails: TypeError in both modes (only
+    # tf.add converts it by its own rules and lets the op refuse the mix).
+    with pytest.raises(TypeError, match='floordiv'):
         tf.math.floordiv(tf.constant([3]), 1.5)
+    with pytest.raises(errors.InvalidArgumentError, match='add'):
+        tf.add(tf.constant([3]), 1.5)
     with pytest.raises(TypeError, match='floordiv'):
         tf.function(lambda: tf.math.floordiv(tf.constant([3]), 1.5))()
 

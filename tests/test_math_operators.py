@@ -159,3 +159,15 @@ def test_fast_operators_inside_a_traced_function_build_graph_ops():
     np.testing.assert_array_equal(f(tf.constant([3.0, 4.0])).numpy(), [4.0, 10.0])
     graph = f.get_concrete_function(tf.TensorSpec([2], tf.float32)).graph
     assert {'Mul', 'AddV2'} <= {op.type for op in graph.get_operations()}
+
+
+@pytest.mark.parametrize('dtype', [np.float16, np.float64, np.int8, np.int16, np.int32, np.int64,
+                                   np.uint8, np.uint16, np.uint32, np.uint64, np.complex64,
+                                   np.complex128])
+def test_fast_eager_operators_over_every_numeric_dtype(dtype):
+    a = np.array([7, 2, 5], dtype)
+    b = np.array([3, 1, 2], dtype)
+    ta, tb = tf.constant(a), tf.constant(b)
+    for got, want in [(ta + tb, a + b), (ta - tb, a - b), (ta * tb, a * b)]:
+        assert got.numpy().dtype == want.dtype
+        np.testing.assert_array_equal(got.numpy(), want)

@@ -280,12 +280,15 @@ def test_ragged_list_raises_value_error():
 
 
 def test_binary_op_with_unconvertible_operand_names_the_op():
-    # As TF 2.21: an object converts to nothing (ValueError); a string converts to a string
-    # tensor that the op refuses (InvalidArgumentError eagerly, TypeError in a graph).
+    # As TF 2.21: an object converts to nothing (ValueError); a string does not convert to the
+    # tensor's dtype (TypeError), except for tf.add, which converts it to a string tensor that
+    # the op refuses (InvalidArgumentError eagerly, TypeError in a graph).
     with pytest.raises(ValueError, match='add'):
         tf.constant([1.0]) + object()
-    with pytest.raises(tf.errors.InvalidArgumentError, match='multiply'):
+    with pytest.raises(TypeError, match='multiply'):
         tf.multiply(tf.constant([1, 2]), 'text')
+    with pytest.raises(tf.errors.InvalidArgumentError, match='add'):
+        tf.add(tf.constant([1, 2]), 'text')
     with pytest.raises(TypeError, match='multiply'):
         tf.function(lambda: tf.multiply(tf.constant([1, 2]), 'text'))()
 

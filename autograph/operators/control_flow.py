@@ -190,8 +190,9 @@ def for_stmt(iter_, extra_test, body, get_state, set_state, symbol_names, opts):
         _graph_for(iterable, extra_test, body, get_state, set_state, symbol_names, opts)
         return
     if tensors.building_graph() and hasattr(iter_, 'graph_iterator'):
+        # A dataset is looped over as TF's reduce; an iterator (`iter(ds)`) as a while loop.
         _iterator_for(iter_.graph_iterator(), extra_test, body, get_state, set_state,
-                      symbol_names, opts)
+                      symbol_names, opts, as_reduce=iter_.graph_iterator() is not iter_)
         return
     if tensors.is_tensor_array(iter_):
         iter_ = (iter_.read(i) for i in range(int(iter_.size())))
@@ -235,14 +236,19 @@ def _graph_for(iterable, extra_test, body, get_state, set_state, symbol_names, o
     state.finish(results[1:])
 
 
-def _iterator_for(iterator, extra_test, body, get_state, set_state, symbol_names, opts):
-    """A loop over a graph iterator (a tf.data dataset, see defun/data/graph_ops.py): the element
-    and whether there is one are loop variables, refetched after each run of the body; unknown
-    dims of the element (a last partial batch) are allowed by its shape invariants."""
+def _iterator_for(iterator, extra_test, body, get_state, set_state, symbol_names, opts,
+                  as_reduce):
+    """A loop over a graph iterator (of a tf.data dataset, see defun/data/graph_ops.py): the
+    element and whether there is one are loop variables, refetched after each run of the body;
+    unknown dims of the element (a last partial batch) are allowed by its shape invariants.
+
+    Over a dataset (`as_reduce`) TF runs a reduce: loop variables may change shape, and the results
+    have no gradient. Over an iterator TF runs a while loop, which checks shapes as any loop."""
     state = loop_state.LoopState(get_state, set_state, symbol_names, opts, 'for loop')
     has_value, element = iterator.next_or_default()
     state.prepare(lambda: body(element))
-    _relax_invariants(state, lambda: body(element))
+    if as_reduce:
+        _relax_invariants(state, lambda: body(element))
 
     def cond_fn(has_value, element, *loop_vars):
         state.enter(loop_vars)
@@ -260,8 +266,10 @@ def _iterator_for(iterator, extra_test, body, get_state, set_state, symbol_names
         lambda _: None, state.initial)
     kwargs['shape_invariants'] = (None, iterator.element_shapes) + tuple(invariants)
     results = cf.while_loop(cond_fn, body_fn, (has_value, element) + state.initial, **kwargs)
-    # TF runs this loop as a reduce over the dataset, which has no gradient; neither do its results
-    state.finish(tuple(nest.map_structure(_without_gradient, r) for r in results[2:]))
+    if as_reduce:
+        results = (None, None) + tuple(nest.map_structure(_without_gradient, r)
+                                       for r in results[2:])
+    state.finish(results[2:])
 
 
 def _without_gradient(value):

@@ -57,8 +57,11 @@ STACK = define_op('Pack', lambda *xs, axis: np.stack(xs, axis=axis), _stack_infe
 
 
 def stack(values, axis=0, name='stack'):
+    validation.op_name(name)
     if isinstance(values, (list, tuple)) and not values:
         return constant([], name=None if name == 'stack' else name)  # TF: an empty float32[0]
+    if isinstance(values, Tensor) and axis == 0:  # TF converts it: its rows restacked
+        return values
     tensors = op_helpers.same_dtype_args(validation.tensor_list(values, 'stack'), 'stack')
     rank = tensors[0].shape.rank
     axis = validation.python_int(axis, 'stack', 'axis')
@@ -109,7 +112,7 @@ def unstack(value, num=None, axis=0, name='unstack'):
     if d[axis] is not None and num != d[axis]:
         raise validation.invalid_argument(f'unstack: `num` {num} does not match dimension {axis} '
                                           f'of {errors.describe(x)} (size {d[axis]})')
-    return list(apply_op(UNSTACK, (x,), {'num': num, 'axis': axis}, None))
+    return list(apply_op(UNSTACK, (x,), {'num': num, 'axis': axis}, name))
 
 
 def _concat_infer(*xs, axis):
@@ -160,11 +163,13 @@ CONCAT = define_op('ConcatV2', lambda *xs, axis: np.concatenate(xs, axis=axis), 
 
 
 def concat(values, axis, name='concat'):
+    validation.op_name(name)
     if isinstance(values, (list, tuple)) and not values:
         raise validation.invalid_argument('concat: `values` is empty; concat needs at least one '
                                           'tensor')
-    tensors = op_helpers.same_dtype_args(validation.tensor_list(values, 'concat'), 'concat')
-    axis = validation.python_int(axis, 'concat', 'axis')
+    tensors = op_helpers.same_dtype_args(validation.tensor_list(values, 'concat', whole=True),
+                                         'concat')
+    axis = validation.axis(axis, None, 'concat', attr='Tidx', int32=True)
     if len(tensors) == 1:
         return identity(tensors[0])
     rank = tensors[0].shape.rank
@@ -221,14 +226,14 @@ def split(value, num_or_size_splits, axis=0, num=None, name='split'):
     validation.op_name(name)
     x = to_tensor(value, op='split')
     rank = x.shape.rank
-    axis = validation.axis(axis, rank, 'split')
+    axis = validation.axis(axis, rank, 'split', attr='Tidx')
     size = None if rank is None else x.shape[axis]
     if isinstance(num_or_size_splits, (int, np.integer)):
         n = validation.count(num_or_size_splits, 'split', 'num_split', minimum=1)
         if size is not None and size % n:
             raise op_helpers.shape_error('split', f'Number of ways to split should evenly divide the '
                                      f'split dimension, but got split_dim {size} and num_split {n}')
-        return list(apply_op(SPLIT, (x,), {'axis': axis, 'num': n}, None))
+        return list(apply_op(SPLIT, (x,), {'axis': axis, 'num': n}, name))
     if isinstance(num_or_size_splits, float) or not isinstance(num_or_size_splits, (
             list, tuple, np.ndarray, Tensor)):
         raise ValueError(f'split: `num_or_size_splits` must be an int or a list of ints, got '
@@ -236,23 +241,23 @@ def split(value, num_or_size_splits, axis=0, num=None, name='split'):
     if isinstance(num_or_size_splits, Tensor):
         known = op_helpers.static_value(num_or_size_splits)
         if known is None:
-            return _split_dynamic(x, num_or_size_splits, axis, num)
+            return _split_dynamic(x, num_or_size_splits, axis, num, name)
         num_or_size_splits = [int(s) for s in np.ravel(known)]
     sizes = list(num_or_size_splits)
     if any(isinstance(s, Tensor) and op_helpers.static_value(s) is None for s in sizes):
         # Sizes known only at run time (gradients split by shape tensors): the kernel checks.
         tensors = [s if isinstance(s, Tensor) else to_tensor(int(s), op='split') for s in sizes]
-        return list(apply_op(SPLIT, (x, *tensors), {'axis': axis, 'num': len(sizes)}, None))
+        return list(apply_op(SPLIT, (x, *tensors), {'axis': axis, 'num': len(sizes)}, name))
     sizes = validation.split_sizes([int(op_helpers.static_value(s)) if isinstance(s, Tensor)
                                     else s for s in sizes], size, 'split')
     if num is not None and num != len(sizes):
         raise validation.invalid_argument(f'split: `num` {num} does not match the {len(sizes)} '
                                           f'sizes {sizes}')
     tensors = [to_tensor(int(s), op='split') for s in sizes]
-    return list(apply_op(SPLIT, (x, *tensors), {'axis': axis, 'num': len(sizes)}, None))
+    return list(apply_op(SPLIT, (x, *tensors), {'axis': axis, 'num': len(sizes)}, name))
 
 
-def _split_dynamic(x, sizes, axis, num):
+def _split_dynamic(x, sizes, axis, num, name):
     """Split sizes known only when the graph runs: `num` must say how many there are."""
     if not sizes.dtype.is_integer:
         raise validation.dtype_mismatch(
@@ -263,7 +268,7 @@ def _split_dynamic(x, sizes, axis, num):
     if count is None:
         raise ValueError(f'split: Cannot infer argument `num` from shape {sizes.shape}')
     parts = [sizes[i] for i in builtins.range(count)]
-    return list(apply_op(SPLIT, (x, *parts), {'axis': axis, 'num': count}, None))
+    return list(apply_op(SPLIT, (x, *parts), {'axis': axis, 'num': count}, name))
 
 
 # ---------------------------------------------------------------- one_hot / size
@@ -300,7 +305,7 @@ def one_hot(indices, depth, on_value=None, off_value=None, axis=None, dtype=None
     attrs = {'depth': depth, 'on_value': 1 if on_value is None else _scalar(on_value),
              'off_value': 0 if off_value is None else _scalar(off_value),
              'axis': -1 if axis is None else int(axis), 'dtype': dtype}
-    return apply_op(ONE_HOT, (idx,), attrs, name)
+    return apply_op(ONE_HOT, (idx,), attrs, name or 'one_hot')
 
 
 def _scalar(value):

@@ -218,20 +218,19 @@ def broadcast_to(input, shape, name=None):
 
 
 def _sum_to_kernel(g, x):
-    target = np.shape(x)
-    if np.shape(g) == target:
+    target, shape_ = np.shape(x), g.shape
+    if shape_ == target:
         return g
-    lead = np.ndim(g) - len(target)
+    lead = len(shape_) - len(target)
     axes = tuple(range(lead)) + tuple(
-        i + lead for i, d in enumerate(target) if d == 1 and np.shape(g)[i + lead] != 1)
-    rows = math.prod(g.shape[:lead])
-    if rows >= 64 and g.size and axes == tuple(range(lead)) and g.dtype in _BLAS_SUM:
+        i + lead for i, d in enumerate(target) if d == 1 and shape_[i + lead] != 1)
+    if len(axes) == lead and g.dtype in _BLAS_SUM and g.size:
         # A bias gradient (sum over the leading axes): one matrix-vector product, where numpy's
         # reduction adds one short row at a time (10x slower for 16-64 channels).
+        rows = math.prod(shape_[:lead])
         return np.dot(np.ones(rows, g.dtype), g.reshape(rows, -1)).reshape(target)
     # np.add.reduce is np.sum without its Python wrapper (which costs more than small sums).
-    summed = np.add.reduce(g, axis=axes, keepdims=True, dtype=g.dtype) if axes else g
-    return np.reshape(summed, target)
+    return np.add.reduce(g, axis=axes, keepdims=True, dtype=g.dtype).reshape(target)
 
 
 _BLAS_SUM = (np.dtype(np.float32), np.dtype(np.float64))
@@ -281,7 +280,7 @@ ONES_LIKE = define_op('OnesLike', np.ones_like, same_as_first, None)
 
 def zeros_like(input, dtype=None, name=None):
     x = to_tensor(input, op='zeros_like')
-    result = apply_op(ZEROS_LIKE, (x,), None, name)
+    result = apply_op(ZEROS_LIKE, (x,), None, name or 'zeros_like')
     return result if dtype is None else cast(result, dtype)
 
 
@@ -292,7 +291,7 @@ def ones_like(input, dtype=None, name=None):
             "Value for attr 'T' of string is not in the list of allowed values: bfloat16, half, "
             'float, double, int8, uint8, int16, uint16, int32, uint32, int64, uint64, complex64, '
             'complex128, bool [Op:OnesLike]')
-    result = apply_op(ONES_LIKE, (x,), None, name)
+    result = apply_op(ONES_LIKE, (x,), None, name or 'ones_like')
     return result if dtype is None else cast(result, dtype)
 
 

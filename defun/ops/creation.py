@@ -101,9 +101,14 @@ def _static_array(value, op):
 
 
 def _static_int(value, op, arg):
+    if validation.is_int(value):
+        return validation.python_int(value, op, arg)  # TF's error for ints beyond int64
     known = _static_array(value, op)
-    if known.ndim != 0 or known.dtype.kind not in 'iu':
-        raise TypeError(f'{op}: `{arg}` must be an integer scalar, got {value!r}')
+    if known.ndim != 0:  # the shape function's (or kernel's) rank check
+        raise validation.invalid_argument(f'{op}: `{arg}` must be a scalar, not shape '
+                                          f'{list(known.shape)}')
+    if known.dtype.kind not in 'iu':
+        raise TypeError(f'{op}: `{arg}` must be an integer scalar, got {errors.describe(value)}')
     return int(known)
 
 

@@ -5,6 +5,9 @@ window taps, one elementwise op each over strided views (faster than numpy's red
 strided axes for the windows nets use). Gradients are TF's op pairs: Conv2D's gradients are
 Conv2DBackpropInput and Conv2DBackpropFilter, whose own gradients are again these three ops;
 MaxPoolGrad and MaxPoolGradGrad are each other's gradient; AvgPoolGrad's gradient is AvgPool.
+Max pooling follows TF's CPU kernels where NaNs and infinities are involved: the forward starts from
+the dtype's lowest finite value and lets no NaN win, the gradients route through the argmax scan of
+the input (see _argmax_masks).
 """
 import numpy as np
 
@@ -199,42 +202,83 @@ def _pool_infer(x, ksize, strides, padding):
 
 
 def _lowest(dtype):
-    return -np.inf if dtype.kind == 'f' else np.iinfo(dtype).min
+    """TF's max pooling starts from the lowest finite value (-inf for half), so -inf and NaN
+    inputs never win a window: a window of only those gives that lowest value."""
+    if dtype.kind != 'f':
+        return np.iinfo(dtype).min
+    return -np.inf if dtype == np.float16 else np.finfo(dtype).min
 
 
 def _max_pool_kernel(x, ksize, strides, padding):
     oh, ow, ph, pw = windows.geometry(x.shape, ksize[0], ksize[1], strides, (1, 1), padding)
     xp = windows.padded(x, ph, pw, _lowest(x.dtype))
     out = np.full((x.shape[0], oh, ow, x.shape[3]), _lowest(x.dtype), dtype=x.dtype)
+    larger = np.fmax if x.dtype.kind == 'f' else np.maximum   # fmax: NaN loses, as in TF
     for _, _, view in windows.taps(ksize[0], ksize[1], oh, ow, strides, (1, 1)):
-        np.maximum(out, xp[view], out=out)
+        larger(out, xp[view], out=out)
     return out
 
 
-def _argmax_taps(x, y, ksize, strides, padding):
-    """Per filter tap, the mask of windows whose (first) maximum sits at that tap."""
+def _argmax_masks(x, ksize, strides, padding):
+    """(per tap, the mask of windows routing their gradient through it; padded shape, ph, pw).
+
+    As TF's kernel: a window's argmax scan starts at its first element inside the input and
+    moves to each later one strictly greater, so ties keep the first (orig_output is not used).
+    Without NaNs that is the first tap equal to the window's max (the fast form: whole-array
+    compares); with NaNs, or integers (whose padding could tie), the scan itself."""
     oh, ow, ph, pw = windows.geometry(x.shape, ksize[0], ksize[1], strides, (1, 1), padding)
-    xp = windows.padded(x, ph, pw, _lowest(x.dtype))
-    taken = np.zeros(y.shape, dtype=bool)
-    for _, _, view in windows.taps(ksize[0], ksize[1], oh, ow, strides, (1, 1)):
-        hit = (xp[view] == y) & ~taken
-        taken |= hit
-        yield view, hit, xp.shape, ph, pw
+    views = [view for _, _, view in windows.taps(ksize[0], ksize[1], oh, ow, strides, (1, 1))]
+    if x.dtype.kind == 'f' and not np.isnan(x).any():
+        xp = windows.padded(x, ph, pw, np.nan)       # padding never equals a window's max
+        top = xp[views[0]].copy()
+        for view in views[1:]:
+            np.fmax(top, xp[view], out=top)
+        taken, masks = np.zeros(top.shape, bool), []
+        for view in views:
+            hit = xp[view] == top
+            hit &= ~taken
+            taken |= hit
+            masks.append(hit)
+        return masks, xp.shape, ph, pw
+    return _scanned_masks(x, views, ph, pw)
+
+
+def _scanned_masks(x, views, ph, pw):
+    xp = windows.padded(x, ph, pw)
+    inside = windows.padded(np.ones((1,) + x.shape[1:3] + (1,), bool), ph, pw, False)
+    best, have = xp[views[0]].copy(), inside[views[0]]
+    pick = np.zeros(best.shape, np.intp)
+    for k, view in enumerate(views[1:], 1):
+        take = inside[view] & ((best < xp[view]) | ~have)
+        have = have | inside[view]
+        np.copyto(best, xp[view], where=take)
+        pick[take] = k
+    return [pick == k for k in range(len(views))], xp.shape, ph, pw
+
+
+def _routed(values, mask):
+    """values where mask, else 0; without multiplying, so an inf or NaN stays in its window."""
+    return values * mask if np.isfinite(values).all() else np.where(mask, values, 0)
 
 
 def _max_pool_grad_kernel(x, y, g, ksize, strides, padding):
-    dxp = None
-    for view, hit, padded_shape, ph, pw in _argmax_taps(x, y, ksize, strides, padding):
-        if dxp is None:
-            dxp = np.zeros(padded_shape, dtype=g.dtype)
-        dxp[view] += g * hit
+    masks, padded_shape, ph, pw = _argmax_masks(x, ksize, strides, padding)
+    oh, ow = g.shape[1:3]
+    dxp = np.zeros(padded_shape, dtype=g.dtype)
+    for mask, (_, _, view) in zip(masks, windows.taps(ksize[0], ksize[1], oh, ow, strides,
+                                                      (1, 1))):
+        dxp[view] += _routed(g, mask)
     return dxp[:, ph[0]:ph[0] + x.shape[1], pw[0]:pw[0] + x.shape[2], :]
 
 
 def _max_pool_grad_grad_kernel(x, y, gg, ksize, strides, padding):
-    out = np.zeros(y.shape, dtype=gg.dtype)
-    for view, hit, _, ph, pw in _argmax_taps(x, y, ksize, strides, padding):
-        out += windows.padded(gg, ph, pw)[view] * hit
+    masks, _, ph, pw = _argmax_masks(x, ksize, strides, padding)
+    ggp = windows.padded(gg, ph, pw)
+    out = np.zeros(masks[0].shape, dtype=gg.dtype)
+    oh, ow = out.shape[1:3]
+    for mask, (_, _, view) in zip(masks, windows.taps(ksize[0], ksize[1], oh, ow, strides,
+                                                      (1, 1))):
+        out += _routed(ggp[view], mask)
     return out
 
 

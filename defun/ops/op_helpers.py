@@ -67,11 +67,16 @@ def _convert_operand(value, dtype, op):
     try:
         return convert_to_tensor(value, dtype=dtype)
     except TypeError:
-        pass
+        if op != 'add':  # TF converts the operand to the tensor's dtype, and that fails
+            raise TypeError(f'{op}: Cannot convert {_short_repr(value)} to EagerTensor of dtype '
+                            f'{dtype.name}') from None
     except ValueError as exc:
+        if op != 'add' and isinstance(value, np.ndarray) and value.dtype.kind == 'O':
+            raise TypeError(f'{op}: Cannot convert an array of objects to EagerTensor of dtype '
+                            f'{dtype.name}') from None
         raise ValueError(f'{op}: an operand could not be converted to a tensor: {exc}') from None
-    # As TF: a value that is not of the other operand's dtype converts by its own rules (a value
-    # that converts to nothing raises that), then the op refuses the mix of dtypes.
+    # As TF's add: a value that is not of the other operand's dtype converts by its own rules (a
+    # value that converts to nothing raises that), then the op refuses the mix of dtypes.
     own = to_tensor(value, name='y', op=op)
     raise validation.dtype_mismatch(
         f'{op}: cannot combine a {dtype.name} tensor with {_short_repr(value)}, which converts to '

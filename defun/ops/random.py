@@ -65,7 +65,8 @@ def random_attrs(op_type, dtype, seed):
 def shape_arg(shape, op):
     if isinstance(shape, Tensor):
         return validation.shape_tensor(shape, op)
-    if isinstance(shape, (list, tuple)) and any(isinstance(d, (bool, np.bool_)) for d in shape):
+    if isinstance(shape, (list, tuple)) and any(isinstance(d, (bool, np.bool_, Tensor))
+                                                for d in shape):  # TF converts, then checks
         return validation.shape_tensor(to_tensor(shape, name='shape', op=op), op)
     return validation.shape_tensor(to_tensor(shape, dtype=dtypes.int32, name='shape', op=op), op)
 

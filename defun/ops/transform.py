@@ -242,7 +242,10 @@ def pad(tensor, paddings, mode='CONSTANT', constant_values=0, name=None):
     if mode == 'CONSTANT':
         cv = constant_values if isinstance(constant_values, Tensor) else to_tensor(
             constant_values, dtype=x.dtype, name='constant_values', op='pad')
-        return apply_op(PAD, (x, p, cv), None, name)
+        # TF builds a Pad op (so named) for a Python zero, a PadV2 for any other value.
+        zero = not isinstance(constant_values, Tensor) and np.ndim(constant_values) == 0 and \
+            isinstance(constant_values, (int, float, np.number)) and constant_values == 0
+        return apply_op(PAD, (x, p, cv), None, name or ('Pad' if zero else None))
     if mode not in _MIRROR_OFFSET:
         raise ValueError(f'pad: Value of argument `mode` expected to be one of "CONSTANT", '
                          f'"REFLECT", or "SYMMETRIC". Received `mode` = {mode}')

@@ -55,11 +55,14 @@ def element_type(x, kinds, op, name='x'):
     return x
 
 
-def tensor_list(values, op, name='values'):
+def tensor_list(values, op, name='values', whole=False):
     """A list of tensors or values (concat, stack, add_n): a list, tuple or tensor (whose first
-    dimension is iterated, as TF does); anything else is TF's TypeError naming the argument."""
+    dimension is iterated, as TF does; with `whole`, the one element of the list, as TF's concat
+    takes it); anything else is TF's TypeError naming the argument."""
     if isinstance(values, (list, tuple)):
         return list(values)
+    if whole and hasattr(values, 'dtype') and hasattr(values, 'shape'):
+        return [values]
     if hasattr(values, 'dtype') and hasattr(values, 'shape') and hasattr(values, '__iter__'):
         if context.current_graph() is not None and not isinstance(values, np.ndarray):
             # TF iterates the tensor, which a graph being built does not allow (even for a
@@ -81,9 +84,13 @@ def python_int(value, op, name):
     """`value` as a Python int; TypeError naming the argument for floats, strings, None, lists.
 
     Integer tensors whose value is known now are accepted (TF takes them for its int attributes)."""
+    if isinstance(value, (bool, np.bool_)):  # a Python bool is an int to TF's converters
+        return int(value)
     if is_int(value):
         if not -2 ** 63 <= value < 2 ** 63:  # it would not convert to a tensor (TF's error)
             raise value_conversion.conversion_error('int_range', value)
+        return int(value)
+    if isinstance(value, np.floating):  # numpy floats convert to int32 (truncated), as in TF
         return int(value)
     array = getattr(value, 'array', None)
     if array is not None and np.ndim(array) == 0 and np.asarray(array).dtype.kind in 'iu':
@@ -94,7 +101,8 @@ def python_int(value, op, name):
 
 def _axis_values(value, op, name):
     """The ints an axis argument holds (an int, a list/tuple of ints, or an int tensor's value)."""
-    if hasattr(value, 'dtype') and hasattr(value, 'shape') and not isinstance(value, np.ndarray):
+    if hasattr(value, 'dtype') and hasattr(value, 'shape') and \
+            not isinstance(value, (np.ndarray, np.generic)):
         if not value.dtype.is_integer:
             raise dtype_mismatch(f'{op}: `{name}` must be an int32 or int64 tensor, got '
                                  f'{errors.describe(value)}')
@@ -104,10 +112,24 @@ def _axis_values(value, op, name):
                              f'symbolic tensor {value!r}')
         return [int(a) for a in np.ravel(array)]
     if isinstance(value, (list, tuple, np.ndarray)):
+        _convertible(value, op, name)
         return [python_int(a, op, name) for a in np.ravel(np.asarray(value, dtype=object))]
     if isinstance(value, str):
         raise dtype_mismatch(f'{op}: `{name}` must be an int, got the string {value!r}')
+    if value is None or isinstance(value, (dict, set)) or type(value) is object:
+        _convertible(value, op, name)
     return [python_int(value, op, name)]
+
+
+def _convertible(value, op, name):
+    """TF converts an axis to a tensor first: a value that converts to nothing is its conversion
+    error (ValueError eagerly), and strings are the op's dtype refusal."""
+    try:
+        array = value_conversion.to_array(value, None)
+    except (TypeError, ValueError) as exc:
+        raise type(exc)(f'{op}: `{name}` could not be converted to a tensor: {exc}') from None
+    if array.dtype.kind in 'OUS':
+        raise dtype_mismatch(f'{op}: `{name}` must be int32 or int64, got strings {value!r}')
 
 
 def axes(value, rank, op, name='axis', distinct=True):
@@ -129,15 +151,22 @@ def axes(value, rank, op, name='axis', distinct=True):
     return tuple(out)
 
 
-def axis(value, rank, op, name='axis', extra=0, attr=None):
+def axis(value, rank, op, name='axis', extra=0, attr=None, int32=False):
     """One axis (an int or a scalar int tensor) in [-rank - extra, rank + extra) as a non-negative
     int; `extra=1` for ops that add a dimension (expand_dims, stack, one_hot). `attr` names the
     type attribute of an op whose axis is a tensor input (gather's 'Taxis'): a float, bool or
-    string axis is then the op's dtype refusal, as in TF, rather than a TypeError."""
-    if attr is not None:
+    string axis is then the op's dtype refusal, as in TF, rather than a TypeError; `int32` for
+    one its wrapper converts to int32 first (concat), where a float is that TypeError."""
+    if int32 and isinstance(value, (float, str, np.floating)):
+        raise TypeError(f'{op}: Cannot convert {value!r} to EagerTensor of dtype int32 (`{name}`)')
+    if attr is not None:  # a tensor input: converted, its dtype checked, then its rank
+        if isinstance(value, (list, tuple, np.ndarray)):
+            _convertible(value, op, name)
+            raise invalid_argument(f'{op}: `{name}` must be a scalar, got a value of shape '
+                                   f'{list(np.shape(value))}: {value!r}')
         _refuse_attr_type(value, op, attr)
     shape = getattr(value, 'shape', None)
-    if not isinstance(value, np.ndarray) and hasattr(value, 'dtype') and \
+    if not isinstance(value, (np.ndarray, np.generic)) and hasattr(value, 'dtype') and \
             getattr(shape, 'rank', None):
         raise invalid_argument(f'{op}: `{name}` must be a scalar but has rank {shape.rank} '
                                f'({errors.describe(value)})')

@@ -200,3 +200,39 @@ def test_warm_hot_slots_in_threads_keep_their_own_results():
         t.join()
     assert not failures
     assert f.experimental_get_tracing_count() == 4
+
+
+def test_warm_hot_slot_with_several_or_no_arguments():
+    v = tf.Variable(2.0)
+    f = tf.function(lambda x, y: x * y + v)
+    g = tf.function(lambda: v * 3.0)
+    a, b = tf.constant([1.0, 2.0]), tf.constant([3.0, 4.0])
+    for _ in range(3):
+        np.testing.assert_array_equal(f(a, b).numpy(), [5.0, 10.0])
+        assert g().numpy() == 6.0
+    v.assign(1.0)                                   # Variables are read on every call
+    np.testing.assert_array_equal(f(a, b).numpy(), [4.0, 9.0])
+    assert g().numpy() == 3.0
+    np.testing.assert_array_equal(f(a, tf.constant(2.0)).numpy(), [3.0, 5.0])   # new shape
+    np.testing.assert_array_equal(f(a, 2.0).numpy(), [3.0, 5.0])                # a Python float
+    assert f.experimental_get_tracing_count() == 3
+    with tf.GradientTape() as tape:
+        tape.watch(b)
+        y = f(a, b)
+    np.testing.assert_array_equal(tape.gradient(y, b).numpy(), [1.0, 2.0])
+    with tf.GradientTape() as tape:
+        y = g()
+    assert tape.gradient(y, v).numpy() == 3.0
+
+
+def test_warm_hot_slot_with_several_arguments_fails_as_the_general_path():
+    @tf.function
+    def f(x, shape):
+        return tf.reshape(x, shape)
+    x, good = tf.constant([1.0, 2.0, 3.0, 4.0]), tf.constant([2, 2])
+    _warm(lambda s: f(x, s), good)
+    bad = tf.constant([3, 2])
+    hot = _error_of(lambda: f(x, bad))
+    general = _error_of(lambda: f(x=x, shape=bad))
+    assert isinstance(hot, errors.InvalidArgumentError)
+    assert str(hot) == str(general) and 'tf.reshape(x, shape)' in str(hot)

@@ -175,3 +175,57 @@ def test_integer_max_pool_pads_with_the_lowest_value():
     x = np.full((1, 3, 3, 1), -5, np.int32)
     y = tf.nn.max_pool2d(x, 2, 2, 'SAME').numpy()
     assert y.dtype == np.int32 and (y == -5).all()
+
+
+NAN, INF = float('nan'), float('inf')
+
+
+def test_max_pool_ignores_nan_and_starts_from_the_lowest_finite_value():
+    # Values recorded from TF 2.21: NaN and -inf never win a window; a window of only those
+    # gives the dtype's lowest finite value (-inf for half).
+    x = np.array([NAN, 2, 4, 3], np.float32).reshape(1, 2, 2, 1)
+    assert tf.nn.max_pool2d(x, 2, 2, 'VALID').numpy().ravel().tolist() == [4.0]
+    for dtype, lowest in [(np.float32, np.finfo(np.float32).min),
+                          (np.float64, np.finfo(np.float64).min), (np.float16, -np.inf)]:
+        y = tf.nn.max_pool2d(np.full((1, 2, 2, 1), NAN, dtype), 2, 2, 'VALID').numpy()
+        assert y.dtype == dtype and y.ravel().tolist() == [lowest]
+    y = tf.nn.max_pool2d(np.full((1, 2, 2, 1), -INF, np.float32), 2, 2, 'VALID').numpy()
+    assert y.ravel().tolist() == [np.finfo(np.float32).min]
+    x = np.array([NAN, 1, 2, NAN], np.float32).reshape(1, 2, 2, 1)
+    y = tf.nn.max_pool2d(x, 2, 1, 'SAME').numpy().ravel()
+    assert y.tolist() == [2.0, 1.0, 2.0, np.finfo(np.float32).min]
+
+
+def test_max_pool_grad_follows_the_argmax_scan_of_the_input():
+    # As TF's kernel (values recorded from TF 2.21): the window's first element, replaced only by
+    # a later, strictly greater one; orig_output is not consulted.
+    attrs = {'ksize': (2, 2), 'strides': (2, 2), 'padding': 'VALID'}
+    g = tf.constant(np.full((1, 1, 1, 1), 10, np.float32))
+
+    def grad(values, y):
+        x = tf.constant(np.array(values, np.float32).reshape(1, 2, 2, 1))
+        return apply_op(nn_conv.MAX_POOL_GRAD, (x, tf.constant(np.full((1, 1, 1, 1), y, np.float32)),
+                                                g), attrs).numpy().ravel().tolist()
+    assert grad([1, 2, 4, 4], 2.0) == [0, 0, 10, 0]
+    assert grad([NAN, 2, 4, 3], 4.0) == [10, 0, 0, 0]
+    assert grad([3, NAN, 1, 5], 5.0) == [0, 0, 0, 10]
+
+
+def test_max_pool_gradient_does_not_spread_an_infinite_gradient():
+    x = tf.Variable(np.array([1, 2, 3, 4], np.float32).reshape(1, 2, 2, 1))
+    with tf.GradientTape() as tape:
+        y = tf.nn.max_pool2d(x, 2, 2, 'VALID') * INF
+    assert tape.gradient(y, x).numpy().ravel().tolist() == [0, 0, 0, INF]
+
+
+def test_max_pool_grad_with_overlapping_windows_and_ties_matches_tf():
+    x = tf.constant(np.array([1, 5, 5, 2, 7, 0, 7, 1, 3, 3, 9, 9], np.float32).reshape(1, 3, 4, 1))
+    g = tf.constant(np.array([1, 10, 100, 1000, 10000, 100000], np.float32).reshape(1, 2, 3, 1))
+    attrs = {'ksize': (2, 2), 'strides': (1, 1), 'padding': 'VALID'}
+    dx = apply_op(nn_conv.MAX_POOL_GRAD, (x, tf.nn.max_pool2d(x, 2, 1, 'VALID'), g), attrs)
+    # Recorded from TF 2.21 (tf.raw_ops.MaxPoolGrad).
+    assert dx.numpy().ravel().tolist() == [0, 0, 0, 0, 1001, 0, 110, 0, 0, 0, 110000, 0]
+    attrs = {'ksize': (2, 3), 'strides': (1, 2), 'padding': 'SAME'}
+    dx = apply_op(nn_conv.MAX_POOL_GRAD, (x, tf.nn.max_pool2d(x, [2, 3], [1, 2], 'SAME'),
+                                          tf.ones([1, 3, 2, 1])), attrs)
+    assert dx.numpy().ravel().tolist() == [0, 0, 0, 0, 1, 0, 1, 0, 0, 0, 4, 0]
