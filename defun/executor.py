@@ -17,16 +17,16 @@ When a kernel fails at run time the error names the op and the user's line that 
 """
 import builtins
 import keyword
-import operator
 import re
 
 import numpy as np
 
 from defun import errors, folding
 from defun.executor_elementwise import rewrite_with_buffers
+from defun.executor_forms import INFIX as _INFIX, PythonInts, infix
 from defun.graph_callable import GraphCallable
 
-__all__ = ['compile_graph', 'GraphCallable', 'Optimizations', 'indent']
+__all__ = ['compile_graph', 'GraphCallable', 'Optimizations', 'indent', 'infix', 'PythonInts']
 
 def indent(lines, prefix='    '):
     """Indents emitter lines, plain or (text, op) pairs."""
@@ -42,14 +42,6 @@ class Optimizations:
         self.fold_constants = fold_constants
         self.cse = cse
         self.remove_identity = remove_identity
-
-
-# Kernels that are Python operators are emitted as expressions (`a + b`): the same numpy call,
-# without a Python-level call per op.
-_INFIX = {operator.add: '+', operator.sub: '-', operator.mul: '*', operator.truediv: '/',
-          operator.floordiv: '//', operator.mod: '%', operator.pow: '**', operator.matmul: '@',
-          operator.lt: '<', operator.le: '<=', operator.gt: '>', operator.ge: '>=',
-          operator.and_: '&', operator.or_: '|', operator.xor: '^'}
 
 
 # Graphs up to this many emitted ops are compiled when built; larger ones run interpreted once
@@ -88,6 +80,11 @@ class _Builder:
         self.lines_with_ops = []  # (source line, the op it runs, for error messages)
         self.chunks = []          # per emitted op: (lines so far, op, input names, output names)
         self.steps = []
+        self.int_names = set()    # names holding Python ints (see PythonInts), in this scope
+        self.int_ops = {}         # op -> the Python-int expression written for it
+        self.int_twins = {}       # Python-int name -> its np.int32 copy, made once per scope
+        self.nonnegative = set()  # names known to hold values >= 0 in this scope
+        self.op_inputs = {}       # op -> its input names, shared by sub-builders (error reruns)
 
     # -- naming
     def fresh(self, hint):
@@ -105,21 +102,40 @@ class _Builder:
         self.namespace[name] = value
         return name
 
-    def inline(self, graph, inputs, outputs, input_exprs):
+    def inline(self, graph, inputs, outputs, input_exprs, python_ints=None):
         """Writes the ops computing `outputs` of sub-graph `graph` (from its placeholders `inputs`,
         fed the expressions `input_exprs`) into this function, so that a loop body or a branch runs
         without a call per iteration. Returns (lines, output expressions); each line is a
-        (text, op) pair so runtime errors still name the op that failed."""
+        (text, op) pair so runtime errors still name the op that failed. `python_ints` (a
+        PythonInts) names inputs held as Python ints and ops to write as Python-int expressions."""
         sub = _Builder(graph, inputs, outputs, self.opts, self.fn_name)
         sub.lines_final = True   # taken as they are by the emitter: nothing rewrites them later
         sub.namespace, sub.used = self.namespace, self.used   # one module: names stay unique
+        sub.op_inputs = self.op_inputs
+        plan = python_ints or PythonInts()
+        sub.int_names = self.int_names | plan.names
+        sub.int_twins = dict(self.int_twins)  # copies made before this point stay valid here
+        sub.int_ops = plan.ops
+        sub.nonnegative = self.nonnegative | plan.nonnegative
         for ph, expr in zip(inputs, input_exprs):
             sub.names[id(ph)] = expr
         live = sub.live = sub.live_ops()
         for op in graph.get_operations():
             if op in live:
                 sub.visit(op)
-        return sub.lines_with_ops, [sub.names[id(t)] for t in outputs]
+        outs = [sub.names[id(t)] for t in outputs]
+        outs = [n if i in plan.outputs else sub.as_int32(n, None) for i, n in enumerate(outs)]
+        return sub.lines_with_ops, outs
+
+    def as_int32(self, name, op):
+        """`name`, or for a Python int its np.int32 copy (written once per scope)."""
+        if name not in self.int_names:
+            return name
+        twin = self.int_twins.get(name)
+        if twin is None:
+            twin = self.int_twins[name] = self.fresh(f'{name}_int32')
+            self.lines_with_ops.append((f'{twin} = np.int32({name})', op))
+        return twin
 
     def is_used(self, tensor):
         """Whether an op being written, or the function's result, reads `tensor` (an emitter
@@ -175,7 +191,7 @@ class _Builder:
         if self.opts.remove_identity and opdef.is_identity and not op.control_inputs:
             self.alias(op.outputs[0], op.inputs[0])
             return
-        if self.try_fold(op) or self.try_cse(op):
+        if op not in self.int_ops and (self.try_fold(op) or self.try_cse(op)):
             return
         self.emit(op)
 
@@ -216,12 +232,20 @@ class _Builder:
     def emit(self, op):
         names = self.names
         in_names = [names[id(t)] for t in op.inputs]
+        if self.int_names and op not in self.int_ops:
+            index_only = set(op.opdef.index_inputs(op)) if op.opdef.index_inputs else ()
+            in_names = [n if i in index_only else self.as_int32(n, op)
+                        for i, n in enumerate(in_names)]
         if len(op.outputs) == 1:
             out_names = [self.fresh(op.name)]
         else:
             out_names = [self.fresh(f'{op.name}_{i}') for i in range(len(op.outputs))]
+        self.op_inputs[op] = in_names
         emitter = op.opdef.emit
-        if emitter is not None:
+        if op in self.int_ops:
+            body = [f'{out_names[0]} = {self.int_ops[op]}']
+            self.int_names = self.int_names | {out_names[0]}
+        elif emitter is not None:
             body = emitter(op, in_names, out_names, self)
         else:
             body = [self.call_line(op, in_names, out_names, arrays_0d=self.lines_final)]
@@ -240,11 +264,27 @@ class _Builder:
         infix = _INFIX.get(op.opdef.graph_kernel) if len(in_names) == 2 and not op.attrs else None
         if infix is not None:
             # The kernel is exactly this Python operator: write the expression, skip the call.
-            a, b = self.operand_names(op) if arrays_0d else in_names
+            a, b = self.operand_names(op, in_names) if arrays_0d else in_names
             return f'{out_names[0]} = {a} {infix} {b}'
         expression = op.opdef.expression(op, in_names) if op.opdef.expression else None
         if expression is not None and len(out_names) == 1:
-            return f'{out_names[0]} = {expression}'
+            if isinstance(expression, tuple):  # a fast form for inputs >= 0
+                text, positions = expression
+                guard = ' and '.join(f'{in_names[i]} >= 0' for i in positions
+                                     if in_names[i] not in self.nonnegative)
+                if guard:
+                    text = f'{text} if {guard} else {self.kernel_call(op, in_names)}'
+            else:
+                text = expression
+            return f'{out_names[0]} = {text}'
+        call = self.kernel_call(op, in_names)
+        if not out_names:
+            return call
+        if op.opdef.num_outputs == 1:
+            return f'{out_names[0]} = {call}'
+        return f'{", ".join(out_names)}{"," if len(out_names) == 1 else ""} = {call}'
+
+    def kernel_call(self, op, in_names):
         kernel = self.namespace.get(f'k_{op.type}')
         if kernel is not op.opdef.graph_kernel:
             kernel_name = f'k_{op.type}' if kernel is None else self.fresh(f'k_{op.type}')
@@ -255,18 +295,14 @@ class _Builder:
         args = list(in_names)
         for key, value in op.attrs.items():
             args.append(f'{key}={self.attr_source(op, key, value)}')
-        call = f'{kernel_name}({", ".join(args)})'
-        if not out_names:
-            return call
-        if op.opdef.num_outputs == 1:
-            return f'{out_names[0]} = {call}'
-        return f'{", ".join(out_names)}{"," if len(out_names) == 1 else ""} = {call}'
+        return f'{kernel_name}({", ".join(args)})'
 
-    def operand_names(self, op):
+    def operand_names(self, op, in_names=None):
         """The names of a binary op's operands, with a scalar constant meeting an array written as
         a 0-d array: numpy combines an array with a 0-d array faster than with a numpy scalar
         (the same loop, so the same result), while scalar with scalar stays scalar arithmetic."""
-        names = [self.names[id(t)] for t in op.inputs]
+        # (Python-int counters in in_names are already replaced by their int32 copies)
+        names = [self.names[id(t)] for t in op.inputs] if in_names is None else list(in_names)
         if len(names) != 2:
             return names
         for i, t in enumerate(op.inputs):
@@ -344,7 +380,8 @@ class _Builder:
         outs = [self.names[id(t)] for t in self.outputs]
         return GraphCallable(lambda: self.write_source(params, outs), self.namespace,
                              self.fn_name, self.steps, params, outs, self.graph,
-                             compile_now=len(self.steps) <= COMPILE_EAGERLY_UP_TO)
+                             compile_now=len(self.steps) <= COMPILE_EAGERLY_UP_TO,
+                             op_inputs=self.op_inputs)
 
 
 def _may_be_large(tensor):

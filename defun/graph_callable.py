@@ -23,7 +23,7 @@ class GraphCallable:
     """
 
     def __init__(self, write_source, namespace, fn_name, steps, params, out_names, graph,
-                 compile_now):
+                 compile_now, op_inputs=None):
         self._write_source = write_source  # () -> (source, op_lines), run once, when first needed
         self._source = None
         self.graph = graph
@@ -33,6 +33,7 @@ class GraphCallable:
         self._params = params
         self._out_names = out_names
         self._op_lines = {}            # generated line number -> op, for error messages
+        self._op_inputs = op_inputs or {}  # op -> the names of its inputs in the generated code
         self._filename = None
         if compile_now:
             self.fn = self.compile()
@@ -97,10 +98,28 @@ class GraphCallable:
 
     def runtime_error(self, exc):
         """Wraps a kernel failure with the failing op and where the user created it."""
-        op = self.failing_op(exc.__traceback__)
+        op, frame = self.failing_op(exc.__traceback__)
         if op is None:
             return errors.kernel_failure(exc, f'{self._fn_name} failed: {exc}')
-        return self.error_for(op, exc)
+        return self.kernel_error(op, frame) or self.error_for(op, exc)
+
+    def kernel_error(self, op, frame):
+        """The error op's graph kernel raises on the values that failed, or None.
+
+        Generated code writes many ops as bare numpy (`x[i]`, `np.dot(a, b.T)`, `a + b`), whose
+        failures speak numpy; rerunning the kernel on the same inputs gives the error the kernel
+        call would have given (TF's). Only ops that are one pure kernel call are rerun."""
+        names = self._op_inputs.get(op)
+        if names is None or frame is None or op.opdef.stateful or op.opdef.emit is not None:
+            return None
+        scope = {**self._namespace, **frame.f_locals}
+        if not all(n in scope for n in names):
+            return None
+        try:
+            op.opdef.graph_kernel(*[scope[n] for n in names], **op.attrs)
+        except Exception as exc:  # noqa: BLE001 - any failure of the kernel is the op's error
+            return self.error_for(op, exc)
+        return None
 
     def error_for(self, op, exc):
         """TF's error for a failure of `op` while the graph runs: 'Graph execution error', the
@@ -125,9 +144,12 @@ class GraphCallable:
         return errors.kernel_failure(exc, message, op)
 
     def failing_op(self, tb):
-        op = None
+        """(op, frame of the generated code) of the innermost generated line that failed."""
+        op = frame = None
         while tb is not None:
             if tb.tb_frame.f_code.co_filename == self._filename:
-                op = self._op_lines.get(tb.tb_lineno, op)
+                found = self._op_lines.get(tb.tb_lineno)
+                if found is not None:
+                    op, frame = found, tb.tb_frame
             tb = tb.tb_next
-        return op
+        return op, frame

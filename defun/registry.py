@@ -50,6 +50,12 @@ class OpDef:
     expression(op, input_names) -> source text or None: a numpy expression the executor may write
       instead of the kernel call, chosen by the op's static shapes and attrs, with exactly the
       kernel's result (e.g. a transposed MatMul as np.dot on .T views); None: call the kernel.
+      Or a pair (text, positions): the expression is exact when those inputs are >= 0; the
+      executor writes `text if <they are> else <kernel call>` (the kernel raising its error),
+      without the test where it knows them to be (a loop counter).
+    index_inputs(op) -> input positions: inputs the kernel and the expression use only as Python
+      indices (through int() or a subscript), so generated code may pass a Python int there for an
+      int32 scalar (a loop counter, see executor.PythonInts).
     partial_fold(op, partial) -> list or None: the op's integer output with only some elements
       known at build time (None for the others), as TF's constant_value_as_shape reads a shape
       built from `tf.shape(x)[0]` and constants; `partial(t)` gives the same for an input (an
@@ -67,16 +73,15 @@ class OpDef:
     """
 
     __slots__ = ('type', 'kernel', 'graph_kernel', 'infer', 'num_outputs', 'stateful',
-                 'defined_at', 'doc', 'explain_error', 'emit', 'expression', 'fold', 'partial_fold',
-                 'foldable',
-                 'is_placeholder', 'is_identity', 'accepts_missing_grads', 'skips_unneeded_inputs',
-                 'kernel_takes_live_outputs', '__weakref__')
+                 'defined_at', 'doc', 'explain_error', 'emit', 'expression', 'index_inputs', 'fold',
+                 'partial_fold', 'foldable', 'is_placeholder', 'is_identity', 'accepts_missing_grads',
+                 'skips_unneeded_inputs', 'kernel_takes_live_outputs', '__weakref__')
 
     def __init__(self, type, kernel, infer, num_outputs=1, stateful=False, defined_at='', doc='',
-                 explain_error=None, emit=None, expression=None, fold=None, partial_fold=None,
-                 foldable=True,
-                 is_placeholder=False, is_identity=False, accepts_missing_grads=False,
-                 skips_unneeded_inputs=False, kernel_takes_live_outputs=False):
+                 explain_error=None, emit=None, expression=None, index_inputs=None, fold=None,
+                 partial_fold=None, foldable=True, is_placeholder=False, is_identity=False,
+                 accepts_missing_grads=False, skips_unneeded_inputs=False,
+                 kernel_takes_live_outputs=False):
         self.type = type
         self.explain_error = explain_error
         if isinstance(kernel, Kernels):
@@ -90,6 +95,7 @@ class OpDef:
         self.doc = doc
         self.emit = emit
         self.expression = expression
+        self.index_inputs = index_inputs
         self.fold = fold
         self.partial_fold = partial_fold
         self.foldable = foldable and not stateful and not is_placeholder and num_outputs != 0
@@ -132,7 +138,7 @@ def define_op(type: str, kernel: Callable | Kernels, infer: Callable, grad: Call
     """Defines op `type`; `grad` may be a gradient function, None (not differentiable) or omitted.
 
     `kernel` is a function or a `Kernels` pair; `facts` are the other OpDef fields (emit,
-    expression, fold, partial_fold, foldable, is_placeholder, is_identity,
+    expression, index_inputs, fold, partial_fold, foldable, is_placeholder, is_identity,
     accepts_missing_grads, skips_unneeded_inputs, kernel_takes_live_outputs)."""
     site = _caller_site()
     if type in _OPS:

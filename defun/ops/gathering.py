@@ -74,7 +74,19 @@ def _gather_grad(op, g):
     return apply_op(GATHER_GRAD, (shape(params), indices, g), attrs), None
 
 
-GATHER = define_op('GatherV2', _gather_kernel, _gather_infer, _gather_grad)
+def _gather_expression(op, names):
+    """One row, `params[i]`, for a scalar index on axis 0 where i >= 0 (the kernel's own fast
+    path); a negative index runs the kernel (its error), one past the end fails in numpy and the
+    executor reruns the kernel for TF's error."""
+    params, indices = op.inputs
+    if op.attrs['axis'] != 0 or op.attrs['batch_dims'] != 0 or indices.shape.rank != 0 or \
+            params.shape.rank in (None, 0):
+        return None
+    return f'{names[0]}[{names[1]}]', (1,)
+
+
+GATHER = define_op('GatherV2', _gather_kernel, _gather_infer, _gather_grad,
+                   expression=_gather_expression, index_inputs=lambda op: (1,))
 
 
 def _gather_grad_kernel(params_shape, indices, g, axis, batch_dims):

@@ -161,6 +161,37 @@ def _strided_slice_grad(op, g):
     return (grad,) + (None,) * len(dynamic)
 
 
+def _subscript(spec, names):
+    """The spec as numpy subscript text ('x[i, 1:3, None]'), dynamic entries by name."""
+    dynamic = iter(names)
+
+    def bound(v):
+        return '' if v is None else next(dynamic) if v is DYNAMIC else repr(v)
+
+    items = []
+    for item in spec:
+        if item[0] == 'new':
+            items.append('None')
+        elif item[0] == 'ellipsis':
+            items.append('...')
+        elif item[0] == 'int':
+            items.append(bound(item[1]))
+        else:
+            start, stop = bound(item[1]), bound(item[2])
+            step = bound(item[3])
+            items.append(f'{start}:{stop}:{step}' if step else f'{start}:{stop}')
+    return ', '.join(items)
+
+
+def _strided_slice_expression(op, names):
+    """A slice as numpy indexing (`xs[t]`, `x[:, 1:3]`): numpy's integer, slice, newaxis and
+    ellipsis semantics are the kernel's (ints in [-n, n), slices clamped, unindexed dims kept);
+    out-of-range ints fail there and the executor reruns the kernel for TF's error."""
+    if not op.attrs['spec']:
+        return None
+    return f'{names[0]}[{_subscript(op.attrs["spec"], names[1:])}]'
+
+
 def _strided_slice_partial(op, partial):
     """A slice of a partly known vector (`tf.shape(x)[1:]`, `tf.shape(x)[0]`)."""
     values = partial(op.inputs[0])
@@ -180,6 +211,7 @@ def _strided_slice_partial(op, partial):
 STRIDED_SLICE = define_op(
     'StridedSlice', _strided_slice_kernel,
     lambda x, *dyn, spec: (x.dtype, _strided_slice_dims(dims(x), spec, dyn)), _strided_slice_grad,
+    expression=_strided_slice_expression, index_inputs=lambda op: range(1, len(op.inputs)),
     partial_fold=_strided_slice_partial)
 
 

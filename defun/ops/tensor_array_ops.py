@@ -123,6 +123,7 @@ def _write_grad(op, g, unused_length_grad):
 
 
 WRITE = define_op('TensorArrayWriteV3', _write_kernel, _write_infer, _write_grad, num_outputs=2,
+                  index_inputs=lambda op: (1,),
                   doc='Writes rows `index` (a scalar or a vector: scatter) of a copy of the '
                       'buffer; also returns the former length.')
 
@@ -168,9 +169,20 @@ def _read_infer(buf, index, element_shape):
     return buf.dtype, _element_of(buf, element_shape)
 
 
+def _read_expression(op, names):
+    """`buf[i]` for a buffer of static rank >= 2 (so never the virgin [size] form), where
+    i >= 0; a negative index runs the kernel (its error), one past the end fails in numpy and the
+    executor reruns the kernel for TF's error."""
+    d = dims(op.inputs[0])
+    if d is None or len(d) < 2 or op.inputs[1].shape.rank != 0:
+        return None
+    return f'{names[0]}[{names[1]}]', (1,)
+
+
 READ = define_op('TensorArrayReadV3', _read_kernel, _read_infer,
                  lambda op, g: (apply_op(READ_GRAD, (op.inputs[0], op.inputs[1], g)), None),
-                 doc='Row `index` of the buffer (also of the per-iteration stacks of while_loop).')
+                 expression=_read_expression, index_inputs=lambda op: (1,),
+                 doc='Row `index` of the buffer.')
 
 
 def _read_grad_kernel(buf, index, g):
@@ -292,7 +304,7 @@ SIZE = define_op('TensorArraySizeV3', lambda buf: np.int32(len(buf)),
 
 
 def read_element(buffer, index):
-    """Row `index` of a buffer tensor (while_loop's gradient reads its per-iteration stacks so)."""
+    """Row `index` of a buffer tensor."""
     return apply_op(READ, (buffer, int_tensor(index)), {'element_shape': None})
 
 

@@ -1,0 +1,167 @@
+"""How a While op is written: counters proven to stay in int32 run as Python ints (and counters
+that could overflow keep int32's wrapping arithmetic), the iteration count only when read, the
+loop variables rebound one name at a time (a swap with one tuple), `while <test>:` for a
+one-expression cond. Results and dtypes equal a Python loop over numpy int32 / float32."""
+import re
+
+import numpy as np
+import pytest
+
+import defun as tf
+from defun.control_flow import while_runner
+
+
+def _source(f, *args):
+    return f.get_concrete_function(*args).function_source
+
+
+@tf.function
+def newton(a, n):
+    x = a
+    i = tf.constant(0)
+    while i < n:
+        x = 0.5 * (x + a / x)
+        i += 1
+    return x, i
+
+
+def test_counter_with_a_run_time_limit_is_a_python_int():
+    source = _source(newton, tf.TensorSpec([], tf.float32), tf.TensorSpec([], tf.int32))
+    assert 'while while_0 < n_int:' in source and 'n_int = int(n)' in source
+    assert 'while_0 = np.int32(while_0)' in source
+    assert ', = ' not in source and '+= 1' not in source   # no tuples, no unused trip count
+    x, i = newton(tf.constant(np.float32(2.0)), tf.constant(50))
+    assert x.dtype == tf.float32 and i.dtype == tf.int32 and i.numpy() == 50
+    assert x.numpy() == np.float32(np.sqrt(np.float32(2.0)))
+    x, i = newton(tf.constant(np.float32(2.0)), tf.constant(-3))
+    assert i.numpy() == 0 and x.numpy() == np.float32(2.0)
+
+
+def _count(start, limit, step, compare):
+    @tf.function
+    def f(i0):
+        return tf.while_loop(lambda i: compare(i, limit), lambda i: i + step, [i0])[0]
+    return f
+
+
+def _python_count(start, limit, step, compare):
+    i = np.int32(start)
+    with np.errstate(over='ignore'):
+        while compare(i, np.int32(limit)):
+            i = np.int32(i + np.int32(step))
+    return i
+
+
+@pytest.mark.parametrize('start, limit, step, compare, proven', [
+    (0, 10, 1, lambda i, n: i < n, True),
+    (0, 10, 3, lambda i, n: i <= n, True),
+    (20, 0, -4, lambda i, n: i > n, True),
+    (5, 0, -1, lambda i, n: i >= n, True),
+    (2 ** 31 - 10, 2 ** 31 - 1, 1, lambda i, n: i < n, True),
+    (2 ** 31 - 10, 2 ** 31 - 2, 1, lambda i, n: i <= n, True),
+    (2 ** 31 - 10, 2 ** 31 - 2, 4, lambda i, n: i < n, False),
+    (1, 0, 1_000_000_000, lambda i, n: i > n, False),               # wraps around, then stops
+    (-2 ** 31 + 3, -2 ** 31 + 1, -3, lambda i, n: i > n, False),
+])
+def test_range_check_decides_python_ints_and_results_equal_int32(start, limit, step, compare,
+                                                                proven):
+    f = _count(start, limit, step, compare)
+    source = _source(f, tf.TensorSpec([], tf.int32))
+    assert (' = int(i0)' in source) == proven
+    got = f(tf.constant(start, tf.int32))
+    assert got.dtype == tf.int32
+    assert got.numpy() == _python_count(start, limit, step, compare)
+
+
+def test_step_above_one_with_a_run_time_limit_keeps_int32():
+    @tf.function
+    def f(n):
+        return tf.while_loop(lambda i: i < n, lambda i: i + 2, [tf.constant(0)])[0]
+
+    source = _source(f, tf.TensorSpec([], tf.int32))
+    assert 'int(' not in source     # i < n only bounds i by INT32_MAX - 1: i + 2 may wrap
+    assert f(tf.constant(7)).numpy() == 8 and f(tf.constant(7)).dtype == tf.int32
+
+
+def test_counter_read_by_arithmetic_gets_an_int32_copy():
+    @tf.function
+    def f(n):
+        i, total = tf.constant(0), tf.constant(0)
+        while i < n:
+            total += i * 1_000_000   # int32 arithmetic: wraps past 2**31
+            i += 1
+        return total
+
+    source = _source(f, tf.TensorSpec([], tf.int32))
+    assert 'while_0_int32 = np.int32(while_0)' in source
+    want = np.int32(0)
+    with np.errstate(over='ignore'):
+        for i in range(5000):
+            want = np.int32(want + np.int32(i) * np.int32(1_000_000))
+    got = f(tf.constant(5000))
+    assert got.dtype == tf.int32 and got.numpy() == want
+
+
+def test_counter_passed_to_another_loop_variable_and_to_an_index():
+    @tf.function
+    def f(xs):
+        i, last, acc = tf.constant(0), tf.constant(-1), tf.zeros([2])
+        while i < 4:
+            acc += xs[i]
+            last = i
+            i += 1
+        return last, acc
+
+    xs = np.arange(8, dtype=np.float32).reshape(4, 2)
+    source = _source(f, tf.TensorSpec([4, 2], tf.float32))
+    assert re.search(r'= xs\[while_\d\]\n', source)
+    last, acc = f(tf.constant(xs))
+    assert last.dtype == tf.int32 and last.numpy() == 3
+    np.testing.assert_array_equal(acc.numpy(), xs.sum(axis=0))
+
+
+def test_iteration_count_kept_with_maximum_iterations():
+    @tf.function
+    def f(x):
+        return tf.while_loop(lambda v: v < 100.0, lambda v: v * 2.0, [x], maximum_iterations=3)
+
+    source = _source(f, tf.TensorSpec([], tf.float32))
+    assert '+= 1' in source and 'maximum_iterations = int(' in source
+    assert f(tf.constant(1.0))[0].numpy() == 8.0
+
+
+def test_swapped_loop_variables_use_one_tuple():
+    assert while_runner.parallel_assignment(['a', 'b'], ['b', 'a']) == ['a, b, = b, a,']
+    assert while_runner.parallel_assignment(['a', 'b', 'c'], ['b', 'x', 'c']) == \
+        ['a = b', 'b = x']
+
+    @tf.function
+    def f(a, b):
+        return tf.while_loop(lambda i, a, b: i < 3, lambda i, a, b: (i + 1, b, a + b),
+                             [tf.constant(0), a, b])
+
+    _, a, b = f(tf.constant(1.0), tf.constant(1.0))
+    assert (a.numpy(), b.numpy()) == (3.0, 5.0)
+
+
+def test_loop_gradient_counters_and_results_match_finite_differences():
+    @tf.function
+    def f(w):
+        with tf.GradientTape() as tape:
+            tape.watch(w)
+            i, x = tf.constant(0), w
+            while i < 5:
+                x = tf.sin(x) * w
+                i += 1
+        return tape.gradient(x, w)
+
+    def forward(w):
+        x = w
+        for _ in range(5):
+            x = np.sin(x) * w
+        return x
+    source = _source(f, tf.TensorSpec([], tf.float64))
+    assert 'while while_0 < 5:' in source
+    w, eps = 0.7, 1e-6
+    numeric = (forward(w + eps) - forward(w - eps)) / (2 * eps)
+    np.testing.assert_allclose(f(tf.constant(w, tf.float64)).numpy(), numeric, rtol=1e-6)
