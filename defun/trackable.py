@@ -15,9 +15,9 @@ they go when it goes.
 Lists and dicts assigned to an AutoTrackable's attribute are wrapped, as TF wraps them, in a
 `ListWrapper` / `DictWrapper` (subclasses of list and dict, printed as TF prints them). A wrapper is
 itself an object that restorations can wait on: a restore that reaches an empty `ListWrapper`
-waits there, and an `append` that later puts a Variable at the saved index completes it. Unlike
-TF's wrapper, ours copies the list it wraps: a change made through the original list object after
-the assignment is not seen through the attribute.
+waits there, and an `append` that later puts a Variable at the saved index completes it. A
+ListWrapper shares the list it wraps, as TF's; a DictWrapper copies its dict (a change made through
+the original dict object later is not seen through the attribute).
 """
 import copy
 
@@ -69,42 +69,140 @@ class _Container:
 
 class ListWrapper(_Container, list):
     """A list held by a trackable object (TF's `ListWrapper`): its Variables and trackables are
-    checkpoint dependencies named by index, and lists or dicts put into it are wrapped in turn."""
+    checkpoint dependencies named by index, and lists or dicts put into it are wrapped in turn.
+
+    As TF's, it shares the list it wraps: a change made through either is seen through both. The
+    items live in that list (`_storage`); the wrapper's own list storage mirrors it for C code that
+    reads lists directly (json, numpy), resynchronised when a change is made through the wrapper
+    or when its length shows that the wrapped list changed."""
 
     def __init__(self, wrapped_list=()):
-        list.__init__(self, [wrap(v) for v in wrapped_list])
+        storage = wrapped_list if type(wrapped_list) is list else list(wrapped_list)
+        for i, value in enumerate(storage):
+            wrapped = wrap(value)
+            if wrapped is not value:
+                storage[i] = wrapped  # as TF, the wrapped list holds the wrappers too
+        self._storage = storage
+        list.__init__(self, storage)
+
+    def _mirror(self):
+        list.__setitem__(self, slice(None), self._storage)
+
+    def _fresh(self):
+        if list.__len__(self) != len(self._storage):
+            self._mirror()
+        return self._storage
+
+    # -- reading: from the wrapped list
+    def __len__(self):
+        return len(self._fresh())
+
+    def __iter__(self):
+        return iter(self._fresh())
+
+    def __reversed__(self):
+        return reversed(self._fresh())
+
+    def __getitem__(self, key):
+        return self._fresh()[key]
+
+    def __contains__(self, value):
+        return value in self._storage
+
+    def index(self, *args):
+        return self._storage.index(*args)
+
+    def count(self, value):
+        return self._storage.count(value)
+
+    def __add__(self, other):
+        return self._storage + list(other)
+
+    def __radd__(self, other):
+        return list(other) + self._storage
+
+    def __mul__(self, n):
+        return self._storage * n
+
+    __rmul__ = __mul__
+
+    def __eq__(self, other):
+        return self._storage == (other._storage if isinstance(other, ListWrapper) else other)
+
+    def __ne__(self, other):
+        return not self == other
+
+    def __lt__(self, other):
+        return self._storage < list(other)
+
+    def __le__(self, other):
+        return self._storage <= list(other)
+
+    def __gt__(self, other):
+        return self._storage > list(other)
+
+    def __ge__(self, other):
+        return self._storage >= list(other)
+
+    __hash__ = None
+
+    # -- changing: the wrapped list, then the mirror
+    def _apply(self, method, *args):
+        result = method(self._storage, *args)
+        self._mirror()
+        self._changed()
+        return result
 
     def append(self, value):
-        list.append(self, wrap(value))
-        self._changed()
+        self._apply(list.append, wrap(value))
 
     def extend(self, values):
-        list.extend(self, [wrap(v) for v in values])
-        self._changed()
+        self._apply(list.extend, [wrap(v) for v in values])
 
     def insert(self, index, value):
-        list.insert(self, index, wrap(value))
-        self._changed()
+        self._apply(list.insert, index, wrap(value))
 
     def __setitem__(self, key, value):
-        if isinstance(key, slice):
-            list.__setitem__(self, key, [wrap(v) for v in value])
-        else:
-            list.__setitem__(self, key, wrap(value))
-        self._changed()
+        value = [wrap(v) for v in value] if isinstance(key, slice) else wrap(value)
+        self._apply(list.__setitem__, key, value)
+
+    def __delitem__(self, key):
+        self._apply(list.__delitem__, key)
+
+    def pop(self, *args):
+        return self._apply(list.pop, *args)
+
+    def remove(self, value):
+        self._apply(list.remove, value)
+
+    def clear(self):
+        self._apply(list.clear)
+
+    def sort(self, *, key=None, reverse=False):
+        self._apply(lambda storage: storage.sort(key=key, reverse=reverse))
+
+    def reverse(self):
+        self._apply(list.reverse)
 
     def __iadd__(self, values):
         self.extend(values)
         return self
 
+    def __imul__(self, n):
+        self._apply(list.__imul__, n)
+        return self
+
     def __copy__(self):
-        return ListWrapper(self)
+        return ListWrapper(list(self._storage))
 
     def __deepcopy__(self, memo):
-        return ListWrapper(copy.deepcopy(list(self), memo))
+        return ListWrapper(copy.deepcopy(self._storage, memo))
+
+    def __reduce__(self):
+        return ListWrapper, (list(self._storage),)
 
     def __repr__(self):
-        return f'ListWrapper({list.__repr__(self)})'
+        return f'ListWrapper({self._storage!r})'
 
 
 class DictWrapper(_Container, dict):

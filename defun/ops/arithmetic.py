@@ -210,8 +210,12 @@ DIV_NO_NAN = _define_binary('DivNoNan', _div_no_nan_kernel, _div_no_nan_grad, 'd
 
 
 def divide_no_nan(x, y, name=None):
-    """x / y, but 0 wherever y is 0 (even where x is 0 or not finite)."""
+    """x / y, but 0 wherever y is 0 (even where x is 0 or not finite); integers divide as
+    truediv does (to float32 or float64), as in TF."""
     x, y = binary_args(x, y, 'divide_no_nan')
+    if x.dtype.is_integer:
+        target = _int_div_dtype(x.dtype)
+        x, y = cast(x, target), cast(y, target)
     return apply_op(DIV_NO_NAN, (x, y), None, name)
 
 

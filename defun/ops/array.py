@@ -57,8 +57,11 @@ STACK = define_op('Pack', lambda *xs, axis: np.stack(xs, axis=axis), _stack_infe
 
 
 def stack(values, axis=0, name='stack'):
+    validation.op_name(name)
     if isinstance(values, (list, tuple)) and not values:
         return constant([], name=None if name == 'stack' else name)  # TF: an empty float32[0]
+    if isinstance(values, Tensor) and axis == 0:  # TF converts it: its rows restacked
+        return values
     tensors = op_helpers.same_dtype_args(validation.tensor_list(values, 'stack'), 'stack')
     rank = tensors[0].shape.rank
     axis = validation.python_int(axis, 'stack', 'axis')
@@ -160,10 +163,12 @@ CONCAT = define_op('ConcatV2', lambda *xs, axis: np.concatenate(xs, axis=axis), 
 
 
 def concat(values, axis, name='concat'):
+    validation.op_name(name)
     if isinstance(values, (list, tuple)) and not values:
         raise validation.invalid_argument('concat: `values` is empty; concat needs at least one '
                                           'tensor')
-    tensors = op_helpers.same_dtype_args(validation.tensor_list(values, 'concat'), 'concat')
+    tensors = op_helpers.same_dtype_args(validation.tensor_list(values, 'concat', whole=True),
+                                         'concat')
     axis = validation.axis(axis, None, 'concat', attr='Tidx', int32=True)
     if len(tensors) == 1:
         return identity(tensors[0])

@@ -80,6 +80,8 @@ def repeat(input, repeats, axis=None, name=None):
     rank = x.shape.rank
     if rank is None:
         raise ValueError('repeat: the rank of input must be known')
+    if isinstance(axis, (bool, np.bool_)):  # the strided slice it indexes refuses a bool
+        raise validation.dtype_mismatch(f'repeat: `axis` must be an int, got {axis!r}')
     if isinstance(axis, Tensor) and axis.shape.rank or isinstance(axis, (float, np.floating)):
         raise TypeError(f'repeat: Argument `axis` must be an int. Received `axis` = '
                         f'{errors.describe(axis)}')

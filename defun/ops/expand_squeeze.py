@@ -10,6 +10,7 @@ from defun.ops import op_helpers, validation
 from defun.ops.base_ops import reshape, shape
 from defun.ops.op_helpers import dims, to_tensor
 from defun.registry import define_op
+from defun.tensor import Tensor
 
 __all__ = ['expand_dims', 'squeeze']
 
@@ -31,10 +32,15 @@ def expand_dims(input, axis, name=None):
     if axis is None:
         raise ValueError('expand_dims: `axis` must be set (an int), got None')
     if isinstance(axis, (list, tuple)):  # TF's kernel wants one axis: a 0-D or 1-element tensor
-        if len(axis) != 1:
+        flat = np.ravel(np.asarray(axis, dtype=object))
+        if len(flat) != 1:
             raise validation.invalid_argument(f'expand_dims: `axis` must be a single int, got '
                                               f'{axis!r}')
-        axis = axis[0]
+        axis = flat[0]
+    elif isinstance(axis, Tensor) and axis.shape.num_elements() == 1 and axis.shape.rank:
+        known = op_helpers.static_value(axis)
+        if known is not None:
+            axis = reshape(axis, []) if not axis.dtype.is_integer else int(np.ravel(known)[0])
     axis = validation.axis(axis, None, 'expand_dims')
     r = x.shape.rank
     if r is not None and not -r - 1 <= axis <= r:

@@ -136,8 +136,9 @@ def gelu(features, approximate=False, name=None):
 
 
 def silu(features, beta=1.0):
-    """x * sigmoid(beta * x). (TF's silu takes no `name`.)"""
-    x = _float_arg(features, 'silu')
+    """x * sigmoid(beta * x), for real and complex x. (TF's silu takes no `name`.)"""
+    x = validation.element_type(to_tensor(features, name='features', op='silu'), 'fc', 'silu',
+                                'features')
     return x * math_ops.sigmoid(x if beta == 1.0 else x * beta)
 
 
@@ -149,12 +150,16 @@ swish = silu
 # The ufuncs' own reduce: np.max/np.sum's Python wrappers cost more than a small row's reduction.
 
 def _softmax_kernel(x, axis):
+    if not x.size:  # an empty tensor has an empty softmax (numpy's max has no identity)
+        return x.copy()
     shifted = x - np.maximum.reduce(x, axis=axis, keepdims=True)
     e = np.exp(shifted)
     return e / np.add.reduce(e, axis=axis, keepdims=True)
 
 
 def _log_softmax_kernel(x, axis):
+    if not x.size:
+        return x.copy()
     shifted = x - np.maximum.reduce(x, axis=axis, keepdims=True)
     return shifted - np.log(np.add.reduce(np.exp(shifted), axis=axis, keepdims=True))
 
@@ -322,7 +327,10 @@ def softmax_cross_entropy_with_logits(labels, logits, axis=-1, name=None):
     """-sum(labels * log_softmax(logits)) over `axis`: one fused op when the shapes agree (its
     gradient reuses the softmax computed on the way forward), as TF's kernel."""
     x = _float_arg(logits, 'softmax_cross_entropy_with_logits', 'logits')
-    z = to_tensor(labels, dtype=x.dtype, name='labels', op='softmax_cross_entropy_with_logits')
+    z = to_tensor(labels, name='labels', op='softmax_cross_entropy_with_logits')
+    if z.dtype is not x.dtype and z.dtype.is_floating:  # TF casts float labels to the logits'
+        z = cast(z, x.dtype)
+    z = to_tensor(z, dtype=x.dtype, name='labels', op='softmax_cross_entropy_with_logits')
     if dims(x) is not None and dims(z) is not None and \
             not x.shape.is_compatible_with(z.shape):
         raise validation.invalid_argument(

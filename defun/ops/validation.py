@@ -55,11 +55,14 @@ def element_type(x, kinds, op, name='x'):
     return x
 
 
-def tensor_list(values, op, name='values'):
+def tensor_list(values, op, name='values', whole=False):
     """A list of tensors or values (concat, stack, add_n): a list, tuple or tensor (whose first
-    dimension is iterated, as TF does); anything else is TF's TypeError naming the argument."""
+    dimension is iterated, as TF does; with `whole`, the one element of the list, as TF's concat
+    takes it); anything else is TF's TypeError naming the argument."""
     if isinstance(values, (list, tuple)):
         return list(values)
+    if whole and hasattr(values, 'dtype') and hasattr(values, 'shape'):
+        return [values]
     if hasattr(values, 'dtype') and hasattr(values, 'shape') and hasattr(values, '__iter__'):
         if context.current_graph() is not None and not isinstance(values, np.ndarray):
             # TF iterates the tensor, which a graph being built does not allow (even for a
@@ -81,6 +84,8 @@ def python_int(value, op, name):
     """`value` as a Python int; TypeError naming the argument for floats, strings, None, lists.
 
     Integer tensors whose value is known now are accepted (TF takes them for its int attributes)."""
+    if isinstance(value, (bool, np.bool_)):  # a Python bool is an int to TF's converters
+        return int(value)
     if is_int(value):
         if not -2 ** 63 <= value < 2 ** 63:  # it would not convert to a tensor (TF's error)
             raise value_conversion.conversion_error('int_range', value)

@@ -189,3 +189,42 @@ def test_kernel_errors_inside_a_function_name_the_node_and_the_users_line():
     assert 'Detected at node GatherV2' in message and '[[{{node GatherV2}}]]' in message
     assert 'test_bad_input_kinds.py' in message and 'tf.gather(x, i) * 2.0' in message
     assert 'indices[0] = 5 is not in [0, 3)' in message
+
+
+def test_values_tf_accepts_where_defun_was_stricter():
+    # Each recorded from TF 2.21.
+    x = tf.ones([2, 3])
+    assert tf.concat(tf.ones([2, 2]), 0).shape == (2, 2)      # one tensor is one value, as TF
+    assert tf.stack(tf.ones([2, 3]), axis=1).shape == (3, 2)  # its rows, restacked
+    np.testing.assert_allclose(tf.reduce_sum(x, axis=True).numpy(), [3.0, 3.0])  # True is 1
+    np.testing.assert_allclose(
+        tf.math.divide_no_nan(tf.constant([3, 4]), tf.constant([2, 0])).numpy(), [1.5, 0.0])
+    assert tf.math.divide_no_nan(tf.constant([3], tf.uint8), tf.constant([2], tf.uint8)).dtype \
+        == tf.float32
+    assert tf.nn.softmax(tf.zeros([0])).shape == (0,)
+    np.testing.assert_allclose(tf.nn.silu(tf.constant([1 + 1j])).numpy(),
+                               [0.58009334 + 0.9839898j], rtol=1e-6)
+    assert tf.expand_dims(tf.ones([2]), [0]).shape == (1, 2)
+    assert tf.expand_dims(tf.ones([2]), tf.constant([[1]])).shape == (2, 1)
+    loss = tf.nn.softmax_cross_entropy_with_logits(labels=tf.ones([2, 3], tf.float64),
+                                                   logits=tf.ones([2, 3]))
+    np.testing.assert_allclose(loss.numpy(), [3.295837, 3.295837], rtol=1e-6)
+
+
+@pytest.mark.parametrize('op', ['concat', 'gather', 'split'])
+@pytest.mark.parametrize('mode', ['eager', 'graph'])
+def test_tensor_input_axes_convert_as_tf(op, mode):
+    # A list where a scalar axis tensor is needed: the shape check (InvalidArgumentError
+    # eagerly, ValueError in a graph); a list of strings: the op's dtype refusal; a dict: no
+    # conversion at all (ValueError eagerly).
+    x = tf.ones([2, 4])
+    call = {'concat': lambda a: tf.concat([x, x], a), 'gather': lambda a: tf.gather(x, [0], axis=a),
+            'split': lambda a: tf.split(x, 2, axis=a)}[op]
+    run = (lambda f: f()) if mode == 'eager' else _traced
+    with pytest.raises(IAE if mode == 'eager' else ValueError, match='axis'):
+        run(lambda: call([[0]]))
+    with pytest.raises(IAE if mode == 'eager' else TypeError, match='axis'):
+        run(lambda: call(['a']))
+    if mode == 'eager':
+        with pytest.raises(ValueError, match='axis'):
+            call({'a': 0})

@@ -102,3 +102,32 @@ def test_saved_model_lists_come_back_wrapped(tmp_path):
     loaded = tf.saved_model.load(str(tmp_path / 'sm'))
     assert type(loaded.items).__name__ == 'ListWrapper' and type(loaded.items[1]) is tuple
     assert loaded.items[1][0].numpy() == 2.0
+
+
+def test_a_wrapper_shares_the_list_it_wraps():
+    # TF 2.21: `m.l = x` wraps x without copying: appends through either are seen by both, and
+    # C code reading the list (json, numpy) sees the same items.
+    import json
+
+    import numpy as np
+    m = tf.Module()
+    x = [1, 2]
+    m.l = x
+    assert m.l is not x and m.l == x
+    x.append(3)
+    assert repr(m.l) == 'ListWrapper([1, 2, 3])' and len(m.l) == 3
+    assert np.array(m.l).tolist() == [1, 2, 3] and json.dumps(m.l) == '[1, 2, 3]'
+    m.l.append(4)
+    assert x == [1, 2, 3, 4]
+    assert tuple(m.l) == (1, 2, 3, 4) and list(reversed(m.l)) == [4, 3, 2, 1]
+    del m.l[0]
+    m.l.sort(reverse=True)
+    assert x == [4, 3, 2] and m.l.pop() == 2 and x == [4, 3]
+
+
+def test_variables_appended_through_an_alias_are_tracked():
+    m = tf.Module()
+    m.vs = vs = []
+    vs.append(tf.Variable(1.0))
+    vs.append(tf.Variable(2.0))
+    assert [v.numpy() for v in m.variables] == [1.0, 2.0]
