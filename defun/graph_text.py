@@ -90,10 +90,25 @@ def _subgraphs(op):
     return [(k, v) for k, v in op.attrs.items() if hasattr(v, 'get_operations')]
 
 
+def _shown_outputs(op, read):
+    """The outputs a view lists: all, but for an op declaring intermediates for its gradients
+    (OpDef.own_outputs) only its own outputs and the intermediates something reads."""
+    own = op.opdef.own_outputs
+    if own is None:
+        return op.outputs
+    n = own(op)
+    return [t for i, t in enumerate(op.outputs) if i < n or id(t) in read]
+
+
+def _read_ids(graph):
+    return {id(t) for op in graph.get_operations() for t in op.inputs}
+
+
 def as_text(graph, indent=''):
     lines = []
+    read = _read_ids(graph)
     for op in graph.get_operations():
-        outs = ', '.join(f'{t.name}: {_spec(t)}' for t in op.outputs) or '()'
+        outs = ', '.join(f'{t.name}: {_spec(t)}' for t in _shown_outputs(op, read)) or '()'
         ins = ', '.join(_input_name(t) for t in op.inputs)
         ctrl = ''.join(f', ^{c.name}' for c in op.control_inputs)
         lines.append(f'{indent}{outs} = {op.type}({ins}{ctrl})')
@@ -105,10 +120,11 @@ def as_text(graph, indent=''):
 
 def as_dot(graph):
     lines = ['digraph G {', '  node [shape=box, fontname="monospace"];']
+    read = _read_ids(graph)
     for op in graph.get_operations():
         label = [op.name, op.type]
         if op.outputs:
-            label.append(', '.join(_spec(t) for t in op.outputs))
+            label.append(', '.join(_spec(t) for t in _shown_outputs(op, read)))
         # Every id and label is a quoted DOT string with its own escapes: names are the user's.
         lines.append(f'  {_dot_id(op.name)} [label={_dot_id(chr(10).join(label))}];')
         for t in op.inputs:

@@ -70,18 +70,21 @@ class OpDef:
     kernel_takes_live_outputs: the kernel takes `live_outputs=` (the indices of the outputs that
       are read; absent: only those the op always computes) and may return None for the others
       (control-flow ops, whose declared intermediates cost work only when a gradient reads them).
+    own_outputs(op) -> int, or None: for an op declaring intermediates, how many of its outputs
+      are its own results (the others exist for gradients; graph views leave out unread ones).
     """
 
     __slots__ = ('type', 'kernel', 'graph_kernel', 'infer', 'num_outputs', 'stateful',
                  'defined_at', 'doc', 'explain_error', 'emit', 'expression', 'index_inputs', 'fold',
                  'partial_fold', 'foldable', 'is_placeholder', 'is_identity', 'accepts_missing_grads',
-                 'skips_unneeded_inputs', 'kernel_takes_live_outputs', '__weakref__')
+                 'skips_unneeded_inputs', 'kernel_takes_live_outputs', 'own_outputs',
+                 '__weakref__')
 
     def __init__(self, type, kernel, infer, num_outputs=1, stateful=False, defined_at='', doc='',
                  explain_error=None, emit=None, expression=None, index_inputs=None, fold=None,
                  partial_fold=None, foldable=True, is_placeholder=False, is_identity=False,
                  accepts_missing_grads=False, skips_unneeded_inputs=False,
-                 kernel_takes_live_outputs=False):
+                 kernel_takes_live_outputs=False, own_outputs=None):
         self.type = type
         self.explain_error = explain_error
         if isinstance(kernel, Kernels):
@@ -104,6 +107,7 @@ class OpDef:
         self.accepts_missing_grads = accepts_missing_grads
         self.skips_unneeded_inputs = skips_unneeded_inputs
         self.kernel_takes_live_outputs = kernel_takes_live_outputs
+        self.own_outputs = own_outputs
 
     @property
     def grad(self):
@@ -139,7 +143,7 @@ def define_op(type: str, kernel: Callable | Kernels, infer: Callable, grad: Call
 
     `kernel` is a function or a `Kernels` pair; `facts` are the other OpDef fields (emit,
     expression, index_inputs, fold, partial_fold, foldable, is_placeholder, is_identity,
-    accepts_missing_grads, skips_unneeded_inputs, kernel_takes_live_outputs)."""
+    accepts_missing_grads, skips_unneeded_inputs, kernel_takes_live_outputs, own_outputs)."""
     site = _caller_site()
     if type in _OPS:
         raise ValueError(f"Op type '{type}' is already defined at {_OPS[type].defined_at}; "

@@ -132,7 +132,8 @@ _emit_case = _emitter(lambda index, i: f'{index} == {i}')
 # The gradient skips branches' work for inputs no source depends on, and for outputs that get no
 # gradient (see backprop.backward); the kernel computes only the intermediates something reads.
 _FACTS = dict(num_outputs=None, skips_unneeded_inputs=True, accepts_missing_grads=True,
-              kernel_takes_live_outputs=True)
+              kernel_takes_live_outputs=True,
+              own_outputs=lambda op: len(_branches(op.attrs)[0].outputs))
 
 IF = define_op('If', _if_kernel, _infer, _grad, stateful=True, emit=_emit_if, **_FACTS)
 STATELESS_IF = define_op('StatelessIf', _if_kernel, _infer, _grad, emit=_emit_if, **_FACTS)

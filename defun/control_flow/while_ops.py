@@ -45,7 +45,8 @@ def _grad(op, *grads, needed=None):
 # The gradient skips the loop's work for inputs no source depends on, and for stacks that get no
 # gradient (see backprop.backward); the kernel builds only the stacks something reads.
 _FACTS = dict(num_outputs=None, emit=run.emit, skips_unneeded_inputs=True,
-              accepts_missing_grads=True, kernel_takes_live_outputs=True)
+              accepts_missing_grads=True, kernel_takes_live_outputs=True,
+              own_outputs=lambda op: op.attrs['n_vars'] + 1)
 WHILE = define_op('While', run.kernel, run.infer, _grad, stateful=True, **_FACTS)
 STATELESS_WHILE = define_op('StatelessWhile', run.kernel, run.infer, _grad, **_FACTS)
 

@@ -76,3 +76,15 @@ def test_the_kernel_builds_only_the_stacks_it_is_told_are_read():
     read = op.opdef.graph_kernel(*arrays, **attrs, live_outputs=frozenset([n + 1, n + 2]))
     assert read[n + 1].shape[0] == 3 and all(v is None for v in read[n + 3:])
     np.testing.assert_array_equal(read[1], plain[1])
+
+
+def test_graph_views_list_the_ops_own_outputs_and_the_intermediates_read():
+    graph = tf.Graph()
+    with graph.as_default():
+        x = tf.compat.v1.placeholder(tf.float64, [2])
+        y = _loop(x)
+        line = next(s for s in graph.as_text().split('\n') if 'While(' in s)
+        assert line.split(' = ')[0].count(': ') == 3   # the counter, y, and the iteration count
+        tf.gradients(tf.reduce_sum(y), x)
+        line = next(s for s in graph.as_text().split('\n') if 'While(' in s)
+        assert line.split(' = ')[0].count(': ') > 3    # now also the stacks the gradient reads
