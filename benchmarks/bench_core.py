@@ -17,7 +17,9 @@ W6  compiled `exp(-x * x) * sin(x) + 0.5 * x` on float32[10,000,000] vs the nump
 import os
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+# This checkout's defun, not an installed copy (a script's sys.path starts at its own folder).
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path[:0] = [HERE, os.path.dirname(HERE)]
 from common import compare, once, report  # noqa: E402
 
 import numpy as np  # noqa: E402

@@ -3,11 +3,11 @@ and long chains over large arrays evaluated block by block, in pieces that stay 
 
 An op is a *ufunc step* when its kernel is a numpy ufunc (or the Python operator of one) with one
 output, no attrs, statically known shapes (the output's of rank >= 1 and at least REUSE_MIN_BYTES),
-and numpy's own loop for the operands' dtypes yields the op's dtype (so `out=` never casts). Only
-an operand of exactly the output's shape is ever written into; runs with operands broadcast other
-than scalars are not blocked. Such an op writes a freshly allocated array that
-nothing else can see, so once every reader of it is a ufunc step (none took a view) and it is not
-returned, its buffer may be written again after its last read:
+and numpy's own loop for the operands' dtypes yields the op's dtype (so `out=` never casts). Such
+an op writes a freshly allocated array that nothing else can see, so once every reader of it is a
+ufunc step (none took a view) and it is not returned, its buffer may be written again after its
+last read. Only an operand of exactly the output's shape is ever written into, and runs with
+operands broadcast other than scalars are not blocked:
 
 - `rewrite_with_buffers` turns `mul_1 = Exp * Sin` into `mul_1 = np.multiply(Exp, Sin, out=Exp)`
   when `Exp` dies there. Inputs, constants, Variable reads and anything returned are never written:
@@ -48,7 +48,8 @@ _IDENTIFIER = re.compile(r'[A-Za-z_][A-Za-z0-9_]*')
 
 
 class _Step:
-    """One ufunc step: chunk index, op, ufunc, operand names and kinds ('full' or 'scalar')."""
+    """One ufunc step: chunk index, op, ufunc, operand names and their kinds ('full': the output's
+    shape, 'scalar', or 'broadcast')."""
 
     __slots__ = ('index', 'op', 'ufunc', 'operands', 'kinds', 'out', 'dtype', 'shape', 'size')
 

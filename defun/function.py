@@ -133,8 +133,8 @@ class Function:
                     result = hot.call(args)
                     if result is not MISS:
                         return result
-                elif args[0].__class__ is EagerTensor:
-                    array = args[0].array
+                elif (arg := args[0]).__class__ is EagerTensor:
+                    array = arg.array
                     if array.dtype is hot.dtype and array.shape == hot.shape:
                         try:
                             out = hot.callable.fn(array, *hot.captured) if hot.captured else \
