@@ -152,10 +152,9 @@ class Variable:
         result = state.assign_variable(self.handle, value, mode)
         if not read_value:
             return None
-        if context.current_graph() is not None:
-            return result
-        # TF hands back a view of the variable named 'UnreadVariable' (its value read on use).
-        return UnreadVariable(self)
+        # TF hands back a view of the variable named 'UnreadVariable': its value is read where it
+        # is used (in a graph, a new read at each use, and at the end when returned).
+        return UnreadVariable(self, result)
 
     def _refuse_shape(self, shape, mode):
         # TF's classes: assign checks in Python (ValueError); eager assign_add/sub fail in the
@@ -236,9 +235,15 @@ class UnreadVariable(Variable):
     one storage, so it shows the current value and assigning through it assigns the variable),
     named 'UnreadVariable'."""
 
-    def __init__(self, variable):  # pylint: disable=super-init-not-called (not a new variable)
+    def __init__(self, variable, assigned=None):  # pylint: disable=super-init-not-called
         self.__dict__.update(vars(variable))
         self._name = 'UnreadVariable'
+        self._assigned = assigned
+
+    @property
+    def op(self):
+        """The assign op (in a graph: what a control dependency on this waits for), as TF's."""
+        return getattr(self._assigned, 'op', None)
 
 
 class ArgumentVariable(Variable):
