@@ -123,7 +123,9 @@ class GradientTape:
 
     def reset(self) -> None:
         """Clears everything recorded so far; the tape keeps recording if it was, and (as in TF)
-        can compute gradients again."""
+        can compute gradients again. As TF, only inside the tape's `with` block."""
+        if not self._recording:
+            raise ValueError('Tape is not recording.')
         # Cleared in place: the records object may sit in a saved tape stack (inside
         # stop_recording), and a new object there would leave the tape recording into the old one.
         self._records.clear()

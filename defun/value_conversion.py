@@ -24,7 +24,7 @@ def to_array(value, dtype):
     is_numpy = isinstance(value, (np.ndarray, np.generic))
     if not is_numpy:
         # Python ints beyond int64 convert only to a float or complex dtype (as TF's converter).
-        _check_python_value(value, _int_range(dtype))
+        _check_python_value(value, _int_range(dtype), dtype)
     try:
         array = np.asarray(value)
     except (ValueError, TypeError):
@@ -59,24 +59,24 @@ def _int_range(dtype):
     return range(-2 ** 63, 2 ** 63)
 
 
-def _check_python_value(value, int_range):
+def _check_python_value(value, int_range, dtype=None):
     """Raises TF's error for a value of a type no tensor holds (None, objects, dicts, sets...),
     at the top level or inside a nested list, and for ints outside `int_range` (unless None)."""
     if isinstance(value, _PYTHON_LEAVES):
         if int_range is not None and type(value) is int and value not in int_range:
-            raise conversion_error('int_range', value)
+            raise conversion_error('int_range', value, dtype)
         return
     if isinstance(value, (list, tuple)):
         for v in value:
             if isinstance(v, (list, tuple)) or not isinstance(v, _PYTHON_LEAVES):
                 try:
-                    _check_python_value(v, int_range)
+                    _check_python_value(v, int_range, dtype)
                 except (TypeError, ValueError):
                     if context.current_graph() is None:
                         raise  # eagerly TF names the element; in a graph, the whole list
                     raise conversion_error('mixed', value) from None
             elif int_range is not None and type(v) is int and v not in int_range:
-                raise conversion_error('int_range', value)
+                raise conversion_error('int_range', value, dtype)
         return
     if hasattr(value, '__array__') and not isinstance(value, type):
         return
@@ -99,12 +99,16 @@ def _raise(exc):
     raise exc
 
 
-def conversion_error(kind, value):
+def conversion_error(kind, value, dtype=None):
     """TF's error for a value that does not convert. Eagerly TF's C converter raises ValueError;
     while a graph is built, make_tensor_proto raises TypeError (ValueError for None and ragged
     lists). kind: 'unsupported' type, 'mixed' element types, 'ragged' list, 'int_range' Python
-    int, 'numpy_object' array."""
+    int, 'numpy_object' array. An int out of range of a requested integer `dtype` is a
+    ValueError in both modes (as TF's shape and size arguments give)."""
     eager = context.current_graph() is None
+    if kind == 'int_range' and dtype is not None and dtype.is_integer:
+        return ValueError(f"Can't convert Python sequence with out-of-range integer to "
+                          f"{dtype.name} Tensor: {_short(value)}")
     if kind == 'ragged':
         return ValueError("Can't convert non-rectangular Python sequence to Tensor.")  # TF's text
     if not eager:

@@ -650,3 +650,11 @@ def test_a_tape_never_entered_raises_as_tf():
         tape = tf.GradientTape(persistent=persistent)
         with pytest.raises(RuntimeError, match='can only be used to compute one set'):
             tape.gradient(tf.constant(1.0), tf.constant(1.0))
+
+
+def test_reset_outside_the_block_raises_as_tf():
+    # TF 2.21: reset() pops the tape, so outside its `with` block it raises this ValueError.
+    with tf.GradientTape(persistent=True) as tape:
+        tape.watch(tf.constant(1.0))
+    with pytest.raises(ValueError, match='Tape is not recording'):
+        tape.reset()

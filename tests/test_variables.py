@@ -310,3 +310,29 @@ def test_variables_are_resource_variables_as_in_tf():
 
     assert type(Custom(1.0)) is Custom
     assert (v + 1).numpy() == 3.0
+
+
+def test_assign_in_a_function_returns_a_value_read_where_it_is_used():
+    # Recorded with TensorFlow 2.21: in a graph `assign*` returns an UnreadVariable; each use
+    # reads the variable there, and returning it reads it at the end of the function.
+    v = tf.Variable([1.0, 2.0])
+
+    @tf.function
+    def f():
+        a = v.assign_add([1.0, 1.0])
+        a2 = a * 1
+        v.assign([100.0, 100.0])
+        return a, a2
+    a, a2 = f()
+    assert a.numpy().tolist() == [100.0, 100.0] and a2.numpy().tolist() == [2.0, 3.0]
+
+    @tf.function
+    def g():
+        a = v.assign([1.0, 1.0])
+        b = v.assign_add(a)
+        with tf.control_dependencies([b]):
+            c = v.read_value() * 10
+        return a, b, c
+    a, b, c = g()
+    assert a.numpy().tolist() == b.numpy().tolist() == [2.0, 2.0]
+    assert c.numpy().tolist() == [20.0, 20.0]

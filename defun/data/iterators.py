@@ -6,7 +6,8 @@ holds one Python iterator over flat elements and packs each into tensors of the 
 `next()` raises StopIteration at the end, `get_next()` TF's OutOfRangeError. An OwnedIterator is
 checkpointable, as TF's: a checkpoint saves its position (`ITERATOR_STATE`, the count of elements
 taken), and restoring replays the dataset up to that position, which gives TF's elements for a
-deterministic pipeline (an unseeded shuffle shuffles afresh; TF restores its buffer).
+deterministic pipeline (a shuffle that reshuffles each iteration draws new seeds; TF restores
+its buffer and seeds).
 """
 import numpy as np
 

@@ -1,12 +1,8 @@
 """Transformations that select, reorder or hold elements: shuffle, repeat, take, skip,
 concatenate, enumerate, cache, prefetch, assert_cardinality.
 
-shuffle follows TF's buffer algorithm: fill a buffer of `buffer_size` elements, then repeatedly
-emit a uniformly chosen slot and refill it with the next input element; once the input ends, the
-buffer drains in random order. Its seed is fixed when the dataset is created (the `seed` argument
-with the global seed, or a draw from the global generator after `tf.random.set_seed`, or fresh
-entropy), and iteration k of the dataset uses the stream (seed, k) when reshuffling each
-iteration, so seeded runs are reproducible while epochs differ. Only cache, shuffle's buffer and
+shuffle gives TF's orders exactly (its seeds, Philox stream and buffer: see shuffle_stream.py).
+Only cache, shuffle's buffer and
 prefetch's queue hold elements; everything else streams.
 """
 import itertools
@@ -20,6 +16,7 @@ from defun import context
 from defun.errors import FailedPreconditionError, InvalidArgumentError
 
 from defun.data import structure
+from defun.data.shuffle_stream import ShuffleSeeds, shuffled
 from defun.data.base import (AUTOTUNE, INFINITE, UNKNOWN, Dataset, check_count, count_or_tensor,
                              register, resolved)
 
@@ -59,28 +56,11 @@ class _ShuffleDataset(_Unary):
         self._buffer_size = check_count(
             buffer_size, 'buffer_size', 1,
             'buffer_size must be greater than zero or UNKNOWN_CARDINALITY [Op:ShuffleDatasetV3]')
-        self._seed = base_seed(seed)
-        self._reshuffle = bool(reshuffle_each_iteration)
-        self._epochs = itertools.count()
+        self._seeds = ShuffleSeeds(seed, bool(reshuffle_each_iteration))
 
     def flat_iterator(self):
-        epoch = next(self._epochs) if self._reshuffle else 0
-        rng = np.random.default_rng(self._seed + [epoch])
-        upstream = self._input.flat_iterator()
-        buffer = list(itertools.islice(upstream, self._buffer_size))
-        draws, k = rng.random(256), 0
-        for element in upstream:
-            if k == len(draws):
-                draws, k = rng.random(256), 0
-            i = int(draws[k] * len(buffer))
-            k += 1
-            yield buffer[i]
-            buffer[i] = element
-        while buffer:
-            i = int(rng.integers(len(buffer)))
-            yield buffer[i]
-            buffer[i] = buffer[-1]
-            buffer.pop()
+        return shuffled(iter(self._input.flat_iterator()), self._buffer_size,
+                        self._seeds.next_iteration())
 
 
 def _repeat_cardinality(n, count):

@@ -13,7 +13,6 @@ from defun.dispatch import apply_op
 from defun.ops import op_helpers
 from defun.ops.op_helpers import dims, same_as_first, to_tensor
 from defun.registry import define_op
-from defun.tensor import Tensor
 from defun.ops import validation
 
 __all__ = ['identity', 'cast', 'shape', 'reshape', 'broadcast_to', 'zeros_like', 'ones_like',
@@ -151,6 +150,8 @@ def _reshape_infer(x, shape):
         rest = int(np.prod([d for d in target if d != -1]))
         if xd is not None and None not in xd:
             total = int(np.prod(xd))
+            if rest == 0 and total == 0:  # TF leaves that size to the kernel
+                return x.dtype, tuple(None if d == -1 else d for d in target)
             if rest == 0 or total % rest:
                 raise op_helpers.shape_error('reshape', f'Cannot reshape a tensor with {total} '
                                                         f'elements to shape {target}')
@@ -170,7 +171,7 @@ RESHAPE = define_op('Reshape', _reshape_kernel, _reshape_infer,
 
 def reshape(tensor, shape, name=None):
     x = to_tensor(tensor, op='reshape')
-    s = shape if isinstance(shape, Tensor) else to_tensor(shape, dtype=dtypes.int32, op='reshape')
+    s = op_helpers.int_input(shape, 'reshape', 'shape')
     return apply_op(RESHAPE, (x, s), None, name)
 
 
@@ -212,8 +213,7 @@ BROADCAST_TO = define_op('BroadcastTo', _broadcast_to_kernel, _broadcast_to_infe
 
 def broadcast_to(input, shape, name=None):
     x = to_tensor(input, op='broadcast_to')
-    s = shape if isinstance(shape, Tensor) else to_tensor(shape, dtype=dtypes.int32,
-                                                         op='broadcast_to')
+    s = op_helpers.int_input(shape, 'broadcast_to', 'shape')
     return apply_op(BROADCAST_TO, (x, s), None, name)
 
 
@@ -316,7 +316,7 @@ FILL = define_op('Fill', _fill_kernel, _fill_infer,
 
 
 def fill(dims, value, name=None):
-    d = dims if isinstance(dims, Tensor) else to_tensor(dims, dtype=dtypes.int32, op='fill')
+    d = op_helpers.int_input(dims, 'fill', 'dims')
     if d.shape.rank == 0:  # a Python int shape, as TF accepts for zeros(2) / fill(2, x)
         d = reshape(d, [1])
     v = to_tensor(value, op='fill')

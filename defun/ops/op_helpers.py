@@ -9,7 +9,7 @@ from defun import context, dtypes, errors
 from defun.tensor import EagerTensor, Tensor, constant_from_array, convert_to_tensor, is_tensor
 from defun.ops import validation
 
-__all__ = ['to_tensor', 'binary_args', 'same_dtype_args', 'dims', 'broadcast_dims',
+__all__ = ['to_tensor', 'int_input', 'binary_args', 'same_dtype_args', 'dims', 'broadcast_dims',
            'reduce_dims', 'normalize_axis', 'out', 'same_as_first', 'float_only']
 
 
@@ -28,6 +28,32 @@ def to_tensor(value, dtype=None, name='x', op='op'):
     except (TypeError, ValueError) as exc:
         raise type(exc)(f'{op}: argument `{name}` could not be converted to a tensor: {exc}') \
             from None
+
+
+def int_input(value, op, name):
+    """An int32/int64 input of an op (a shape, multiples, paddings) from a tensor or a Python
+    value, converted as TF converts an op's input: by its own rules (an empty list is int32), so
+    a float is the op's dtype refusal (InvalidArgumentError eagerly, TypeError in a graph)."""
+    if isinstance(value, Tensor):
+        t = value
+    elif isinstance(value, (list, tuple)) and (_empty(value) or _contains_tensor(value)):
+        t = to_tensor(value, dtype=dtypes.int32, name=name, op=op)  # packed as int32, as TF
+    else:
+        t = to_tensor(value, name=name, op=op)
+    if not t.dtype.is_integer:
+        raise validation.dtype_mismatch(
+            f"{op}: Value for attr 'T' of {errors.kernel_type_name(t.dtype)} is not in the list "
+            f"of allowed values: int32, int64 (`{name}`)")
+    return t
+
+
+def _empty(value):
+    return all(isinstance(v, (list, tuple)) and _empty(v) for v in value)
+
+
+def _contains_tensor(value):
+    return any(isinstance(v, Tensor) or isinstance(v, (list, tuple)) and _contains_tensor(v)
+               for v in value)
 
 
 def binary_args(x, y, op):

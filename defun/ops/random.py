@@ -68,11 +68,16 @@ def shape_arg(shape, op):
     if isinstance(shape, (list, tuple)) and any(isinstance(d, (bool, np.bool_, Tensor))
                                                 for d in shape):  # TF converts, then checks
         return validation.shape_tensor(to_tensor(shape, name='shape', op=op), op)
-    return validation.shape_tensor(to_tensor(shape, dtype=dtypes.int32, name='shape', op=op), op)
+    return validation.shape_tensor(op_helpers.int_input(shape, op, 'shape'), op)
 
 
 def shape_infer(shape_t, *rest, dtype=None, **attrs):
-    return dtype, op_helpers.shape_arg_dims(shape_t)
+    dims_ = op_helpers.shape_arg_dims(shape_t)
+    negative = [d for d in dims_ or () if d is not None and d < 0]
+    if negative:  # TF's shape function refuses it while the graph is built
+        raise validation.invalid_argument(f'Dimension {negative[0]} must be >= 0 in shape '
+                                          f'{list(dims_)}')
+    return dtype, dims_
 
 
 def sizes(shape_array):

@@ -8,7 +8,7 @@ padded gradient, pad a sliced one, fold a tiled or mirror-padded gradient back).
 """
 import numpy as np
 
-from defun import dtypes, errors
+from defun import errors
 from defun.dispatch import apply_op
 from defun.ops import op_helpers
 from defun.ops.arithmetic import conj
@@ -27,12 +27,7 @@ __all__ = ['expand_dims', 'squeeze', 'transpose', 'tile', 'pad', 'slice', 'rever
 
 
 def _int_vector(value, op, arg):
-    if isinstance(value, Tensor):
-        if not value.dtype.is_integer:
-            raise TypeError(f'{op}: `{arg}` must be an int32 or int64 tensor, got '
-                            f'{errors.describe(value)}')
-        return value
-    return to_tensor(value, dtype=dtypes.int32, name=arg, op=op)
+    return op_helpers.int_input(value, op, arg)
 
 
 def _attr_type_name(value):
@@ -285,6 +280,8 @@ def _slice_infer(x, begin, size):
     if len(b) != len(d) or len(s) != len(d):
         raise validation.invalid_argument(f'Expected begin and size arguments to be 1-D tensors '
                                           f'of size {len(d)}, but got {len(b)} and {len(s)}')
+    if any(n < -1 for n in s):  # TF's shape function checks this much
+        raise validation.invalid_argument(f'slice: size {list(s)} may not hold a size below -1')
     try:
         bounds = _slice_bounds(d, b, s)
     except ValueError:  # TF's shape function leaves the bounds to the kernel, at run time

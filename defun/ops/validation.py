@@ -92,6 +92,12 @@ def python_int(value, op, name):
         return int(value)
     if isinstance(value, np.floating):  # numpy floats convert to int32 (truncated), as in TF
         return int(value)
+    if value is None:  # TF converts it to a tensor first, which fails
+        raise value_conversion.conversion_error('unsupported', None)
+    if isinstance(value, (list, tuple)) and all(is_int(v) for v in np.ravel(
+            np.asarray(value, dtype=object))):  # the op's input must be a scalar
+        raise invalid_argument(f'{op}: `{name}` must be a scalar, got shape '
+                               f'{list(np.shape(value))}: {value!r}')
     array = getattr(value, 'array', None)
     if array is not None and np.ndim(array) == 0 and np.asarray(array).dtype.kind in 'iu':
         return int(array)

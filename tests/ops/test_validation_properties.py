@@ -123,3 +123,75 @@ def test_unstack_num(shape, num):
         assert 'num' in str(exc)
     else:
         raise AssertionError('unstack accepted a wrong num')
+
+
+def _reshape_expectation(size, target):
+    """numpy's answer under TF's rule (no size below -1, at most one -1), or None to refuse."""
+    if any(d < -1 for d in target) or target.count(-1) > 1:
+        return None
+    if -1 in target and size == 0 and 0 in target:  # TF's kernel has its own rule there
+        return 'skip'
+    try:
+        return np.zeros(size).reshape(target).shape
+    except ValueError:
+        return None
+
+
+@FAST
+@given(st.integers(0, 12), st.lists(st.integers(-3, 6), min_size=0, max_size=3))
+def test_reshape_targets(size, target):
+    expected = _reshape_expectation(size, target)
+    x = tf.zeros([size])
+    if expected == 'skip':
+        return
+    if expected is not None:
+        assert tuple(tf.reshape(x, target).shape) == expected
+        assert tuple(_traced(lambda: tf.reshape(x, target)).shape) == expected
+        return
+    try:
+        tf.reshape(x, target)
+    except errors.InvalidArgumentError as exc:  # TF's kernel text, in TF's eager format
+        assert '[Op:Reshape]' in str(exc) and ('reshape' in str(exc) or 'Size' in str(exc)
+                                               or '-1' in str(exc))
+    else:
+        raise AssertionError(f'reshape of {size} elements to {target} accepted')
+    try:
+        _traced(lambda: tf.reshape(x, target))
+    except (ValueError, errors.InvalidArgumentError) as exc:
+        assert not isinstance(exc, (TypeError, IndexError))
+    else:
+        raise AssertionError(f'reshape of {size} elements to {target} accepted while tracing')
+
+
+@FAST
+@given(st.integers(0, 5), st.integers(-2, 6), st.integers(-3, 6), st.integers(0, 2))
+def test_slice_windows(n, begin, size, extra_dims):
+    x = np.arange(n, dtype=np.float32)
+    begins, sizes = [begin] + [0] * extra_dims, [size] + [1] * extra_dims
+    valid = extra_dims == 0 and 0 <= begin <= n and (size == -1 or 0 <= size <= n - begin)
+    if valid:
+        end = n if size == -1 else begin + size
+        np.testing.assert_array_equal(tf.slice(x, begins, sizes).numpy(), x[begin:end])
+        return
+    try:
+        tf.slice(x, begins, sizes)
+    except errors.InvalidArgumentError as exc:
+        assert 'slice' in str(exc).lower()
+    else:
+        raise AssertionError(f'slice of {n} at {begins} size {sizes} accepted')
+
+
+@FAST
+@given(st.sampled_from([True, 1.5, 'a', None, [[0]], [0, 0], [], {'a': 0}, 2 ** 63, -3, 5]))
+def test_axis_values_refused_with_tfs_classes(axis):
+    # Whatever the bad axis, the class is one TF raises for a bad argument, and never an
+    # IndexError, AttributeError or numpy's own error escaping.
+    x = tf.ones([2, 3])
+    for op in (tf.reduce_sum, tf.math.cumsum, tf.concat, tf.expand_dims, tf.gather):
+        call = {tf.concat: lambda: tf.concat([x, x], axis),
+                tf.gather: lambda: tf.gather(x, [0], axis=axis)}.get(op, lambda: op(x, axis))
+        for run in (lambda f: f(), _traced):
+            try:
+                run(call)
+            except (ValueError, TypeError, errors.InvalidArgumentError) as exc:
+                assert 'numpy' not in str(exc)
