@@ -25,6 +25,7 @@ from defun import context, errors, nest
 from defun.call_binding import Binder, WeakMethod, weak_refs
 from defun.input_signature import signature_key
 from defun.retraces import RetraceLog
+from defun.hot_call import MISS, HotCall
 from defun.tensor import EagerTensor
 from defun.trace_key import TraceKey
 from defun.trace_leaves import UnconvertibleArray, positional_key
@@ -59,8 +60,8 @@ class Function:
         self._cache = {}            # TraceKey -> ConcreteFunction
         self._saving = {}           # TraceKey -> its trace made for a SavedModel
         self._memo = {}             # (names, tree, leaves) -> ConcreteFunction
-        self._positional = {}       # leaves -> _HotCall of the trace: the hot path's part of _memo
-        self._hot = None            # _HotCall: the last one-argument trace __call__ hit
+        self._positional = {}       # leaves -> HotCall of the trace: the hot path's part of _memo
+        self._hot = None            # HotCall: the last one-argument trace __call__ hit
         self._flat_tree = TraceKey.flat_tree(len(self._binder.names))
         self._holders = {}          # TraceKey -> weak refs of objects keyed by identity
         self._dead = []             # keys whose objects died: dropped on the next miss
@@ -124,13 +125,13 @@ class Function:
             # The hot path: the last memoized trace, called positionally with eager tensors of its
             # dtypes and shapes while nothing records, runs the generated function itself (as the
             # call op's kernel would, without its lists and attrs); in this one frame for one
-            # argument, in one more (_HotCall.call) for several.
+            # argument, in one more (HotCall.call) for several.
             hot = self._hot
             if not kwargs and hot is not None and len(args) == hot.arity and _state.quiet and \
                     not _config['run_functions_eagerly']:
                 if hot.arity != 1:
                     result = hot.call(args)
-                    if result is not _MISS:
+                    if result is not MISS:
                         return result
                 elif (arg := args[0]).__class__ is EagerTensor:
                     array = arg.array
@@ -172,7 +173,7 @@ class Function:
         return concrete.pack_arrays(out)
 
     def _positional_hit(self, args):
-        """(the memoized trace's _HotCall, the arguments' arrays) when every argument is an eager
+        """(the memoized trace's HotCall, the arguments' arrays) when every argument is an eager
         tensor and their (dtype, shape) pairs were traced; else (None, None)."""
         key, arrays = [], []
         for v in args:
@@ -214,7 +215,7 @@ class Function:
                 positional = positional_key(key.leaves)
                 if names == self._binder.names and key.tree == self._flat_tree and \
                         positional is not None:
-                    self._positional[positional] = _HotCall(positional, concrete)
+                    self._positional[positional] = HotCall(positional, concrete)
         return concrete.call_flat(feeds)
 
     def _trace_stand_ins(self, names, values):
@@ -354,48 +355,6 @@ class Function:
             return fn.rebound(autograph_impl.convert(fn.function, self._autograph_features,
                                                      user_requested=True))
         return autograph_impl.convert(fn, self._autograph_features, user_requested=True)
-
-
-_MISS = object()   # _HotCall.call's answer for arguments its trace does not take
-
-
-class _HotCall:
-    """What __call__'s hot path needs of one memoized trace, read in one place: the arguments'
-    numpy dtypes and shapes, the generated function's callable and captured arrays, and whether
-    its result is one non-string tensor (wrapped without EagerTensor's constructor)."""
-
-    __slots__ = ('arity', 'dtype', 'shape', 'dtypes', 'shapes', 'callable', 'captured', 'bare',
-                 'concrete')
-
-    def __init__(self, key, concrete):
-        # key: the arguments' numpy (dtype, shape) pairs, flat (trace_leaves.positional_key)
-        self.dtypes, self.shapes = key[0::2], key[1::2]
-        self.arity = len(self.dtypes)
-        self.dtype, self.shape = (key[0], key[1]) if key else (None, None)
-        self.callable = concrete.callable   # read `.fn` per call: a big graph compiles on call 2
-        self.captured = concrete.captured_arrays
-        self.bare = concrete.single_output and concrete.graph.outputs[0].dtype.name != 'string'
-        self.concrete = concrete
-
-    def call(self, args):
-        """The result for `args` (eager tensors matching the trace, else _MISS)."""
-        arrays = []
-        for arg, dtype, shape in zip(args, self.dtypes, self.shapes):
-            if arg.__class__ is not EagerTensor:
-                return _MISS
-            array = arg.array
-            if array.dtype is not dtype or array.shape != shape:
-                return _MISS
-            arrays.append(array)
-        try:
-            out = self.callable.fn(*arrays, *self.captured)
-        except Exception as exc:
-            raise self.concrete.call_error(list(args), exc) from None
-        if self.bare:
-            result = _new_tensor(EagerTensor)
-            result.array = out[0]
-            return result
-        return self.concrete.pack_arrays(out)
 
 
 def function(func=None, input_signature=None, autograph=True, jit_compile=None,

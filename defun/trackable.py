@@ -15,9 +15,8 @@ they go when it goes.
 Lists and dicts assigned to an AutoTrackable's attribute are wrapped, as TF wraps them, in a
 `ListWrapper` / `DictWrapper` (subclasses of list and dict, printed as TF prints them). A wrapper is
 itself an object that restorations can wait on: a restore that reaches an empty `ListWrapper`
-waits there, and an `append` that later puts a Variable at the saved index completes it. A
-ListWrapper shares the list it wraps, as TF's; a DictWrapper copies its dict (a change made through
-the original dict object later is not seen through the attribute).
+waits there, and an `append` that later puts a Variable at the saved index completes it. As
+TF's, a wrapper shares the list or dict it wraps: a change made through either is seen by both.
 """
 import copy
 
@@ -207,35 +206,113 @@ class ListWrapper(_Container, list):
 
 class DictWrapper(_Container, dict):
     """A dict held by a trackable object (TF's `_DictWrapper`): its values are checkpoint
-    dependencies named by key."""
+    dependencies named by key. It shares the dict it wraps, as a ListWrapper shares its list."""
 
-    def __init__(self, wrapped_dict=(), **kwargs):
-        dict.__init__(self, {k: wrap(v) for k, v in dict(wrapped_dict, **kwargs).items()})
+    def __init__(self, wrapped_dict=None, **kwargs):
+        storage = wrapped_dict if type(wrapped_dict) is dict and not kwargs else \
+            dict(wrapped_dict or (), **kwargs)
+        for key, value in list(storage.items()):
+            wrapped = wrap(value)
+            if wrapped is not value:
+                storage[key] = wrapped
+        self._storage = storage
+        dict.__init__(self, storage)
+
+    def _mirror(self):
+        dict.clear(self)
+        dict.update(self, self._storage)
+
+    def _fresh(self):
+        if dict.__len__(self) != len(self._storage):
+            self._mirror()
+        return self._storage
+
+    # -- reading: from the wrapped dict
+    def __len__(self):
+        return len(self._fresh())
+
+    def __iter__(self):
+        return iter(self._fresh())
+
+    def __getitem__(self, key):
+        return self._fresh()[key]
+
+    def __contains__(self, key):
+        return key in self._storage
+
+    def get(self, key, default=None):
+        return self._storage.get(key, default)
+
+    def keys(self):
+        return self._fresh().keys()
+
+    def values(self):
+        return self._fresh().values()
+
+    def items(self):
+        return self._fresh().items()
+
+    def __eq__(self, other):
+        return self._storage == (other._storage if isinstance(other, DictWrapper) else other)
+
+    def __ne__(self, other):
+        return not self == other
+
+    def __or__(self, other):
+        return self._storage | dict(other)
+
+    def __ror__(self, other):
+        return dict(other) | self._storage
+
+    __hash__ = None
+
+    # -- changing: the wrapped dict, then the mirror
+    def _apply(self, method, *args):
+        result = method(self._storage, *args)
+        self._mirror()
+        self._changed()
+        return result
 
     def __setitem__(self, key, value):
-        dict.__setitem__(self, key, wrap(value))
-        self._changed()
+        self._apply(dict.__setitem__, key, wrap(value))
+
+    def __delitem__(self, key):
+        self._apply(dict.__delitem__, key)
 
     def update(self, *args, **kwargs):
-        for key, value in dict(*args, **kwargs).items():
-            dict.__setitem__(self, key, wrap(value))
-        self._changed()
+        self._apply(dict.update, {k: wrap(v) for k, v in dict(*args, **kwargs).items()})
+
+    def __ior__(self, other):
+        self.update(other)
+        return self
 
     def setdefault(self, key, default=None):
-        if key not in self:
+        if key not in self._storage:
             self[key] = default
-        return self[key]
+        return self._storage[key]
+
+    def pop(self, *args):
+        return self._apply(dict.pop, *args)
+
+    def popitem(self):
+        return self._apply(dict.popitem)
+
+    def clear(self):
+        self._apply(dict.clear)
 
     def copy(self):
-        return DictWrapper(self)
+        return DictWrapper(dict(self._storage))
 
     __copy__ = copy
 
     def __deepcopy__(self, memo):
-        return DictWrapper(copy.deepcopy(dict(self), memo))
+        return DictWrapper(copy.deepcopy(self._storage, memo))
+
+    def __reduce__(self):
+        return DictWrapper, (dict(self._storage),)
 
     def __repr__(self):
-        return f'DictWrapper({dict.__repr__(self)})'
+        return f'DictWrapper({self._storage!r})'
 
 
 def wrap(value):

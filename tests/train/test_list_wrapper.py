@@ -131,3 +131,20 @@ def test_variables_appended_through_an_alias_are_tracked():
     vs.append(tf.Variable(1.0))
     vs.append(tf.Variable(2.0))
     assert [v.numpy() for v in m.variables] == [1.0, 2.0]
+
+
+def test_a_dict_wrapper_shares_the_dict_it_wraps():
+    import json
+    m = tf.Module()
+    d = {'a': 1}
+    m.d = d
+    d['b'] = 2
+    assert repr(m.d) == "DictWrapper({'a': 1, 'b': 2})"
+    assert json.dumps(m.d) == '{"a": 1, "b": 2}'  # (TF's wrapper is not JSON-serialisable)
+    m.d['c'] = tf.Variable(3.0)
+    assert sorted(d) == ['a', 'b', 'c'] and [v.numpy() for v in m.variables] == [3.0]
+    assert dict(m.d) == d and {**m.d} == d and m.d == d
+    assert m.d.pop('a') == 1 and 'a' not in d and m.d.get('b') == 2
+    # TF 2.21: copy() is a wrapper again (TF's class is _DictWrapper); | gives a plain dict.
+    assert isinstance(m.d.copy(), type(m.d)) and (m.d | {'z': 0}) == {'b': 2, 'c': m.d['c'],
+                                                                        'z': 0}
