@@ -72,6 +72,7 @@ class _Builder:
         self.used = set(keyword.kwlist) | set(dir(builtins)) | {'np', self.fn_name}
         self.cse = {}
         self.live = set()
+        self.stateful_roots = True   # stateful ops are written even when nothing reads them
         self._used = None         # ids of the tensors live ops or the outputs read (is_used)
         self.arrays_0d = {}       # name of a scalar constant -> name of it as a 0-d array
         # False while lines may still be rewritten when the source is written (see write_source);
@@ -102,13 +103,16 @@ class _Builder:
         self.namespace[name] = value
         return name
 
-    def inline(self, graph, inputs, outputs, input_exprs, python_ints=None):
+    def inline(self, graph, inputs, outputs, input_exprs, python_ints=None, only_needed=False):
         """Writes the ops computing `outputs` of sub-graph `graph` (from its placeholders `inputs`,
         fed the expressions `input_exprs`) into this function, so that a loop body or a branch runs
         without a call per iteration. Returns (lines, output expressions); each line is a
         (text, op) pair so runtime errors still name the op that failed. `python_ints` (a
-        PythonInts) names inputs held as Python ints and ops to write as Python-int expressions."""
+        PythonInts) names inputs held as Python ints and ops to write as Python-int expressions.
+        `only_needed`: write only the ops the outputs need, not every stateful op of the graph
+        (a loop's invariant values, computed once before it)."""
         sub = _Builder(graph, inputs, outputs, self.opts, self.fn_name)
+        sub.stateful_roots = not only_needed
         sub.lines_final = True   # taken as they are by the emitter: nothing rewrites them later
         sub.namespace, sub.used = self.namespace, self.used   # one module: names stay unique
         sub.op_inputs = self.op_inputs
@@ -162,7 +166,8 @@ class _Builder:
         roots = [t.op for t in self.outputs if id(t) not in input_ids and hasattr(t, 'op')]
         if not self.opts.prune:
             roots = list(ops)
-        roots += [op for op in ops if op.opdef.stateful or op.opdef.num_outputs == 0]
+        if self.stateful_roots:
+            roots += [op for op in ops if op.opdef.stateful or op.opdef.num_outputs == 0]
         live = set()
         stack = list(roots)
         while stack:

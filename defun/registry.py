@@ -60,6 +60,8 @@ class OpDef:
       known at build time (None for the others), as TF's constant_value_as_shape reads a shape
       built from `tf.shape(x)[0]` and constants; `partial(t)` gives the same for an input (an
       int or None for a scalar). Used by the shape inference of ops that take a shape tensor.
+    reads_only: a stateful op that only reads state (a variable read): it may move past other
+      reads, never past a write (a loop reading a variable it never writes reads it once).
     foldable: whether build-time folding may run the kernel on constant inputs.
     is_placeholder: the op stands for a value fed from outside (a graph's input).
     is_identity: the op's only output is its first input, unchanged (the executor aliases it).
@@ -77,14 +79,14 @@ class OpDef:
     __slots__ = ('type', 'kernel', 'graph_kernel', 'infer', 'num_outputs', 'stateful',
                  'defined_at', 'doc', 'explain_error', 'emit', 'expression', 'index_inputs', 'fold',
                  'partial_fold', 'foldable', 'is_placeholder', 'is_identity', 'accepts_missing_grads',
-                 'skips_unneeded_inputs', 'kernel_takes_live_outputs', 'own_outputs',
+                 'skips_unneeded_inputs', 'kernel_takes_live_outputs', 'own_outputs', 'reads_only',
                  '__weakref__')
 
     def __init__(self, type, kernel, infer, num_outputs=1, stateful=False, defined_at='', doc='',
                  explain_error=None, emit=None, expression=None, index_inputs=None, fold=None,
                  partial_fold=None, foldable=True, is_placeholder=False, is_identity=False,
                  accepts_missing_grads=False, skips_unneeded_inputs=False,
-                 kernel_takes_live_outputs=False, own_outputs=None):
+                 kernel_takes_live_outputs=False, own_outputs=None, reads_only=False):
         self.type = type
         self.explain_error = explain_error
         if isinstance(kernel, Kernels):
@@ -108,6 +110,7 @@ class OpDef:
         self.skips_unneeded_inputs = skips_unneeded_inputs
         self.kernel_takes_live_outputs = kernel_takes_live_outputs
         self.own_outputs = own_outputs
+        self.reads_only = reads_only
 
     @property
     def grad(self):
@@ -143,7 +146,8 @@ def define_op(type: str, kernel: Callable | Kernels, infer: Callable, grad: Call
 
     `kernel` is a function or a `Kernels` pair; `facts` are the other OpDef fields (emit,
     expression, index_inputs, fold, partial_fold, foldable, is_placeholder, is_identity,
-    accepts_missing_grads, skips_unneeded_inputs, kernel_takes_live_outputs, own_outputs)."""
+    accepts_missing_grads, skips_unneeded_inputs, kernel_takes_live_outputs, own_outputs,
+    reads_only)."""
     site = _caller_site()
     if type in _OPS:
         raise ValueError(f"Op type '{type}' is already defined at {_OPS[type].defined_at}; "

@@ -28,6 +28,7 @@ from defun.dispatch import apply_op
 from defun.gradient_graph import GradientGraph
 from defun.operation import GraphTensor
 from defun.control_flow import subgraph as cf
+from defun.control_flow import while_emission
 from defun.control_flow import while_runner as run
 from defun.ops import base_ops
 from defun.ops import tensor_array_ops as ta_ops
@@ -44,7 +45,7 @@ def _grad(op, *grads, needed=None):
 
 # The gradient skips the loop's work for inputs no source depends on, and for stacks that get no
 # gradient (see backprop.backward); the kernel builds only the stacks something reads.
-_FACTS = dict(num_outputs=None, emit=run.emit, skips_unneeded_inputs=True,
+_FACTS = dict(num_outputs=None, emit=while_emission.emit, skips_unneeded_inputs=True,
               accepts_missing_grads=True, kernel_takes_live_outputs=True,
               own_outputs=lambda op: op.attrs['n_vars'] + 1)
 WHILE = define_op('While', run.kernel, run.infer, _grad, stateful=True, **_FACTS)

@@ -1,5 +1,6 @@
-"""How the While op runs: its kernel (a Python loop over the compiled cond and body), the emitter
-writing that loop into generated code, and the per-iteration stacks its gradient reads.
+"""How the While op runs: its kernel (a Python loop over the compiled cond and body) and the
+per-iteration stacks its gradient reads (the emitter writing the loop into generated code is
+while_emission.py).
 
 Outputs of a While op: the final loop variables, the iteration count, then for each body tensor its
 gradient may read (`accumulate`, every tensor of the body but its captures) its values stacked per
@@ -9,8 +10,6 @@ built: the emitter asks the executor (`is_used`), the kernel is told (`live_outp
 import numpy as np
 
 from defun import dtypes
-from defun.executor import PythonInts, indent
-from defun.control_flow import loop_counters
 from defun.control_flow import subgraph as cf
 
 __all__ = []
@@ -75,125 +74,21 @@ def kernel(*arrays, cond, body, n_vars, has_max, accumulate, live_outputs=frozen
     return tuple(loop) + (np.int32(count),) + tuple(part for pair in parts for part in pair)
 
 
-def emit(op, in_names, out_names, ctx):
-    """A Python `while` loop with the cond and body graphs written inline (no call per
-    iteration); the op's outputs double as the loop variables. Counters proven to stay in int32
-    (loop_counters) run as Python ints; the iteration count is kept only when something reads it."""
-    attrs = op.attrs
-    n = attrs['n_vars']
-    kept = live_stacks(n, attrs['accumulate'], lambda i: ctx.is_used(op.outputs[i]))
-    accumulate = [attrs['accumulate'][k] for k in kept]
-    cond_graph, body_graph = attrs['cond'], attrs['body']
-    loop, count, stacks = out_names[:n], out_names[n], [out_names[n + 1 + 2 * k] for k in kept]
-    captured = in_names[n:len(in_names) - int(attrs['has_max'])]
-    counters = loop_counters.find_counters(op)
-    lines, limits = [], {}
-    for j in range(n):
-        lines.append(f'{loop[j]} = {_int_text(op.inputs[j], in_names[j])}' if j in counters else
-                     f'{loop[j]} = {in_names[j]}')
-    for c in counters.values():
-        if not isinstance(c.limit, int):
-            m = c.limit[1]
-            limits[m] = limits.get(m) or ctx.fresh(f'{captured[m]}_int')
-            lines.append(f'{limits[m]} = int({captured[m]})')
-    counting = attrs['has_max'] or ctx.is_used(op.outputs[n])
-    if counting:
-        lines.append(f'{count} = 0')
-    lines += [f'{s} = []' for s in stacks]
-    feeds = loop + captured
-    ints = [loop[j] for j in counters]
-    starts = {j: op.inputs[j].static_value() if hasattr(op.inputs[j], 'static_value') else None
-              for j in counters}
-    rising = [loop[j] for j, c in counters.items()
-              if c.delta > 0 and starts[j] is not None and int(starts[j]) >= 0]
-    tested = [loop[j] for j, c in counters.items() if c.delta < 0 and isinstance(c.limit, int)
-              and c.limit >= (0 if c.symbol == '>=' else -1)]
-    cond_ints = PythonInts(ints, {c.compare: _compare_text(c, loop, limits) for c in
-                                  counters.values()}, outputs=[0], nonnegative=rising)
-    cond_lines, (test,) = ctx.inline(cond_graph, list(cond_graph.inputs), cond_graph.outputs[:1],
-                                     feeds, cond_ints)
-    step = []
-    if attrs['has_max']:
-        limit = ctx.fresh('maximum_iterations')
-        lines.append(f'{limit} = int({in_names[-1]})')
-        step += [f'if {count} >= {limit}:', '    break']
-    header = _while_header(cond_lines, test) if not attrs['has_max'] else None
-    if header is None:
-        lines.append('while True:')
-        step += cond_lines + [f'if not {test}:', '    break']
-    else:
-        lines.append(header)
-    body_ints = PythonInts(ints, {c.step: _step_text(c, loop) for c in counters.values()},
-                           outputs=list(counters), nonnegative=rising + tested)
-    body_lines, outs = ctx.inline(body_graph, list(body_graph.inputs),
-                                  list(body_graph.outputs) + accumulate, feeds, body_ints)
-    step += body_lines
-    # Stacks first: an accumulated value may be a loop variable about to be rebound.
-    step += [f'{s}.append({value})' for s, value in zip(stacks, outs[n:])]
-    step += parallel_assignment(loop, outs[:n])
-    if counting:
-        step.append(f'{count} += 1')
-    lines += indent(step or ['pass'])
-    lines += _stack_lines(op, kept, stacks, accumulate, out_names, ctx)
-    lines += [f'{loop[j]} = np.int32({loop[j]})' for j in counters]
-    if counting:
-        lines.append(f'{count} = np.int32({count})')
-    return lines
+def repeat_value(value, count, element_shape, np_dtype):
+    """The stacks of a loop-invariant value: `value` repeated `count` times, as a read-only
+    broadcast view (no copy per iteration), and its shape per row; empty stacks when the loop did
+    not run (value None)."""
+    if value is None or count == 0:
+        return stack_iterations([], element_shape, np_dtype)
+    shape = np.asarray(np.shape(value), dtype=np.int32)
+    return (np.broadcast_to(value, (count,) + np.shape(value)),
+            np.broadcast_to(shape, (count, len(shape))))
 
 
-def _int_text(tensor, name):
-    value = tensor.static_value() if hasattr(tensor, 'static_value') else None
-    return repr(int(value)) if value is not None else f'int({name})'
-
-
-def _compare_text(counter, loop, limits):
-    limit = counter.limit if isinstance(counter.limit, int) else limits[counter.limit[1]]
-    return f'{loop[counter.index]} {counter.symbol} {limit}'
-
-
-def _step_text(counter, loop):
-    sign = '+' if counter.delta > 0 else '-'
-    return f'{loop[counter.index]} {sign} {abs(counter.delta)}'
-
-
-def _while_header(cond_lines, test):
-    """`while <test>:` when the cond is one expression bound to the test's name, else None."""
-    if not cond_lines:
-        return f'while {test}:'
-    if len(cond_lines) != 1:
-        return None
-    text, owner = cond_lines[0] if isinstance(cond_lines[0], tuple) else (cond_lines[0], None)
-    prefix = f'{test} = '
-    if not text.startswith(prefix) or '\n' in text:
-        return None
-    return (f'while {text[len(prefix):]}:', owner)
-
-
-def parallel_assignment(targets, sources):
-    """Lines rebinding each target to its source as if all at once, one name at a time (no tuple
-    packing); a cycle of names (a swap) falls back to one tuple assignment."""
-    pending = [(t, s) for t, s in zip(targets, sources) if t != s]
-    lines = []
-    while pending:
-        read = {s for _, s in pending}
-        ready = next((p for p in pending if p[0] not in read), None)
-        if ready is None:
-            lines.append(f'{", ".join(t for t, _ in pending)}, = '
-                         f'{", ".join(s for _, s in pending)},')
-            break
-        lines.append(f'{ready[0]} = {ready[1]}')
-        pending.remove(ready)
-    return lines
-
-
-def _stack_lines(op, kept, stacks, accumulate, out_names, ctx):
-    if not stacks:
-        return []
-    n = op.attrs['n_vars']
-    stack_fn = ctx.bind(stack_iterations, 'stack_iterations')
-    lines = []
-    for k, s, t in zip(kept, stacks, accumulate):
-        shape = ctx.bind(t.shape.as_tuple(), f'{s}_shape')
-        dtype = ctx.bind(t.dtype.np_dtype, f'{s}_dtype')
-        lines.append(f'{s}, {out_names[n + 2 + 2 * k]} = {stack_fn}({s}, {shape}, {dtype})')
-    return lines
+def stack_with_previous(initial, values, element_shape, np_dtype):
+    """The stacks of a loop variable as each iteration receives it and as it leaves it (`values`,
+    a static shape): views of one buffer [initial, values...], shifted by one row."""
+    buffer = np.stack([np.asarray(initial, dtype=np_dtype)] + list(values))
+    shapes = np.broadcast_to(np.asarray(element_shape, dtype=np.int32),
+                             (len(values), len(element_shape)))
+    return buffer[:-1], shapes, buffer[1:], shapes

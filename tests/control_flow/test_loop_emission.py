@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import defun as tf
-from defun.control_flow import while_runner
+from defun.control_flow import while_emission
 
 
 def _source(f, *args):
@@ -131,8 +131,8 @@ def test_iteration_count_kept_with_maximum_iterations():
 
 
 def test_swapped_loop_variables_use_one_tuple():
-    assert while_runner.parallel_assignment(['a', 'b'], ['b', 'a']) == ['a, b, = b, a,']
-    assert while_runner.parallel_assignment(['a', 'b', 'c'], ['b', 'x', 'c']) == \
+    assert while_emission.parallel_assignment(['a', 'b'], ['b', 'a']) == ['a, b, = b, a,']
+    assert while_emission.parallel_assignment(['a', 'b', 'c'], ['b', 'x', 'c']) == \
         ['a = b', 'b = x']
 
     @tf.function
@@ -165,3 +165,77 @@ def test_loop_gradient_counters_and_results_match_finite_differences():
     w, eps = 0.7, 1e-6
     numeric = (forward(w + eps) - forward(w - eps)) / (2 * eps)
     np.testing.assert_allclose(f(tf.constant(w, tf.float64)).numpy(), numeric, rtol=1e-6)
+
+
+def _rnn_grad(steps):
+    w = tf.Variable(np.array([[0.5, -0.2], [0.1, 0.3]], np.float32))
+
+    @tf.function
+    def f(xs, h0):
+        with tf.GradientTape() as tape:
+            h = h0
+            for t in tf.range(steps):
+                h = tf.tanh(tf.matmul(w, h) + xs[t])
+            loss = tf.reduce_sum(h)
+        return loss, tape.gradient(loss, w)
+    return w, f
+
+
+def _numpy_rnn_grad(w, xs, h0):
+    hs = [h0]
+    for x in xs:
+        hs.append(np.tanh(w @ hs[-1] + x))
+    dw, dh = np.zeros_like(w), np.ones_like(h0)
+    for t in range(len(xs) - 1, -1, -1):
+        da = dh * (1 - hs[t + 1] ** 2)
+        dw += da @ hs[t].T
+        dh = w.T @ da
+    return hs[-1].sum(), dw
+
+
+@pytest.mark.parametrize('steps', [0, 1, 7])
+def test_variable_read_is_hoisted_and_not_stacked_per_iteration(steps):
+    w, f = _rnn_grad(steps)
+    xs = np.random.default_rng(3).standard_normal((max(steps, 1), 2, 1)).astype(np.float32)
+    h0 = np.full((2, 1), 0.2, np.float32)
+    source = _source(f, tf.TensorSpec(xs.shape, tf.float32), tf.TensorSpec([2, 1], tf.float32))
+    if steps:
+        before_loop = source.split('while True:')[0]
+        assert 'ReadVariableOp = k_ReadVariableOp(' in before_loop   # read once, if it runs
+        assert 'repeat_value(ReadVariableOp, ' in source                # not stacked per step
+        assert 'stack_with_previous(h0, ' in source   # h as it enters and leaves: one buffer
+    loss, dw = f(tf.constant(xs), tf.constant(h0))
+    want_loss, want_dw = _numpy_rnn_grad(w.numpy().astype(np.float64), xs[:steps], h0)
+    np.testing.assert_allclose(loss.numpy(), want_loss, rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(dw.numpy(), want_dw, rtol=1e-5, atol=1e-6)
+    assert dw.dtype == tf.float32
+
+
+def test_a_loop_that_writes_a_variable_reads_it_every_iteration():
+    v = tf.Variable(1.0)
+
+    @tf.function
+    def f(n):
+        total = tf.constant(0.0)
+        for _ in tf.range(n):
+            total += v.read_value()
+            v.assign_add(1.0)
+        return total
+
+    source = _source(f, tf.TensorSpec([], tf.int32))
+    assert 'if Less' not in source and 'repeat_value' not in source
+    assert f(tf.constant(4)).numpy() == 1.0 + 2.0 + 3.0 + 4.0
+
+
+def test_hoisted_reads_follow_assignments_before_the_loop():
+    v = tf.Variable(2.0)
+
+    @tf.function
+    def f(n):
+        v.assign(3.0)
+        total = tf.constant(0.0)
+        for _ in tf.range(n):
+            total += v * 2.0
+        return total
+
+    assert f(tf.constant(3)).numpy() == 18.0 and f(tf.constant(0)).numpy() == 0.0
