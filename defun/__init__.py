@@ -19,6 +19,7 @@ from defun.ops.math_extra import truncatediv, truncatemod, realdiv, unique_with_
 from defun.ops.debug import Assert, print  # noqa
 from defun import math, linalg, nn, random, debugging  # noqa: F401
 from defun.variables import Variable  # noqa
+from defun.indexed_slices import IndexedSlices  # noqa
 from defun.tape import GradientTape  # noqa
 from defun.context import executing_eagerly, init_scope  # noqa
 from defun.graph import Graph, get_default_graph  # noqa

@@ -12,7 +12,8 @@ import weakref
 import numpy as np
 
 from defun import context, dtypes, errors, names
-from defun.ops import gathering, state
+from defun.indexed_slices import IndexedSlices
+from defun.ops import base_ops, gathering, math_more, state
 from defun.shapes import TensorShape
 from defun.tape import variable_accessed
 from defun.tensor import (EagerTensor, Reference, Tensor, convert_to_tensor, numpy_text,
@@ -192,6 +193,48 @@ class Variable:
 
     def scatter_nd_min(self, indices, updates, name=None):
         return self.assign(gathering.tensor_scatter_nd_min(self.value(), indices, updates))
+
+    # -- sparse updates of rows: an IndexedSlices of rows at first-dimension indices
+    def scatter_add(self, sparse_delta, use_locking=False, name=None):
+        return self._scatter(sparse_delta, gathering.tensor_scatter_nd_add)
+
+    def scatter_sub(self, sparse_delta, use_locking=False, name=None):
+        return self._scatter(sparse_delta, gathering.tensor_scatter_nd_sub)
+
+    def scatter_update(self, sparse_delta, use_locking=False, name=None):
+        return self._scatter(sparse_delta, gathering.tensor_scatter_nd_update)
+
+    def scatter_max(self, sparse_delta, use_locking=False, name=None):
+        return self._scatter(sparse_delta, gathering.tensor_scatter_nd_max)
+
+    def scatter_min(self, sparse_delta, use_locking=False, name=None):
+        return self._scatter(sparse_delta, gathering.tensor_scatter_nd_min)
+
+    def scatter_mul(self, sparse_delta, use_locking=False, name=None):
+        return self._scatter_scale(sparse_delta, 'mul')
+
+    def scatter_div(self, sparse_delta, use_locking=False, name=None):
+        return self._scatter_scale(sparse_delta, 'div')
+
+    def _sparse_rows(self, sparse_delta):
+        if not isinstance(sparse_delta, IndexedSlices):
+            raise TypeError(f'Argument `sparse_delta` must be a `tf.IndexedSlices`. Received '
+                            f'arg: {sparse_delta}')
+        indices, values = sparse_delta.flat()
+        return indices, convert_to_tensor(values, dtype=self._dtype)
+
+    def _scatter(self, sparse_delta, scatter_nd):
+        indices, values = self._sparse_rows(sparse_delta)
+        return self.assign(scatter_nd(self.value(), indices[:, None], values))
+
+    def _scatter_scale(self, sparse_delta, mode):
+        """Rows named more than once are scaled by each of their updates, as TF."""
+        indices, values = self._sparse_rows(sparse_delta)
+        current = self.value()
+        rows = self._shape[0] if self._shape.rank and self._shape[0] is not None else (
+            base_ops.shape(current)[0])
+        factors = math_more.unsorted_segment_prod(values, indices, rows)
+        return self.assign(current * factors if mode == 'mul' else current / factors)
 
     # -- Python protocol
     def __repr__(self):
