@@ -333,3 +333,31 @@ def test_values_stored_in_variables_are_never_written_afterwards(n):
     w = np.sin(e) + e
     _bits_equal(f(tf.constant(x)).numpy(), np.cos(w) * w + e * np.float32(3))
     _bits_equal(v.numpy(), e)
+
+
+def test_0d_constants_in_loop_bodies_and_big_graphs():
+    @tf.function
+    def loop(x):
+        for _ in tf.range(3):
+            x = x * 2.0 + 1.0
+        return x
+    x = _x(100)
+    source = _source(loop, tf.constant(x))
+    assert 'while ' in source and '_0d' in source
+    want = x
+    for _ in range(3):
+        want = want * np.float32(2) + np.float32(1)
+    _bits_equal(loop(tf.constant(x)).numpy(), want)
+
+    @tf.function
+    def chain(x):                      # 600 ops: the first call runs interpreted
+        for _ in range(300):
+            x = x * 1.0001 + 0.001
+        return x
+    first, second = chain(tf.constant(x)).numpy(), chain(tf.constant(x)).numpy()
+    want = x
+    for _ in range(300):
+        want = want * np.float32(1.0001) + np.float32(0.001)
+    _bits_equal(first, want)
+    _bits_equal(second, want)
+    assert '_0d' in _source(chain, tf.constant(x))
