@@ -64,7 +64,7 @@ def stack(values, axis=0, name='stack'):
         return values
     tensors = op_helpers.same_dtype_args(validation.tensor_list(values, 'stack'), 'stack')
     rank = tensors[0].shape.rank
-    axis = validation.python_int(axis, 'stack', 'axis')
+    axis = validation.python_int(axis, 'stack', 'axis', attr=True)
     if rank is not None and not -(rank + 1) <= axis <= rank:
         raise ValueError(f'stack: axis {axis} is out of range for stacking rank-{rank} tensors '
                          f'(expected in [{-(rank + 1)}, {rank}])')

@@ -87,8 +87,13 @@ SQUEEZE = define_op('Squeeze', _squeeze_kernel, _squeeze_infer,
 def squeeze(input, axis=None, name=None):
     x = to_tensor(input, op='squeeze')
     if axis is not None:
-        if isinstance(axis, (int, np.integer)):
-            axis = [axis]
+        if isinstance(axis, (int, np.integer, bool, np.bool_)):
+            axis = [int(axis)]
+        # Squeeze's axis is an attribute, a list of ints: anything else is TF's TypeError.
+        if isinstance(axis, Tensor) and (axis.shape.rank or 0) > 1 or isinstance(
+                axis, (list, tuple)) and not all(validation.is_int(a) for a in axis):
+            raise TypeError(f'squeeze: Expected int for argument `axis`, not '
+                            f'{errors.describe(axis)}')
         r = x.shape.rank
         if r is None and any(a < 0 for a in axis):
             raise ValueError('squeeze: negative axes need a tensor of known rank')

@@ -9,7 +9,7 @@ exclusive cumulative products, so zeros in the input are handled exactly.
 """
 import numpy as np
 
-from defun import context, dtypes
+from defun import context, dtypes, errors
 from defun.dispatch import apply_op
 from defun.ops import op_helpers
 from defun.ops.arithmetic import conj, divide_no_nan, floordiv, maximum, square
@@ -354,11 +354,15 @@ def _cumulative(opdef, x, axis, exclusive, reverse, name, op):
     x = to_tensor(x, op=op)
     axis_shape = list(axis.shape.as_list() or []) if isinstance(axis, Tensor) else \
         list(np.shape(axis))
-    if axis_shape:  # TF's Cumsum/Cumprod take one scalar axis, not a list
-        raise validation.invalid_argument(
+    # TF's Cumsum/Cumprod check their axis in the kernel only: InvalidArgumentError in both modes.
+    if axis_shape:  # one scalar axis, not a list
+        raise errors.InvalidArgumentError(
             f"ScanOp: axis must be a scalar, not [{','.join(map(str, axis_shape))}] "
             f'[Op:{opdef.type}]')
-    axes = reduction_axes(x, axis, op)
+    try:
+        axes = reduction_axes(x, axis, op)
+    except ValueError as exc:  # out of range, while a graph is built
+        raise errors.InvalidArgumentError(str(exc)) from None
     if len(axes) != 1:
         raise ValueError(f'{op}: axis must be a single dimension, got {axis!r}')
     attrs = {'axis': axes[0], 'exclusive': bool(exclusive), 'reverse': bool(reverse)}

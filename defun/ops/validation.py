@@ -80,7 +80,7 @@ def is_int(value):
                                                                                        np.bool_))
 
 
-def python_int(value, op, name):
+def python_int(value, op, name, attr=False):
     """`value` as a Python int; TypeError naming the argument for floats, strings, None, lists.
 
     Integer tensors whose value is known now are accepted (TF takes them for its int attributes)."""
@@ -94,8 +94,9 @@ def python_int(value, op, name):
         return int(value)
     if value is None:  # TF converts it to a tensor first, which fails
         raise value_conversion.conversion_error('unsupported', None)
-    if isinstance(value, (list, tuple)) and all(is_int(v) for v in np.ravel(
-            np.asarray(value, dtype=object))):  # the op's input must be a scalar
+    if not attr and isinstance(value, (list, tuple)) and all(is_int(v) for v in np.ravel(
+            np.asarray(value, dtype=object))):  # the op's input must be a scalar (`attr`: an
+        # int attribute, where a list is a TypeError)
         raise invalid_argument(f'{op}: `{name}` must be a scalar, got shape '
                                f'{list(np.shape(value))}: {value!r}')
     array = getattr(value, 'array', None)
