@@ -18,9 +18,12 @@ writes, a transpose of it), the loop is rotated: the cond is tested once, and on
 are the invariant values computed, once, before the first iteration; their stacks are one value
 repeated (while_runner.repeat_value).
 """
+import re
+
 from defun.executor import PythonInts, indent
 from defun.control_flow import loop_counters, loop_invariants
-from defun.control_flow.while_runner import (live_stacks, repeat_value, stack_iterations,
+from defun.control_flow.while_runner import (live_stacks, repeat_value, rows_of,
+                                             split_previous, stack_iterations,
                                              stack_with_previous)
 
 __all__ = ['emit', 'parallel_assignment']
@@ -53,6 +56,13 @@ class _Loop:
         self.repeated = [id(t) in self.invariant for t in self.accumulate]
         self.counting = attrs['has_max'] or ctx.is_used(op.outputs[n]) or any(self.repeated)
         self.previous = self.previous_stacks()
+        self.trips = _static_trips(op, self.counters)
+        outputs = {m for _, m in self.previous.values()}
+        self.filled = {m: (m in outputs) for m, (t, r) in enumerate(zip(self.accumulate,
+                                                                         self.repeated))
+                       if self.trips is not None and not r and m not in self.previous
+                       and t.shape.is_fully_defined()}
+        self.counting = self.counting or bool(self.filled)
         self.limits = {}
 
     def previous_stacks(self):
@@ -84,10 +94,26 @@ class _Loop:
         if self.counting:
             lines.append(f'{self.count} = 0')
         lines += [f'{s} = []' for k, (s, r) in enumerate(zip(self.stacks, self.repeated))
-                  if not r and k not in self.previous]
+                  if not r and k not in self.previous and k not in self.filled]
+        lines += self.buffer_lines()
         if self.op.attrs['has_max']:
             self.max_name = self.ctx.fresh('maximum_iterations')
             lines.append(f'{self.max_name} = int({self.in_names[-1]})')
+        return lines
+
+    def buffer_lines(self):
+        """Stacks of a loop with a known trip count are filled in place, row by row (no copy per
+        iteration kept alive, no stacking after the loop)."""
+        lines = []
+        for m, with_previous in self.filled.items():
+            t, s = self.accumulate[m], self.stacks[m]
+            rows = self.trips + int(with_previous)
+            shape = self.ctx.bind((rows,) + t.shape.as_tuple(), f'{s}_rows')
+            dtype = self.ctx.bind(t.dtype.np_dtype, f'{s}_dtype')
+            lines.append(f'{s} = np.empty({shape}, {dtype})')
+            if with_previous:
+                j = next(j for j, mm in self.previous.values() if mm == m)
+                lines.append(f'{s}[0] = {self.in_names[j]}')
         return lines
 
     def exit_lines(self):
@@ -100,6 +126,9 @@ class _Loop:
             if m in self.previous:
                 continue
             shape = ctx.bind(t.shape.as_tuple(), f'{s}_shape')
+            if m in self.filled:
+                lines.append(self.filled_exit(m, shape))
+                continue
             dtype = ctx.bind(t.dtype.np_dtype, f'{s}_dtype')
             if m in shifted:
                 k, j = shifted[m]
@@ -113,6 +142,14 @@ class _Loop:
         if self.counting:
             lines.append(f'{self.count} = np.int32({self.count})')
         return lines
+
+    def filled_exit(self, m, shape):
+        s, shapes = self.stacks[m], self.shape_names[m]
+        if not self.filled[m]:
+            return f'{s}, {shapes} = {self.ctx.bind(rows_of, "rows_of")}({s}, {shape})'
+        k = next(k for k, (_, mm) in self.previous.items() if mm == m)
+        split = self.ctx.bind(split_previous, 'split_previous')
+        return f'{self.stacks[k]}, {self.shape_names[k]}, {s}, {shapes} = {split}({s}, {shape})'
 
     # -- the loop
     def plain(self):
@@ -164,9 +201,17 @@ class _Loop:
                                       feeds, ints)
         self.stack_values = outs[n:]
         # Stacks first: an accumulated value may be a loop variable about to be rebound.
-        lines += [f'{s}.append({v})' for k, (s, v, r) in enumerate(
-            zip(self.stacks, outs[n:], self.repeated)) if not r and k not in self.previous]
-        lines += parallel_assignment(self.loop, outs[:n])
+        appends = []
+        for k, (s, v, r) in enumerate(zip(self.stacks, outs[n:], self.repeated)):
+            if k in self.filled:
+                row = f'{self.count} + 1' if self.filled[k] else self.count
+                appends.append(f'{s}[{row}] = {v}')
+            elif not r and k not in self.previous:
+                appends.append(f'{s}.append({v})')
+        written = assign_in_place(lines, self.loop, outs[:n], appends)
+        lines += appends
+        lines += parallel_assignment([t for j, t in enumerate(self.loop) if j not in written],
+                                     [s for j, s in enumerate(outs[:n]) if j not in written])
         if self.counting:
             lines.append(f'{self.count} += 1')
         return lines
@@ -190,6 +235,20 @@ class _Loop:
     def compare_text(self, counter):
         limit = counter.limit if isinstance(counter.limit, int) else self.limits[counter.limit[1]]
         return f'{self.loop[counter.index]} {counter.symbol} {limit}'
+
+
+def _static_trips(op, counters):
+    """How many times the loop runs, when a counter with constant start and limit decides it
+    alone (the cond is exactly its test), else None."""
+    if op.attrs['has_max']:
+        return None
+    for j, c in counters.items():
+        start = _static_int(op.inputs[j])
+        if start is None or not isinstance(c.limit, int):
+            continue
+        stop = {'<': c.limit, '<=': c.limit + 1, '>': c.limit, '>=': c.limit - 1}[c.symbol]
+        return len(range(start, stop, c.delta))
+    return None
 
 
 def _needed_ops(graph, tensors):
@@ -230,6 +289,33 @@ def _while_header(cond_lines, test):
     if not text.startswith(prefix) or '\n' in text:
         return None
     return (f'while {text[len(prefix):]}:', owner)
+
+
+def assign_in_place(lines, targets, sources, tail):
+    """Rewrites `source = expr` to `target = expr` in the body's own lines when nothing after it
+    (later lines, `tail`, the other rebindings) reads the source or the target's old value, so
+    a loop variable takes its new value without a rebinding; returns the indices done."""
+    done = set()
+    for j, (target, source) in enumerate(zip(targets, sources)):
+        if target == source or source in targets or sources.count(source) != 1:
+            continue
+        prefix = f'{source} = '
+        at = next((i for i, line in enumerate(lines) if _text(line).startswith(prefix)), None)
+        if at is None:
+            continue
+        reads = re.compile(rf'\b({re.escape(source)}|{re.escape(target)})\b')
+        later = [_text(line) for line in lines[at + 1:]] + list(tail) + [
+            s for k, s in enumerate(sources) if k != j and k not in done]
+        if any(reads.search(text) for text in later):
+            continue
+        text, owner = (lines[at] if isinstance(lines[at], tuple) else (lines[at], None))
+        lines[at] = (f'{target} = {text[len(prefix):]}', owner)
+        done.add(j)
+    return done
+
+
+def _text(line):
+    return line[0] if isinstance(line, tuple) else line
 
 
 def parallel_assignment(targets, sources):

@@ -89,6 +89,16 @@ def stack_with_previous(initial, values, element_shape, np_dtype):
     """The stacks of a loop variable as each iteration receives it and as it leaves it (`values`,
     a static shape): views of one buffer [initial, values...], shifted by one row."""
     buffer = np.stack([np.asarray(initial, dtype=np_dtype)] + list(values))
-    shapes = np.broadcast_to(np.asarray(element_shape, dtype=np.int32),
-                             (len(values), len(element_shape)))
+    return split_previous(buffer, element_shape)
+
+
+def split_previous(buffer, element_shape):
+    """(stack, shapes) of the rows but the last, then of the rows but the first, as views."""
+    _, shapes = rows_of(buffer[1:], element_shape)
     return buffer[:-1], shapes, buffer[1:], shapes
+
+
+def rows_of(buffer, element_shape):
+    """A filled stack of static element shape and its shapes (one row per iteration)."""
+    rank = len(element_shape)
+    return buffer, np.broadcast_to(np.asarray(element_shape, dtype=np.int32), (len(buffer), rank))

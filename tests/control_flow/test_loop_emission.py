@@ -168,13 +168,15 @@ def test_loop_gradient_counters_and_results_match_finite_differences():
 
 
 def _rnn_grad(steps):
+    """The gradient of an RNN over `steps` (an int: a trip count known when tracing; None: the
+    length of xs, known only at run time)."""
     w = tf.Variable(np.array([[0.5, -0.2], [0.1, 0.3]], np.float32))
 
     @tf.function
     def f(xs, h0):
         with tf.GradientTape() as tape:
             h = h0
-            for t in tf.range(steps):
+            for t in tf.range(steps if steps is not None else tf.shape(xs)[0]):
                 h = tf.tanh(tf.matmul(w, h) + xs[t])
             loss = tf.reduce_sum(h)
         return loss, tape.gradient(loss, w)
@@ -193,19 +195,26 @@ def _numpy_rnn_grad(w, xs, h0):
     return hs[-1].sum(), dw
 
 
-@pytest.mark.parametrize('steps', [0, 1, 7])
-def test_variable_read_is_hoisted_and_not_stacked_per_iteration(steps):
-    w, f = _rnn_grad(steps)
-    xs = np.random.default_rng(3).standard_normal((max(steps, 1), 2, 1)).astype(np.float32)
+@pytest.mark.parametrize('steps, known', [(0, True), (1, True), (7, True), (0, False),
+                                          (5, False)])
+def test_variable_read_is_hoisted_and_not_stacked_per_iteration(steps, known):
+    w, f = _rnn_grad(steps if known else None)
+    xs = np.random.default_rng(3).standard_normal((steps, 2, 1)).astype(np.float32)
     h0 = np.full((2, 1), 0.2, np.float32)
-    source = _source(f, tf.TensorSpec(xs.shape, tf.float32), tf.TensorSpec([2, 1], tf.float32))
-    if steps:
+    spec = tf.TensorSpec(xs.shape if known else [None, 2, 1], tf.float32)
+    source = _source(f, spec, tf.TensorSpec([2, 1], tf.float32))
+    if steps or not known:
         before_loop = source.split('while True:')[0]
         assert 'ReadVariableOp = k_ReadVariableOp(' in before_loop   # read once, if it runs
         assert 'repeat_value(ReadVariableOp, ' in source                # not stacked per step
-        assert 'stack_with_previous(h0, ' in source   # h as it enters and leaves: one buffer
+    if known and steps:
+        # h as it enters and leaves each iteration: one buffer, filled in place
+        assert 'np.empty(' in before_loop and '[0] = h0' in before_loop
+        assert 'split_previous(' in source and '.append(' not in source
+    if not known:
+        assert 'stack_with_previous(h0, ' in source     # one list, one buffer after the loop
     loss, dw = f(tf.constant(xs), tf.constant(h0))
-    want_loss, want_dw = _numpy_rnn_grad(w.numpy().astype(np.float64), xs[:steps], h0)
+    want_loss, want_dw = _numpy_rnn_grad(w.numpy().astype(np.float64), xs, h0)
     np.testing.assert_allclose(loss.numpy(), want_loss, rtol=1e-5, atol=1e-6)
     np.testing.assert_allclose(dw.numpy(), want_dw, rtol=1e-5, atol=1e-6)
     assert dw.dtype == tf.float32
@@ -239,3 +248,15 @@ def test_hoisted_reads_follow_assignments_before_the_loop():
         return total
 
     assert f(tf.constant(3)).numpy() == 18.0 and f(tf.constant(0)).numpy() == 0.0
+
+
+def test_loop_variables_take_their_new_values_in_place_when_nothing_reads_the_old():
+    source = _source(newton, tf.TensorSpec([], tf.float32), tf.TensorSpec([], tf.int32))
+    assert 'while_0 = while_0 + 1' in source and 'add_1' not in source
+    lines = ['t = x + 1', 'u = t * x', 'v = y * 2']
+    # x is read after t is made: x keeps its old value until the end (a rebinding)
+    done = while_emission.assign_in_place(lines, ['x', 'y'], ['t', 'v'], ['s.append(t)'])
+    assert done == {1} and lines[2] == ('y = y * 2', None) and lines[0] == 't = x + 1'
+    lines = ['t = x + 1', 'v = y * 2']
+    done = while_emission.assign_in_place(lines, ['x', 'y'], ['t', 'x'], [])
+    assert done == set()   # y takes x's old value: x must not change first
