@@ -14,7 +14,6 @@ from defun.concrete import ConcreteFunction
 from defun.shapes import TensorSpec
 from defun.tensor import Tensor, convert_to_tensor
 from defun.trackable import AutoTrackable
-from defun.train.checkpoint import object_graph
 from defun.variables import Variable
 
 __all__ = ['UserObject', 'RestoredFunction', 'SignatureFunction', 'SignatureMap',
@@ -31,13 +30,8 @@ class UserObject(AutoTrackable):
             raise TypeError(f"'{type(self).__name__}' object is not callable")
         return fn(*args, **kwargs)
 
-    def __getattr__(self, name):
-        # Only reached when no saved attribute has the name (so a saved `variables` wins).
-        if name in ('variables', 'trainable_variables'):
-            _, objects, _ = object_graph(self)
-            found = [o for o in objects if isinstance(o, Variable)]
-            return tuple(v for v in found if v.trainable or name == 'variables')
-        raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
+    # As TF's revived _UserObject, it has no `variables` / `trainable_variables` of its own
+    # (a Module is not revived as a Module): only the attributes that were saved.
 
 
 def _signature(params):
