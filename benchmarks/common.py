@@ -2,12 +2,19 @@
 
 Run every benchmark with OPENBLAS_NUM_THREADS=1 (set here before numpy loads BLAS when run as a
 script): on a 2-core machine two-thread BLAS collapses when the other core is busy.
+
+Importing this module also puts this checkout's root on sys.path, right after the benchmarks folder,
+so a script measures the defun beside it and never an installed copy.
 """
 import os
 import statistics
+import sys
 import time
 
 os.environ.setdefault('OPENBLAS_NUM_THREADS', '1')
+CHECKOUT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+if CHECKOUT not in sys.path:
+    sys.path.insert(1, CHECKOUT)
 
 
 def calls_for(fn, min_time):

@@ -16,6 +16,7 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import common  # noqa: E402,F401  (this checkout's defun, not an installed copy)
 
 MODES = ('eager', 'closure', 'args')
 # Text that comes from numpy (or Python) rather than from an op's own message.

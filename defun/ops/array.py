@@ -238,6 +238,10 @@ def split(value, num_or_size_splits, axis=0, num=None, name='split'):
             list, tuple, np.ndarray, Tensor)):
         raise ValueError(f'split: `num_or_size_splits` must be an int or a list of ints, got '
                         f'{num_or_size_splits!r}')
+    if isinstance(num_or_size_splits, (list, tuple)) and not any(
+            isinstance(s, Tensor) for s in num_or_size_splits):
+        # TF converts the sizes to one int tensor first: its conversion errors, its dtype check
+        num_or_size_splits = op_helpers.int_input(num_or_size_splits, 'split', 'size_splits')
     if isinstance(num_or_size_splits, Tensor):
         known = op_helpers.static_value(num_or_size_splits)
         if known is None:

@@ -115,7 +115,8 @@ def _static_int(value, op, arg):
 _RANGE_DTYPES = (dtypes.int32, dtypes.int64, dtypes.float32, dtypes.float64)
 
 
-def _range_kernel(start, limit, delta):
+def _range_check(start, limit, delta):
+    """TF's Range checks (its kernel, and its shape function when the values are known)."""
     if delta == 0:
         raise validation.invalid_argument(f'Requires delta != 0: {delta} [Op:Range]')
     if (delta > 0 and start > limit) or (delta < 0 and start < limit):
@@ -123,14 +124,19 @@ def _range_kernel(start, limit, delta):
         raise validation.invalid_argument(
             f'Requires start {relation} limit when delta {">" if delta > 0 else "<"} 0: '
             f'{start}/{limit} [Op:Range]')
+
+
+def _range_kernel(start, limit, delta):
+    _range_check(start, limit, delta)
     return np.arange(start, limit, delta, dtype=np.asarray(start).dtype)
 
 
 def _range_infer(start, limit, delta):
     values = [op_helpers.static_value(t) for t in (start, limit, delta)]
-    if any(v is None for v in values) or values[2] == 0:
+    if any(v is None for v in values):
         return start.dtype, (None,)
     a, b, d = (v.item() for v in map(np.asarray, values))
+    _range_check(a, b, d)  # a ValueError while a graph is built, as TF's shape function
     return start.dtype, (max(0, int(np.ceil((b - a) / d))),)
 
 
