@@ -3,7 +3,9 @@
 function against hand-written numpy backpropagation through time (target: within 2x).
 
 Per step = (peak(T2) - peak(T1)) / (T2 - T1), tracemalloc peaks of one call at two lengths, so
-fixed costs (W, dW, the trace) cancel; numpy registers its buffers with tracemalloc.
+fixed costs (W, dW, the trace) cancel; numpy registers its buffers with tracemalloc. Measured
+twice: the trip count known when tracing (peers.py's W5: stacks are buffers filled in place) and
+known at run time only (stacks are lists of the iterations' values, joined after the loop).
 
     OPENBLAS_NUM_THREADS=1 python benchmarks/w5_memory.py
 """
@@ -13,7 +15,8 @@ import statistics
 import sys
 import tracemalloc
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path[:0] = [HERE, os.path.dirname(HERE)]   # this checkout's defun, not an installed one
 import common  # noqa: E402,F401  (sets OPENBLAS_NUM_THREADS)
 
 import numpy as np  # noqa: E402
@@ -41,11 +44,16 @@ def numpy_bptt(W, xs, h0):
 
 
 def defun_bptt(w, steps):
-    @tf.function
+    """The compiled BPTT; `steps` None: the trip count is the length of xs, known at run time
+    only (the stacks are then lists joined after the loop instead of buffers filled in place)."""
+    signature = None if steps is not None else [tf.TensorSpec([None, H, 1], tf.float32),
+                                                 tf.TensorSpec([H, 1], tf.float32)]
+
+    @tf.function(input_signature=signature)
     def rnn_grad(xs, h0):
         with tf.GradientTape() as tape:
             h = h0
-            for t in tf.range(steps):
+            for t in tf.range(steps if steps is not None else tf.shape(xs)[0]):
                 h = tf.tanh(tf.matmul(w, h) + xs[t])
             loss = tf.reduce_sum(h)
         return loss, tape.gradient(loss, w)
@@ -84,14 +92,16 @@ def main():
         xs, h0 = xs_all[:t], np.zeros(H, np.float32)
         return lambda: numpy_bptt(W, xs, h0)
 
-    def make_defun(t):
-        fn = defun_bptt(w, t)
+    def make_defun(t, known=True):
+        fn = defun_bptt(w, t if known else None)
         xs, h0 = tf.constant(xs_all[:t, :, None]), tf.constant(np.zeros((H, 1), np.float32))
         return lambda: fn(xs, h0)
 
     ours, base = per_step(make_defun), per_step(make_numpy)
+    run_time = per_step(lambda t: make_defun(t, known=False))
     print(f'W5 memory per loop step: numpy {base:.0f} B, defun {ours:.0f} B, '
-          f'ratio x{ours / base:.2f} (target <= 2x)')
+          f'ratio x{ours / base:.2f} (target <= 2x); trip count known at run time only: '
+          f'{run_time:.0f} B, x{run_time / base:.2f}')
 
 
 if __name__ == '__main__':

@@ -7,3 +7,4 @@ from defun.ops.clip_ops import reduce_euclidean_norm  # noqa: F401
 from defun.ops.math_more import *  # noqa: F401,F403
 from defun.ops.special import *  # noqa: F401,F403
 from defun.ops.math_extra import *  # noqa: F401,F403
+from defun.ops.nn_more import zero_fraction  # noqa: F401  (shared with tf.nn)

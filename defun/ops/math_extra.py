@@ -12,7 +12,7 @@ import numpy as np
 from defun import dtypes
 from defun.dispatch import apply_op
 from defun.ops.arithmetic import truediv
-from defun.ops.base_ops import zeros_like
+from defun.ops.base_ops import sum_to, zeros_like
 from defun.ops.complex_numbers import complex, imag, real
 from defun.ops.dtype_checks import FLOAT, REAL, checked_kernel, check_inputs
 from defun.ops.logic import less, where
@@ -20,7 +20,7 @@ from defun.ops.op_helpers import binary_args, broadcast_dims, dims, to_tensor
 from defun.ops import validation
 from defun.registry import define_op
 
-__all__ = ['rint', 'angle', 'invert_permutation']   # tf.math; the others are tf.<name>
+__all__ = ['rint', 'angle', 'invert_permutation', 'nextafter']   # tf.math; the others are tf.<name>
 
 
 def _unary_infer(op, kinds):
@@ -63,6 +63,21 @@ def angle(input, name=None):
         return apply_op(ANGLE, (z,), None, name)
     zero = zeros_like(z)
     return where(less(z, zero), zero + np.pi, zero)
+
+
+NEXTAFTER = define_op('NextAfter', np.nextafter,
+                      lambda x, y: (x.dtype, broadcast_dims(dims(x), dims(y), 'nextafter')),
+                      lambda op, g: (sum_to(g, op.inputs[0]),
+                                     sum_to(zeros_like(g), op.inputs[1])))
+
+
+def nextafter(x1, x2, name=None):
+    """The next representable value after x1 towards x2 (gradient: 1 for x1, 0 for x2, as TF)."""
+    x, y = binary_args(x1, x2, 'nextafter')
+    if x.dtype.name not in ('float32', 'float64'):   # TF's kernels: float and double only
+        raise validation.invalid_argument(f"Value for attr 'T' of {x.dtype.name} is not in the "
+                                          f"list of allowed values: double, float [Op:NextAfter]")
+    return apply_op(NEXTAFTER, (x, y), None, name)
 
 
 def _truncate_kernel(kind):

@@ -31,6 +31,7 @@ SPECS = [
          lambda d: _np_prod(d, _IDS, 4)),
     Spec('UnsortedSegmentProd', lambda d: tf.math.segment_prod(d, [0, 0, 1]), [rand(3)],
          lambda d: np.array([d[0] * d[1], d[2]]), id='segment_prod'),
+    Spec('NextAfter', tf.math.nextafter, [rand(4), rand(4, seed=2)], np.nextafter),
     Spec('InvertPermutation', tf.math.invert_permutation, [np.array([3, 0, 2, 1], np.int32)],
          lambda p: np.argsort(p).astype(np.int32)),
     Spec('UniqueWithCounts', lambda x: tuple(tf.unique_with_counts(x)),

@@ -92,3 +92,16 @@ def test_sigmoid_and_rsqrt_gradients_follow_tf_order_of_operations():
     ry = r.numpy()
     expected = np.float32(-0.5) * (w * ry) * (ry * ry)
     assert t.gradient(r, x, output_gradients=tf.constant(w)).numpy().tolist() == expected.tolist()
+
+
+def test_nextafter_and_math_zero_fraction():
+    # Recorded with TensorFlow 2.21.
+    x, y = tf.constant([1.0, 0.0, -1.0]), tf.constant([2.0, -1.0, -1.0])
+    with tf.GradientTape() as t:
+        t.watch(x)
+        z = tf.math.nextafter(x, y)
+    assert z.numpy().view(np.uint32).tolist() == [1065353217, 2147483649, 3212836864]
+    assert t.gradient(z, x).numpy().tolist() == [1., 1., 1.]
+    with pytest.raises(tf.errors.InvalidArgumentError, match='int32'):
+        tf.math.nextafter(tf.constant([1]), tf.constant([2]))
+    assert tf.math.zero_fraction(tf.constant([0., 1., 0., 2.])).numpy() == 0.5
