@@ -216,11 +216,12 @@ ALL = _define_reduction('All', lambda x, axis, keepdims: np.all(x, axis=axis, ke
                         None, 'reduce_all', BOOL)
 
 
-def _bool_input(value, op):
-    """TF's reduce_any/all convert their input to bool first, before looking at the axis: a
-    tensor of another dtype is convert_to_tensor's ValueError eagerly, the op's TypeError in a
-    graph."""
-    if isinstance(value, Tensor) and value.dtype is not dtypes.bool:
+def _bool_input(value, axis, op):
+    """Given a list of axes, TF's reduce_any/all convert their input to bool first, before
+    looking at the axes: a tensor of another dtype is convert_to_tensor's ValueError eagerly,
+    a TypeError in a graph (with other axes the op refuses it: InvalidArgumentError)."""
+    if isinstance(axis, (list, tuple)) and isinstance(value, Tensor) and \
+            value.dtype is not dtypes.bool:
         message = (f'{op}: Tensor conversion requested dtype bool for Tensor with dtype '
                    f'{value.dtype.name}: {errors.describe(value)}')
         raise ValueError(message) if context.executing_eagerly() else TypeError(message)
@@ -228,12 +229,12 @@ def _bool_input(value, op):
 
 
 def reduce_any(input_tensor, axis=None, keepdims=False, name=None):
-    return _reduce(ANY, _bool_input(input_tensor, 'reduce_any'), axis, keepdims, name,
+    return _reduce(ANY, _bool_input(input_tensor, axis, 'reduce_any'), axis, keepdims, name,
                    'reduce_any')
 
 
 def reduce_all(input_tensor, axis=None, keepdims=False, name=None):
-    return _reduce(ALL, _bool_input(input_tensor, 'reduce_all'), axis, keepdims, name,
+    return _reduce(ALL, _bool_input(input_tensor, axis, 'reduce_all'), axis, keepdims, name,
                    'reduce_all')
 
 
