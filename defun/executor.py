@@ -17,13 +17,13 @@ When a kernel fails at run time the error names the op and the user's line that 
 """
 import builtins
 import keyword
-import re
 
 import numpy as np
 
 from defun import errors, folding
 from defun.executor_elementwise import rewrite_with_buffers
 from defun.executor_forms import INFIX as _INFIX, PythonInts, infix
+from defun.executor_keys import cse_key, python_identifier
 from defun.graph_callable import GraphCallable
 
 __all__ = ['compile_graph', 'GraphCallable', 'Optimizations', 'indent', 'infix', 'PythonInts']
@@ -60,7 +60,7 @@ def compile_graph(graph, inputs, outputs, name='graph_fn', optimizations=None):
 class _Builder:
     def __init__(self, graph, inputs, outputs, opts, name):
         self.graph, self.inputs, self.outputs, self.opts = graph, inputs, outputs, opts
-        self.fn_name = _identifier(name)
+        self.fn_name = python_identifier(name)
         self.names = {}           # id(tensor) -> source expression
         self.consts = {}          # id(tensor) -> folded value
         # Generated code counts as defun's own module, so numpy's floating point warnings are
@@ -89,7 +89,7 @@ class _Builder:
 
     # -- naming
     def fresh(self, hint):
-        base = _identifier(hint)
+        base = python_identifier(hint)
         name = base
         n = 1
         while name in self.used:
@@ -222,7 +222,7 @@ class _Builder:
     def try_cse(self, op):
         if not self.opts.cse or op.opdef.stateful or op.opdef.emit is not None:
             return False
-        key = _cse_key(op, self.names)
+        key = cse_key(op, self.names)
         if key is None:
             return False
         previous = self.cse.get(key)
@@ -398,44 +398,4 @@ def _may_be_large(tensor):
 # lines_freeing_dead_values); 2**14 float32s is 64 KiB, near where numpy's allocator starts asking
 # the OS for fresh pages.
 _FREE_ABOVE = 1 << 14
-
-
-def _identifier(hint):
-    """A Python identifier for an op name ('gradients/Mul_1' -> 'gradients_Mul_1')."""
-    name = _NON_WORD.sub('_', str(hint)).strip('_') or 't'
-    if name[0].isdigit():
-        name = 't_' + name
-    if keyword.iskeyword(name):
-        name += '_'
-    return name
-
-
-# ASCII only: Python folds identifiers with NFKC ('\ufb01' is 'fi'), so a non-ASCII letter kept
-# here could make two names that `fresh` sees as distinct one variable in the compiled code.
-_NON_WORD = re.compile(r'[^A-Za-z0-9_]')
-
-
-def _cse_key(op, names):
-    inputs = tuple([names[id(t)] for t in op.inputs])
-    if not op.attrs:
-        return (op.type, inputs)
-    try:
-        attrs = tuple(sorted((k, _hashable(v)) for k, v in op.attrs.items()))
-        key = (op.type, inputs, attrs)
-        hash(key)
-        return key
-    except TypeError:
-        return None
-
-
-def _hashable(value):
-    if isinstance(value, np.ndarray):
-        return ('ndarray', value.dtype.str, value.shape, value.tobytes())
-    if isinstance(value, list):
-        return tuple(_hashable(v) for v in value)
-    if isinstance(value, dict):
-        return tuple(sorted((k, _hashable(v)) for k, v in value.items()))
-    if callable(value) or hasattr(value, 'get_operations'):
-        return ('id', id(value))
-    return value
 

@@ -138,7 +138,8 @@ BOTTOM = frozenset(['defun.registry', 'defun.dispatch', 'defun.context', 'defun.
                     'defun.errors', 'defun.names', 'defun.dimension'])
 # Graphs, the executor and autodiff: below control flow, which builds on them.
 BELOW_CONTROL_FLOW = frozenset(['defun.operation', 'defun.graph', 'defun.funcgraph',
-                                'defun.folding', 'defun.executor', 'defun.graph_callable',
+                                'defun.folding', 'defun.executor', 'defun.executor_keys',
+                                'defun.graph_callable',
                                 'defun.backprop', 'defun.tape', 'defun.gradients',
                                 'defun.gradient_graph'])
 
