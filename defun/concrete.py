@@ -13,7 +13,7 @@ nested compiled calls work the same way.
 """
 import threading
 
-from defun import context, dtypes, errors, nest
+from defun import context, dtypes, error_helpers, errors, nest
 from defun.dispatch import apply_op, kernel_error
 from defun.executor import compile_graph
 from defun.funcgraph import variable_of
@@ -166,7 +166,7 @@ class ConcreteFunction:
             flat = self._arg_binder(args, kwargs) if self._arg_binder else list(args)
             return self.call_flat(self.check_flat_args(flat))
         except Exception as exc:
-            raise errors.filtered(exc)  # the user's frames only, as TF
+            raise error_helpers.filtered(exc)  # the user's frames only, as TF
 
     def check_flat_args(self, flat):
         """The flat tensor arguments checked against the placeholders (Variables given for
@@ -184,8 +184,8 @@ class ConcreteFunction:
             if t.dtype is not ph.dtype:
                 raise errors.InvalidArgumentError(
                     f'cannot compute __inference_{self.name} as input #{i}(zero-based) was '
-                    f'expected to be a {errors.kernel_type_name(ph.dtype)} tensor but is a '
-                    f'{errors.kernel_type_name(t.dtype)} tensor [Op:__inference_{self.name}]')
+                    f'expected to be a {error_helpers.kernel_type_name(ph.dtype)} tensor but is a '
+                    f'{error_helpers.kernel_type_name(t.dtype)} tensor [Op:__inference_{self.name}]')
             if not ph.shape.is_compatible_with(t.shape):
                 raise TypeError(
                     f'{self.name}: argument {ph.op.name} expects {_spec_text(ph)}, got '

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from defun import context, dtypes, errors
+from defun import context, dtypes, error_helpers, errors
 from defun.registry import OpDef
 from defun.tensor import EagerTensor, Tensor
 
@@ -146,15 +146,15 @@ def kernel_error(opdef, inputs, attrs, exc):
     if isinstance(exc, errors.OpError):
         if opdef.explain_error is not None and exc.op is None:
             return opdef.explain_error(exc, inputs, attrs)
-        return errors.eager_op_error(exc, opdef.type)
+        return error_helpers.eager_op_error(exc, opdef.type)
     if opdef.explain_error is not None:
         return opdef.explain_error(exc, inputs, attrs)
     if any(not isinstance(t, EagerTensor) for t in inputs):
         bad = next(t for t in inputs if not isinstance(t, EagerTensor))
-        return errors.InaccessibleTensorError(
+        return error_helpers.InaccessibleTensorError(
             f'{opdef.type}: input {bad!r} is a symbolic tensor from a graph that is no longer being '
             f'built; it cannot be used in eager code (return it from the function instead).')
-    described = ', '.join(errors.describe(t) for t in inputs)
+    described = ', '.join(error_helpers.describe(t) for t in inputs)
     # The op's own inference rule usually words a bad shape or dtype better than numpy does.
     try:
         opdef.infer(*inputs, **attrs) if attrs else opdef.infer(*inputs)
@@ -168,7 +168,7 @@ def kernel_error(opdef, inputs, attrs, exc):
     attr_text = ''
     if attrs:
         attr_text = ' with ' + ', '.join(f'{k}={_short(v)}' for k, v in attrs.items())
-    return errors.kernel_failure(exc, f'{opdef.type} failed on inputs ({described}){attr_text}: '
+    return error_helpers.kernel_failure(exc, f'{opdef.type} failed on inputs ({described}){attr_text}: '
                                       f'{exc}')
 
 

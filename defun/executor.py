@@ -20,7 +20,7 @@ import keyword
 
 import numpy as np
 
-from defun import errors, folding
+from defun import error_helpers, errors, folding
 from defun.executor_elementwise import rewrite_with_buffers
 from defun.executor_forms import INFIX as _INFIX, PythonInts, infix
 from defun.executor_keys import cse_key, python_identifier
@@ -186,7 +186,7 @@ class _Builder:
         opdef = op.opdef
         if opdef.is_placeholder:
             raise errors.InvalidArgumentError(
-                f"The graph needs placeholder '{op.name}' ({errors.describe(op.outputs[0])}) "
+                f"The graph needs placeholder '{op.name}' ({error_helpers.describe(op.outputs[0])}) "
                 f'to compute its outputs, but it is not one of the inputs.')
         if not op.inputs and opdef.fold is not None:  # a constant
             value = opdef.fold(op)

@@ -6,7 +6,7 @@ per outer tensor, however often it is used). A variable's handle is captured by 
 compiled function reads the variable's current value on every call. Nested FuncGraphs capture through
 their parents, so the outer graph sees the capture too.
 """
-from defun import errors
+from defun import error_helpers
 from defun.executor import compile_graph
 from defun.graph import PLACEHOLDER, Graph
 from defun.operation import GraphTensor
@@ -89,7 +89,7 @@ class FuncGraph(Graph):
         while graph is not None and graph is not owner:
             graph = graph.outer_graph
         if graph is None and not self.foreign_ok:
-            raise errors.InaccessibleTensorError(
+            raise error_helpers.InaccessibleTensorError(
                 f'The tensor {tensor.name} cannot be accessed from {self.name}, because it was '
                 f'defined in another function or code block ({getattr(owner, "name", owner)!r}). '
                 f'Return it from that function and pass it in as an argument instead.')

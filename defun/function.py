@@ -21,7 +21,7 @@ import weakref
 
 from autograph import impl as autograph_impl
 from autograph import options as autograph_options
-from defun import context, errors, nest
+from defun import context, error_helpers, nest
 from defun.call_binding import Binder, WeakMethod, weak_refs
 from defun.input_signature import signature_key
 from defun.retraces import RetraceLog
@@ -148,8 +148,8 @@ class Function:
                         return hot.concrete.pack_arrays(out)
             return self._call(args, kwargs)
         except Exception as exc:
-            # TF's traceback filtering: the user's frames only (see errors.filtered).
-            raise errors.filtered(exc)
+            # TF's traceback filtering: the user's frames only (see error_helpers.filtered).
+            raise error_helpers.filtered(exc)
 
     def _call(self, args, kwargs):
         """__call__ past its hot path: a memoized trace called with eager tensors positionally

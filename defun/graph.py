@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from defun import context, dtypes, errors, folding, graph_text, names
+from defun import context, dtypes, error_helpers, errors, folding, graph_text, names
 from defun.operation import GraphTensor, Operation, as_shape
 from defun.user_frame import user_origin
 from defun.registry import OpDef, define_op
@@ -103,12 +103,12 @@ class Graph:
         if isinstance(tensor, GraphTensor):
             if tensor.op.graph is self:
                 return tensor
-            raise errors.InaccessibleTensorError(
+            raise error_helpers.InaccessibleTensorError(
                 f'Tensor {tensor.name} must be from the same graph as the op using it; it belongs '
                 f'to another graph.')
         if isinstance(tensor, EagerTensor) and tensor.dtype.name != 'resource':
             return self.add_constant(tensor.array)
-        raise errors.InaccessibleTensorError(
+        raise error_helpers.InaccessibleTensorError(
             f'{tensor!r} cannot be used in a plain tf.Graph; use it inside a tf.function instead.')
 
     def add_constant(self, array, name=None):

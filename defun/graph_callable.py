@@ -8,7 +8,7 @@ import itertools
 import linecache
 import weakref
 
-from defun import errors
+from defun import error_helpers, errors
 
 __all__ = ['GraphCallable']
 
@@ -100,7 +100,7 @@ class GraphCallable:
         """Wraps a kernel failure with the failing op and where the user created it."""
         op, frame = self.failing_op(exc.__traceback__)
         if op is None:
-            return errors.kernel_failure(exc, f'{self._fn_name} failed: {exc}')
+            return error_helpers.kernel_failure(exc, f'{self._fn_name} failed: {exc}')
         return self.kernel_error(op, frame) or self.error_for(op, exc)
 
     def kernel_error(self, op, frame):
@@ -130,7 +130,7 @@ class GraphCallable:
             inner = exc.message
         else:
             inner = (f"{op.type} failed on inputs ("
-                     f"{', '.join(errors.describe(t) for t in op.inputs)}): {exc}")
+                     f"{', '.join(error_helpers.describe(t) for t in op.inputs)}): {exc}")
         lines = ['Graph execution error:', '',
                  f'Detected at node {op.name} defined at (most recent call last):']
         if op.origin is not None:
@@ -141,7 +141,7 @@ class GraphCallable:
         message = '\n'.join(lines)
         if isinstance(exc, errors.OpError):
             return type(exc)(None, op, message)
-        return errors.kernel_failure(exc, message, op)
+        return error_helpers.kernel_failure(exc, message, op)
 
     def failing_op(self, tb):
         """(op, frame of the generated code) of the innermost generated line that failed."""

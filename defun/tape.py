@@ -14,7 +14,7 @@ import functools
 import logging
 from typing import Any
 
-from defun import backprop, context, errors, nest
+from defun import backprop, context, error_helpers, nest
 from defun.dispatch import OpRecord
 from defun.tensor import Tensor
 
@@ -77,7 +77,7 @@ def _user_frames_only(method):
         try:
             return method(*args, **kwargs)
         except Exception as exc:
-            raise errors.filtered(exc)
+            raise error_helpers.filtered(exc)
     return wrapper
 
 

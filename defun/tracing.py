@@ -11,7 +11,7 @@ Everything the trace changes (graph stack, tapes) is restored in `finally` by th
 """
 import numpy as np
 
-from defun import context, errors, nest
+from defun import context, error_helpers, nest
 from defun.concrete import ConcreteFunction
 from defun.funcgraph import FuncGraph
 from defun.function_type import function_type
@@ -167,7 +167,7 @@ def trace_function(fn, fn_name, binder, key, values, feeds, variable_policy):
         except RecursionError as exc:
             if graph.outer_graph is not None:
                 raise  # reported once, by the outermost trace, where the stack is shallow again
-            raise errors.staging_error(exc) from None
+            raise error_helpers.staging_error(exc) from None
         _check_mutation(snapshot, fn_name)
         flat = [_output_tensor(v, graph, fn_name) for v in nest.flatten(result)]
         # As TF, every output leaves the function through an Identity op of its own (the

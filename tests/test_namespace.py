@@ -71,3 +71,23 @@ def test_helpers_left_the_face_but_stay_importable():
     assert callable(base_ops.sum_to) and callable(registry.get_gradient_function)
     assert callable(op_helpers.to_tensor) and callable(context.executing_eagerly)
     assert defun.math.log is not None and defun.math.ceil is not None
+
+
+# dir(tf.errors) under TensorFlow 2.21, public names (recorded from TF).
+TF_ERRORS = set("""
+ABORTED ALREADY_EXISTS AbortedError AlreadyExistsError CANCELLED CancelledError DATA_LOSS
+DEADLINE_EXCEEDED DataLossError DeadlineExceededError FAILED_PRECONDITION FailedPreconditionError
+INTERNAL INVALID_ARGUMENT InternalError InvalidArgumentError NOT_FOUND NotFoundError OK OUT_OF_RANGE
+OpError OperatorNotAllowedInGraphError OutOfRangeError PERMISSION_DENIED PermissionDeniedError
+RESOURCE_EXHAUSTED ResourceExhaustedError UNAUTHENTICATED UNAVAILABLE UNIMPLEMENTED UNKNOWN
+UnauthenticatedError UnavailableError UnimplementedError UnknownError
+""".split())
+
+
+def test_errors_namespace_is_tensorflows():
+    from defun import error_helpers
+    assert {n for n in dir(defun.errors) if not n.startswith('_')} == TF_ERRORS
+    # defun's own helpers stay importable from their module
+    for name in ('describe', 'kernel_failure', 'eager_op_error', 'filtered', 'staging_error'):
+        assert callable(getattr(error_helpers, name)), name
+    assert issubclass(error_helpers.InaccessibleTensorError, ValueError)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from defun import dtypes, errors, nest
+from defun import dtypes, error_helpers, nest
 from defun.ops import base_ops
 from defun.control_flow.while_ops import while_loop
 from defun.control_flow.tensor_array import TensorArray
@@ -24,7 +24,7 @@ def _elements(elems, what):
     for e in flat:
         if e.shape.rank == 0:
             raise ValueError(f'{what}: elements in elems must be 1+ dimensional tensors, not '
-                             f'scalars (got {errors.describe(e)})')
+                             f'scalars (got {error_helpers.describe(e)})')
     first = flat[0].shape.as_tuple()
     n = first[0] if first is not None and first[0] is not None else base_ops.shape(flat[0])[0]
     arrays = [TensorArray(e.dtype, size=n, element_shape=_row_shape(e)).unstack(e) for e in flat]

@@ -15,7 +15,7 @@ import weakref
 
 import numpy as np
 
-from defun import context, dtypes, errors, nest
+from defun import context, dtypes, error_helpers, nest
 from defun.dispatch import apply_op
 from defun.executor import compile_graph
 from defun.funcgraph import FuncGraph
@@ -233,4 +233,4 @@ def _describe(t):
     try:
         return t.name
     except AttributeError:  # an eager tensor: its dtype and shape, not its values
-        return errors.describe(t)
+        return error_helpers.describe(t)

@@ -23,7 +23,7 @@ from typing import Any
 
 import numpy as np
 
-from defun import context, dtypes, errors, nest
+from defun import context, dtypes, error_helpers, nest
 from defun.dispatch import apply_op
 from defun.gradient_graph import GradientGraph
 from defun.operation import GraphTensor
@@ -102,7 +102,7 @@ def _body_result(result, structure):
 def _shapes(structure):
     """A loop structure for messages: each tensor as its dtype and shape (never its values)."""
     return nest.map_structure(
-        lambda v: errors.describe(v) if isinstance(v, Tensor) else v, structure)
+        lambda v: error_helpers.describe(v) if isinstance(v, Tensor) else v, structure)
 
 
 def _eager_loop(cond, body, structure, maximum_iterations, single):

@@ -11,7 +11,7 @@ import operator
 
 import numpy as np
 
-from defun import dtypes, errors
+from defun import dtypes, error_helpers
 from defun.dispatch import apply_op, binary_operator
 from defun.ops import op_helpers
 from defun.ops.op_helpers import binary_args, dims, operator_method, same_as_first, to_tensor
@@ -116,7 +116,7 @@ def truediv(x, y, name=None):
     x, y = _operands(x, y, 'truediv')
     if not x.dtype.is_numeric:  # TF's wrapper checks this itself: a TypeError in both modes
         raise TypeError(f'truediv: Invalid dtype {x.dtype.name} in __truediv__ '
-                        f'({errors.describe(x)} / {errors.describe(y)})')
+                        f'({error_helpers.describe(x)} / {error_helpers.describe(y)})')
     if x.dtype.is_integer:
         target = _int_div_dtype(x.dtype)
         x, y = cast(x, target), cast(y, target)

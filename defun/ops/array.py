@@ -8,7 +8,7 @@ import builtins
 
 import numpy as np
 
-from defun import dtypes, errors
+from defun import dtypes, error_helpers, errors
 from defun.dispatch import apply_op
 from defun.ops import op_helpers
 from defun.ops.op_helpers import dims, to_tensor
@@ -97,12 +97,12 @@ def unstack(value, num=None, axis=0, name='unstack'):
         raise ValueError('unstack: cannot infer num from a tensor of unknown rank')
     if not d:
         raise ValueError(f'unstack: Input shape axis {axis} must be in range [-0, 0) (the input '
-                         f'is a scalar, {errors.describe(x)})')
+                         f'is a scalar, {error_helpers.describe(x)})')
     if not isinstance(axis, (int, np.integer)) or isinstance(axis, bool):
-        raise TypeError(f'unstack: `axis` must be an int, got {errors.describe(axis)}')
+        raise TypeError(f'unstack: `axis` must be an int, got {error_helpers.describe(axis)}')
     if not -len(d) <= axis < len(d):
         # TF's wrapper checks the axis against the static rank (a ValueError in both modes).
-        raise ValueError(f'unstack: axis {axis} is out of range for {errors.describe(x)}')
+        raise ValueError(f'unstack: axis {axis} is out of range for {error_helpers.describe(x)}')
     axis = axis % len(d)
     if num is None:
         num = d[axis]
@@ -111,7 +111,7 @@ def unstack(value, num=None, axis=0, name='unstack'):
     num = validation.count(num, 'unstack', 'num')
     if d[axis] is not None and num != d[axis]:
         raise validation.invalid_argument(f'unstack: `num` {num} does not match dimension {axis} '
-                                          f'of {errors.describe(x)} (size {d[axis]})')
+                                          f'of {error_helpers.describe(x)} (size {d[axis]})')
     return list(apply_op(UNSTACK, (x,), {'num': num, 'axis': axis}, name))
 
 
@@ -265,7 +265,7 @@ def _split_dynamic(x, sizes, axis, num, name):
     """Split sizes known only when the graph runs: `num` must say how many there are."""
     if not sizes.dtype.is_integer:
         raise validation.dtype_mismatch(
-            f"split: Value for attr 'Tlen' of {errors.kernel_type_name(sizes.dtype)} is not in "
+            f"split: Value for attr 'Tlen' of {error_helpers.kernel_type_name(sizes.dtype)} is not in "
             f"the list of allowed values: int8, int32, int64 (`size_splits`)")
     n = sizes.shape.as_tuple()
     count = num if num is not None else (n[0] if n and n[0] is not None else None)

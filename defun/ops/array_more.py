@@ -9,7 +9,7 @@ import collections
 
 import numpy as np
 
-from defun import context, dtypes, errors
+from defun import context, dtypes, error_helpers, errors
 from defun.dispatch import apply_op
 from defun.ops import validation
 from defun.ops.arithmetic import maximum, minimum
@@ -84,16 +84,16 @@ def repeat(input, repeats, axis=None, name=None):
         raise validation.dtype_mismatch(f'repeat: `axis` must be an int, got {axis!r}')
     if isinstance(axis, Tensor) and axis.shape.rank or isinstance(axis, (float, np.floating)):
         raise TypeError(f'repeat: Argument `axis` must be an int. Received `axis` = '
-                        f'{errors.describe(axis)}')
+                        f'{error_helpers.describe(axis)}')
     axis = validation.axis(axis, rank, 'repeat')
     r = to_tensor(repeats, name='repeats', op='repeat')
     if not r.dtype.is_integer:
         raise TypeError(f'repeat: Argument `tensor` (name: repeats) must be of type integer. '
-                        f'Received {errors.describe(r)}')
+                        f'Received {error_helpers.describe(r)}')
     n, rd = x.shape[axis], r.shape.as_tuple()
     if rd is not None and len(rd) > 1 or rd and None not in (n, rd[0]) and rd[0] not in (1, n):
-        raise ValueError(f'repeat: `repeats` {errors.describe(r)} does not match dimension '
-                         f'{axis} of {errors.describe(x)}: Dimensions {n} and {rd[0]} are not '
+        raise ValueError(f'repeat: `repeats` {error_helpers.describe(r)} does not match dimension '
+                         f'{axis} of {error_helpers.describe(x)}: Dimensions {n} and {rd[0]} are not '
                          f'compatible')
     indices = apply_op(REPEAT_INDICES, (shape(x, out_type=dtypes.int64)[axis], r))
     return gather(x, indices, axis=axis)

@@ -8,7 +8,7 @@ import math
 
 import numpy as np
 
-from defun import dtypes, errors
+from defun import dtypes, error_helpers, errors
 from defun.dispatch import apply_op
 from defun.ops import op_helpers
 from defun.ops.op_helpers import dims, same_as_first, to_tensor
@@ -30,8 +30,8 @@ def _cast_kernel(x, dtype):
     if dtype is dtypes.string or np.asarray(x).dtype.kind == 'O':
         # TF's Cast has no string conversions (tf.strings.to_number / as_string do that).
         source = 'string' if np.asarray(x).dtype.kind == 'O' else dtypes.from_numpy(x.dtype)
-        raise errors.UnimplementedError(f'Cast {errors.kernel_type_name(source)} to '
-                                        f'{errors.kernel_type_name(dtype)} is not supported [Op:Cast]')
+        raise errors.UnimplementedError(f'Cast {error_helpers.kernel_type_name(source)} to '
+                                        f'{error_helpers.kernel_type_name(dtype)} is not supported [Op:Cast]')
     return np.asarray(x).astype(dtype.np_dtype) if np.ndim(x) else dtype.as_numpy_dtype(x)
 
 
@@ -186,7 +186,7 @@ def _broadcast_to_infer(x, shape):
     if d is not None and len(d) > len(target):
         raise validation.invalid_argument(f'broadcast_to: Shape must be at most rank '
                                           f'{len(target)} but is rank {len(d)} (input '
-                                          f'{errors.describe(x)}, shape {list(target)})')
+                                          f'{error_helpers.describe(x)}, shape {list(target)})')
     if None in target:
         return x.dtype, target
     op_helpers.broadcast_dims(d, target, 'broadcast_to')
@@ -304,7 +304,7 @@ def _fill_infer(dims_t, value):
     if dims_t.shape.rank is not None and dims_t.shape.rank > 1:
         raise validation.invalid_argument(f'fill: Shape must be rank 1 but is rank '
                                           f'{dims_t.shape.rank} for `dims` '
-                                          f'{errors.describe(dims_t)}')
+                                          f'{error_helpers.describe(dims_t)}')
     target = op_helpers.shape_arg_dims(dims_t)
     if target is not None and any(d is not None and d < 0 for d in target):
         raise validation.invalid_argument(f'fill: Fill dimensions must be >= 0, got {list(target)}')

@@ -8,7 +8,7 @@ infinite. reduce_euclidean_norm is TF's EuclideanNorm op, which also takes integ
 """
 import numpy as np
 
-from defun import dtypes, errors
+from defun import dtypes, error_helpers
 from defun.dispatch import apply_op
 from defun.ops.arithmetic import conj, maximum, minimum
 from defun.ops.array import stack
@@ -131,7 +131,7 @@ def sequence_mask(lengths, maxlen=None, dtype=dtypes.bool, name=None):
     else:
         maxlen = to_tensor(maxlen, name='maxlen', op='sequence_mask')
         if maxlen.shape.rank not in (None, 0):
-            raise ValueError(f'sequence_mask: maxlen must be scalar, got {errors.describe(maxlen)}')
+            raise ValueError(f'sequence_mask: maxlen must be scalar, got {error_helpers.describe(maxlen)}')
     # As TF: positions count in maxlen's dtype, and lengths are cast to it.
     positions = range_(to_tensor(0, dtype=maxlen.dtype), maxlen, to_tensor(1, dtype=maxlen.dtype))
     mask = less(positions, cast(expand_dims(lengths, -1), maxlen.dtype))

@@ -4,7 +4,7 @@ same ops so they differentiate again.
 """
 import numpy as np
 
-from defun import dtypes, errors
+from defun import dtypes, error_helpers
 from defun.dispatch import apply_op
 from defun.ops import op_helpers
 from defun.ops.base_ops import sum_to, zeros_like
@@ -28,7 +28,7 @@ def _complex_kernel(re, im):
 
 def _complex_infer(re, im):
     if re.dtype not in _COMPLEX_OF:
-        raise dtype_error('complex', errors.describe(re), FLOAT, graph=True)
+        raise dtype_error('complex', error_helpers.describe(re), FLOAT, graph=True)
     return _COMPLEX_OF[re.dtype], op_helpers.broadcast_dims(dims(re), dims(im), 'complex')
 
 

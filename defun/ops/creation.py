@@ -5,7 +5,7 @@ Joining and splitting (stack, concat, split, ...) live in array.py.
 """
 import numpy as np
 
-from defun import dtypes, errors
+from defun import dtypes, error_helpers
 from defun.dispatch import apply_op
 from defun.ops import op_helpers
 from defun.ops.op_helpers import dims, to_tensor
@@ -108,7 +108,7 @@ def _static_int(value, op, arg):
         raise validation.invalid_argument(f'{op}: `{arg}` must be a scalar, not shape '
                                           f'{list(known.shape)}')
     if known.dtype.kind not in 'iu':
-        raise TypeError(f'{op}: `{arg}` must be an integer scalar, got {errors.describe(value)}')
+        raise TypeError(f'{op}: `{arg}` must be an integer scalar, got {error_helpers.describe(value)}')
     return int(known)
 
 
@@ -154,10 +154,10 @@ def range(start, limit=None, delta=1, dtype=None, name='range'):  # noqa: A001 -
     for t in args:
         if t.dtype not in _RANGE_DTYPES:
             raise TypeError(f'range: arguments must be int32, int64, float32 or float64, got '
-                            f'{errors.describe(t)}')
+                            f'{error_helpers.describe(t)}')
         if t.shape.rank not in (0, None):
             raise validation.invalid_argument(f'range: arguments must be scalars, got '
-                                              f'{errors.describe(t)}')
+                                              f'{error_helpers.describe(t)}')
     if dtype is None:
         dtype = max((t.dtype for t in args), key=_RANGE_DTYPES.index)
     args = [cast(t, dtype) for t in args]
@@ -204,8 +204,9 @@ def linspace(start, stop, num, name=None, axis=0):
     stop = stop if isinstance(stop, Tensor) else to_tensor(stop, dtype=start.dtype, op='linspace')
     op_helpers.binary_args(start, stop, 'linspace')
     if start.shape.rank not in (0, None) or stop.shape.rank not in (0, None):
-        raise validation.invalid_argument(f'linspace: start and stop must be scalars here, got '
-                                          f'{errors.describe(start)} and {errors.describe(stop)}')
+        raise validation.invalid_argument(
+            f'linspace: start and stop must be scalars here, got '
+            f'{error_helpers.describe(start)} and {error_helpers.describe(stop)}')
     n = _static_int(num, 'linspace', 'num')
     if n < 0:
         raise validation.invalid_argument(f'linspace: Requires num > 0: {n}')

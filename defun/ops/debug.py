@@ -12,7 +12,7 @@ import sys
 
 import numpy as np
 
-from defun import context, errors, nest
+from defun import context, error_helpers, nest
 from defun.dispatch import apply_op
 from defun.ops import op_helpers
 from defun.ops.op_helpers import same_as_first, to_tensor
@@ -121,7 +121,7 @@ def Assert(condition, data, summarize=None, name=None):
     """Raises InvalidArgumentError showing `data` when `condition` is False (at run time)."""
     cond = to_tensor(condition, op='Assert')
     if not cond.dtype.is_bool:
-        raise TypeError(f'Assert: condition must be a bool tensor, got {errors.describe(cond)}')
+        raise TypeError(f'Assert: condition must be a bool tensor, got {error_helpers.describe(cond)}')
     tensors = [d if isinstance(d, Tensor) else to_tensor(d, op='Assert') for d in data]
     summarize = 3 if summarize is None else int(summarize)
     if context.executing_eagerly():

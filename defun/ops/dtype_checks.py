@@ -14,7 +14,7 @@ import warnings
 
 import numpy as np
 
-from defun import errors
+from defun import error_helpers, errors
 from defun.registry import Kernels
 
 warnings.filterwarnings('ignore', r'(divide by zero|invalid value|overflow|underflow) encountered',
@@ -68,7 +68,7 @@ def kernel_registered_for(kernel, kinds, kernel_kinds, op, op_type):
     another of `kinds` fails as TF's does, NotFoundError eagerly and InvalidArgumentError in a
     compiled function, both naming the op and its type attribute."""
     def attr_text(x):
-        return f'{op_type}[T=DT_{errors.kernel_type_name(x.dtype).upper()}]'
+        return f'{op_type}[T=DT_{error_helpers.kernel_type_name(x.dtype).upper()}]'
 
     def eager(x, *rest, **attrs):
         if x.dtype.kind not in kinds:
@@ -82,7 +82,7 @@ def kernel_registered_for(kernel, kinds, kernel_kinds, op, op_type):
         if x.dtype.kind not in kernel_kinds:
             raise errors.InvalidArgumentError(
                 f"No OpKernel was registered to support Op '{op_type}' used by {{{{node "
-                f"{op_type}}}}} with these attrs: [T=DT_{errors.kernel_type_name(x.dtype).upper()}]")
+                f"{op_type}}}}} with these attrs: [T=DT_{error_helpers.kernel_type_name(x.dtype).upper()}]")
         return kernel(x, *rest, **attrs)
 
     eager.__name__ = compiled.__name__ = getattr(kernel, '__name__', op_type)
@@ -93,7 +93,7 @@ def check_inputs(op, kinds, *tensors):
     """Inference-time check (graph building): every tensor's dtype is of one of `kinds`."""
     for t in tensors:
         if t.dtype.np_dtype.kind not in kinds:
-            raise dtype_error(op, errors.describe(t), kinds, graph=True)
+            raise dtype_error(op, error_helpers.describe(t), kinds, graph=True)
 
 
 _HALF = np.dtype(np.float16)

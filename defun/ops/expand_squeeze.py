@@ -4,7 +4,7 @@ re-exports them with the other rearranging ops.
 """
 import numpy as np
 
-from defun import errors
+from defun import error_helpers
 from defun.dispatch import apply_op
 from defun.ops import op_helpers, validation
 from defun.ops.base_ops import reshape, shape
@@ -45,7 +45,7 @@ def expand_dims(input, axis, name=None):
     r = x.shape.rank
     if r is not None and not -r - 1 <= axis <= r:
         raise validation.invalid_argument(
-            f'expand_dims: axis {axis} is out of range for {errors.describe(x)} (expected in '
+            f'expand_dims: axis {axis} is out of range for {error_helpers.describe(x)} (expected in '
             f'[{-r - 1}, {r}])')
     if r is not None:
         axis %= r + 1
@@ -93,7 +93,7 @@ def squeeze(input, axis=None, name=None):
         if isinstance(axis, Tensor) and (axis.shape.rank or 0) > 1 or isinstance(
                 axis, (list, tuple)) and not all(validation.is_int(a) for a in axis):
             raise TypeError(f'squeeze: Expected int for argument `axis`, not '
-                            f'{errors.describe(axis)}')
+                            f'{error_helpers.describe(axis)}')
         r = x.shape.rank
         if r is None and any(a < 0 for a in axis):
             raise ValueError('squeeze: negative axes need a tensor of known rank')

@@ -6,7 +6,7 @@ import math
 
 import numpy as np
 
-from defun import errors
+from defun import error_helpers, errors
 from defun.dispatch import apply_op
 from defun.ops.op_helpers import dims, to_tensor
 from defun.ops.base_ops import cast, shape
@@ -128,7 +128,7 @@ def gather(params, indices, validate_indices=None, axis=None, batch_dims=0, name
     idx = to_tensor(indices, op='gather')
     if not idx.dtype.is_integer:
         raise validation.dtype_mismatch(f"gather: Value for attr 'Tindices' of "
-                                        f"{errors.kernel_type_name(idx.dtype)} is not in the list "
+                                        f"{error_helpers.kernel_type_name(idx.dtype)} is not in the list "
                                         f"of allowed values: int16, int32, int64")
     pr, ir = x.shape.rank, idx.shape.rank
     batch_dims = int(batch_dims)
@@ -144,7 +144,7 @@ def gather(params, indices, validate_indices=None, axis=None, batch_dims=0, name
         if not -pr <= axis < pr:
             raise validation.invalid_argument(
                 f'gather: Expected axis in the range [{-pr}, {pr}), but got {axis} for params '
-                f'{errors.describe(x)}')
+                f'{error_helpers.describe(x)}')
         axis %= pr
     if axis < batch_dims or (ir is not None and batch_dims > ir):
         raise validation.invalid_argument(
@@ -201,7 +201,7 @@ def gather_nd(params, indices, batch_dims=0, name=None):
     x = to_tensor(params, op='gather_nd')
     idx = to_tensor(indices, op='gather_nd')
     if not idx.dtype.is_integer:
-        raise TypeError(f'gather_nd: indices must be int32 or int64, got {errors.describe(idx)}')
+        raise TypeError(f'gather_nd: indices must be int32 or int64, got {error_helpers.describe(idx)}')
     if idx.shape.rank == 0:
         raise validation.invalid_argument('gather_nd: indices must be at least a vector')
     return apply_op(GATHER_ND, (x, idx), {'batch_dims': int(batch_dims)}, name)
@@ -393,7 +393,7 @@ def boolean_mask(tensor, mask, axis=None, name='boolean_mask'):
     x = to_tensor(tensor, op='boolean_mask')
     m = to_tensor(mask, op='boolean_mask')
     if not m.dtype.is_bool:
-        raise TypeError(f'boolean_mask: mask must be a bool tensor, got {errors.describe(m)}')
+        raise TypeError(f'boolean_mask: mask must be a bool tensor, got {error_helpers.describe(m)}')
     if m.shape.rank is None:
         raise ValueError('Number of mask dimensions must be specified, even if some dimensions '
                          'are None.  E.g. shape=[None] is ok, but shape=None is not.')
@@ -404,11 +404,11 @@ def boolean_mask(tensor, mask, axis=None, name='boolean_mask'):
     if r is not None:
         if not -r <= axis < r:
             raise validation.invalid_argument(f'boolean_mask: axis {axis} is out of range for '
-                                              f'{errors.describe(x)}')
+                                              f'{error_helpers.describe(x)}')
         axis %= r
         # TF's wrapper checks the static shapes (a ValueError in both modes).
         if not x.shape[axis:axis + m.shape.rank].is_compatible_with(m.shape):
             raise ValueError(f'boolean_mask: Shapes {x.shape[axis:axis + m.shape.rank]} and '
-                             f'{m.shape} are incompatible (tensor {errors.describe(x)}, mask '
-                             f'{errors.describe(m)}, axis {axis})')
+                             f'{m.shape} are incompatible (tensor {error_helpers.describe(x)}, mask '
+                             f'{error_helpers.describe(m)}, axis {axis})')
     return apply_op(BOOLEAN_MASK, (x, m), {'axis': axis}, None if name == 'boolean_mask' else name)

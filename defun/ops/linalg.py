@@ -7,7 +7,7 @@ normalised once, when the op is called, to the explicit form 'ab,bc->ac'.
 """
 import numpy as np
 
-from defun import errors
+from defun import error_helpers
 from defun.dispatch import apply_op
 from defun.ops import op_helpers
 from defun.ops.op_helpers import binary_args, dims, to_tensor
@@ -175,7 +175,7 @@ def _einsum_infer(*operands, equation):
             continue
         if len(shape) < len(letters) or ('...' not in tokens and len(shape) != len(letters)):
             raise validation.invalid_argument(
-                f'einsum: operand {errors.describe(x)} has rank {len(shape)} but its subscripts '
+                f'einsum: operand {error_helpers.describe(x)} has rank {len(shape)} but its subscripts '
                 f'{"".join(tokens)!r} in {equation!r} need {len(letters)}')
         position = tokens.index('...') if '...' in tokens else len(tokens)
         extra = len(shape) - len(letters)
@@ -201,7 +201,7 @@ def _merge_size(a, b, letter, equation, operands):
         return b
     raise validation.invalid_argument(
         f'einsum: subscript {letter!r} of {equation!r} has size {a} in one operand and {b} in '
-        f'another (operands {", ".join(errors.describe(x) for x in operands)})')
+        f'another (operands {", ".join(error_helpers.describe(x) for x in operands)})')
 
 
 def _einsum_grad(op, g):
@@ -303,7 +303,7 @@ def _square_batch(x, op):
         return None
     if len(d) < 2 or (d[-1] is not None and d[-2] is not None and d[-1] != d[-2]):
         raise validation.invalid_argument(
-            f'{op}: input must be a square matrix or a batch of them, got {errors.describe(x)}')
+            f'{op}: input must be a square matrix or a batch of them, got {error_helpers.describe(x)}')
     return d
 
 
@@ -358,7 +358,7 @@ def _solve_infer(matrix, rhs, adjoint):
     if len(r) != len(m) or (r[-2] is not None and m[-1] is not None and r[-2] != m[-1]):
         raise validation.invalid_argument(
             f'solve: rhs must be [..., M, K] for a matrix [..., M, M]; got matrix '
-            f'{errors.describe(matrix)} and rhs {errors.describe(rhs)}')
+            f'{error_helpers.describe(matrix)} and rhs {error_helpers.describe(rhs)}')
     return rhs.dtype, r
 
 

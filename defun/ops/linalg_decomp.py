@@ -13,7 +13,7 @@ import collections
 
 import numpy as np
 
-from defun import dtypes, errors
+from defun import dtypes, error_helpers, errors
 from defun.dispatch import apply_op
 from defun.ops.op_helpers import dims, to_tensor
 from defun.ops.base_ops import cast, ones_like, shape, zeros_like
@@ -40,7 +40,7 @@ def _matrix_dims(x, op):
     d = dims(x)
     if d is not None and len(d) < 2:
         raise validation.invalid_argument(f'{op}: input must have rank >= 2, got '
-                                          f'{errors.describe(x)}')
+                                          f'{error_helpers.describe(x)}')
     return d
 
 
@@ -275,12 +275,12 @@ def lstsq(matrix, rhs, l2_regularizer=0.0, fast=True, name=None):
     sa, sb = dims(a), dims(b)
     if sa is not None and len(sa) < 2:
         raise validation.invalid_argument(f'lstsq: matrix must have rank >= 2, got '
-                                          f'{errors.describe(a)}')
+                                          f'{error_helpers.describe(a)}')
     if sa is not None and sb is not None and (
             len(sb) < 2 or None not in (sb[-2], sa[-2]) and sb[-2] != sa[-2]):
         raise validation.invalid_argument(
             f'lstsq: rhs must be [..., M, K] for a matrix [..., M, N]; got matrix '
-            f'{errors.describe(a)} and rhs {errors.describe(b)}')
+            f'{error_helpers.describe(a)} and rhs {error_helpers.describe(b)}')
     l2 = to_tensor(l2_regularizer, dtype=a.dtype, name='l2_regularizer', op='lstsq')
     l2 = None if getattr(l2, 'array', None) is not None and float(l2.array) == 0.0 else l2
     if sa is None or sa[-2] is None or sa[-1] is None:

@@ -7,7 +7,7 @@ diagonal part of the incoming gradient, that of diag_part the gradient set into 
 """
 import numpy as np
 
-from defun import errors
+from defun import error_helpers, errors
 from defun.dispatch import apply_op
 from defun.ops.arithmetic import conj
 from defun.ops.op_helpers import binary_args, dims, to_tensor
@@ -77,7 +77,7 @@ def _diag_infer(d, k, num_rows, num_cols, padding_value):
         return d.dtype, None
     if not s:
         raise validation.invalid_argument(f'diag: diagonal must be at least 1-D, got '
-                                          f'{errors.describe(d)}')
+                                          f'{error_helpers.describe(d)}')
     if s[-1] is None:
         rows = None if num_rows == -1 else num_rows
         cols = None if num_cols == -1 else num_cols
@@ -200,7 +200,7 @@ def _tensor_diag_part_infer(x):
         return x.dtype, None
     if len(s) % 2:
         raise validation.invalid_argument(f'tensor_diag_part: input must have an even rank, got '
-                                          f'{errors.describe(x)}')
+                                          f'{error_helpers.describe(x)}')
     half = len(s) // 2
     return x.dtype, tuple(a if a is not None else b for a, b in zip(s[:half], s[half:]))
 
@@ -267,7 +267,7 @@ def band_part(input, num_lower, num_upper, name=None):
     upper = to_tensor(num_upper, name='num_upper', op='band_part')
     for t, arg in ((lower, 'num_lower'), (upper, 'num_upper')):
         if not t.dtype.is_integer:
-            raise TypeError(f'band_part: `{arg}` must be an integer, got {errors.describe(t)}')
+            raise TypeError(f'band_part: `{arg}` must be an integer, got {error_helpers.describe(t)}')
     return apply_op(MATRIX_BAND_PART, (x, cast(lower, 'int64'), cast(upper, 'int64')), None, name)
 
 

@@ -10,7 +10,7 @@ import collections
 
 import numpy as np
 
-from defun import errors
+from defun import error_helpers
 from defun.dispatch import apply_op
 from defun.ops.op_helpers import binary_args, dims, to_tensor
 from defun.ops.base_ops import sum_to
@@ -39,10 +39,10 @@ def square_batch(x, op):
         return None
     if len(d) < 2:
         raise validation.invalid_argument(f'{op}: input must have rank >= 2, got '
-                                          f'{errors.describe(x)}')
+                                          f'{error_helpers.describe(x)}')
     if d[-1] is not None and d[-2] is not None and d[-1] != d[-2]:
         raise validation.invalid_argument(f'{op}: Input matrix must be square, got '
-                                          f'{errors.describe(x)}')
+                                          f'{error_helpers.describe(x)}')
     return d
 
 
@@ -127,7 +127,7 @@ def _triangular_solve_infer(a, b, lower, adjoint):
     if len(r) < 2 or (r[-2] is not None and m[-1] is not None and r[-2] != m[-1]):
         raise validation.invalid_argument(
             f'triangular_solve: rhs must be [..., M, K] for a matrix [..., M, M]; got matrix '
-            f'{errors.describe(a)} and rhs {errors.describe(b)}')
+            f'{error_helpers.describe(a)} and rhs {error_helpers.describe(b)}')
     from_a, from_b = m[:-2], r[:-2]
     n = max(len(from_a), len(from_b))
     from_a = (1,) * (n - len(from_a)) + tuple(from_a)

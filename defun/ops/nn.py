@@ -9,7 +9,7 @@ too, so their gradients come from the ops they use.
 """
 import numpy as np
 
-from defun import dtypes, errors
+from defun import dtypes, error_helpers, errors
 from defun.dispatch import apply_op
 from defun.ops import op_helpers, math as math_ops
 from defun.ops.op_helpers import dims, same_as_first, to_tensor
@@ -126,7 +126,7 @@ def gelu(features, approximate=False, name=None):
     x = to_tensor(features, name='features', op='gelu')
     if not x.dtype.is_floating:  # TF's check, a ValueError
         raise ValueError(f'gelu: `features.dtype` must be a floating point tensor, got '
-                         f'{errors.describe(x)}')
+                         f'{error_helpers.describe(x)}')
     # TF's formulas, op for op (in float16 each op rounds, so the order is part of the value).
     if approximate:
         coeff = cast(0.044715, x.dtype)
@@ -185,7 +185,7 @@ def _softmax_axis(x, axis, op):
     elif isinstance(axis, float):  # TF's shape function refuses it
         raise validation.invalid_argument(f'{op}: `axis` must be an int, got {axis!r}')
     elif not isinstance(axis, (int, np.integer)) or isinstance(axis, bool):
-        raise TypeError(f'{op}: `axis` must be an int, got {errors.describe(axis)}')
+        raise TypeError(f'{op}: `axis` must be an int, got {error_helpers.describe(axis)}')
     axis = int(axis)
     r = x.shape.rank
     if r is not None:
@@ -194,7 +194,7 @@ def _softmax_axis(x, axis, op):
         if not -r <= axis < r:
             # TF's kernel makes this check, so it is an InvalidArgumentError in graphs too.
             raise errors.InvalidArgumentError(
-                f'{op}: axis {axis} is out of range for {errors.describe(x)}')
+                f'{op}: axis {axis} is out of range for {error_helpers.describe(x)}')
     return axis
 
 
@@ -240,10 +240,10 @@ def bias_add(value, bias, data_format=None, name=None):
                                         f'use channels-last (NHWC)')
     x, b = op_helpers.binary_args(value, bias, 'bias_add')
     if b.shape.rank not in (None, 1):
-        raise ValueError(f'bias_add: bias must be 1-D, got {errors.describe(b)}')
+        raise ValueError(f'bias_add: bias must be 1-D, got {error_helpers.describe(b)}')
     if x.shape.rank is not None and x.shape.rank < 2:
         raise ValueError(f'bias_add: input must have at least 2 dimensions, got '
-                         f'{errors.describe(x)}')
+                         f'{error_helpers.describe(x)}')
     _bias_add_infer(x, b)  # checks the bias length when both shapes are known
     return apply_op(BIAS_ADD, (x, b), None, name)
 
@@ -386,7 +386,7 @@ def sparse_softmax_cross_entropy_with_logits(labels=None, logits=None, name=None
     x = _float_arg(logits, op, 'logits')
     z = to_tensor(labels, name='labels', op=op)
     if not z.dtype.is_integer:
-        raise TypeError(f'{op}: labels must be int32 or int64, got {errors.describe(z)}')
+        raise TypeError(f'{op}: labels must be int32 or int64, got {error_helpers.describe(z)}')
     lr, xr = z.shape.rank, x.shape.rank
     if lr is None or xr is None:
         raise ValueError(f'{op}: labels and logits need known ranks')

@@ -11,7 +11,7 @@ the input (see _argmax_masks).
 """
 import numpy as np
 
-from defun import errors
+from defun import error_helpers, errors
 from defun.dispatch import apply_op
 from defun.ops import op_helpers, windows
 from defun.ops.op_helpers import dims, to_tensor
@@ -171,7 +171,7 @@ def _nhwc(x, data_format, op):
         raise errors.UnimplementedError(f'{op}: only data_format="NHWC" is supported, got '
                                         f'{data_format!r}')
     if x.shape.rank not in (None, 4):
-        raise ValueError(f'{op}: input must be 4-D (NHWC), got {errors.describe(x)}')
+        raise ValueError(f'{op}: input must be 4-D (NHWC), got {error_helpers.describe(x)}')
     return x
 
 
@@ -182,7 +182,7 @@ def conv2d(input, filters, strides, padding, data_format='NHWC', dilations=None,
     _nhwc(x, data_format, 'conv2d')
     if w.shape.rank not in (None, 4):
         raise ValueError(f'conv2d: filters must be 4-D [height, width, in, out], got '
-                         f'{errors.describe(w)}')
+                         f'{error_helpers.describe(w)}')
     attrs = {'strides': hw_arg(strides, 'strides', 'conv2d'),
              'padding': padding_arg(padding, 'conv2d'),
              'dilations': hw_arg(dilations, 'dilations', 'conv2d')}

@@ -8,7 +8,7 @@ channel), built by an einsum with the identity so that it stays differentiable i
 """
 import numpy as np
 
-from defun import dtypes, errors
+from defun import dtypes, error_helpers, errors
 from defun.dispatch import apply_op
 from defun.ops import op_helpers
 from defun.ops.array import concat, stack
@@ -166,7 +166,7 @@ def embedding_lookup(params, ids, max_norm=None, name=None):
         tables = [to_tensor(params, name='params', op='embedding_lookup')]
     ids = to_tensor(ids, name='ids', op='embedding_lookup')
     if not ids.dtype.is_integer:
-        raise TypeError(f'embedding_lookup: ids must be int32 or int64, got {errors.describe(ids)}')
+        raise TypeError(f'embedding_lookup: ids must be int32 or int64, got {error_helpers.describe(ids)}')
     if len(tables) == 1:
         result = gather(tables[0], ids)
     else:
@@ -217,7 +217,7 @@ def dropout_with(x, rate, noise_shape, uniform_sampler):
     rate_t = to_tensor(rate, dtype=t.dtype, name='rate', op='dropout')
     if rate_t.shape.rank not in (None, 0):
         raise ValueError(f'`rate` must be a scalar tensor or a float in the range [0, 1). '
-                         f'Received: rate={errors.describe(rate_t)}')
+                         f'Received: rate={error_helpers.describe(rate_t)}')
     noise = uniform_sampler(_noise_shape(t, noise_shape), t.dtype)
     keep = cast(greater_equal(noise, rate_t), t.dtype)
     return t * (1 / (1 - rate_t)) * keep
@@ -245,7 +245,7 @@ def conv1d(input, filters, stride, padding, data_format='NWC', dilations=None, n
     w = to_tensor(filters, name='filters', op='conv1d')
     if x.shape.rank not in (None, 3) or w.shape.rank not in (None, 3):
         raise ValueError(f'conv1d: input must be 3-D [batch, width, channels] and filters 3-D '
-                         f'[width, in, out]; got {errors.describe(x)} and {errors.describe(w)}')
+                         f'[width, in, out]; got {error_helpers.describe(x)} and {error_helpers.describe(w)}')
     strides = (1, _one(stride, 'stride', 'conv1d'))
     rates = (1, _one(dilations, 'dilations', 'conv1d'))
     out = conv2d(expand_dims(x, 1), expand_dims(w, 0), strides, padding, dilations=rates)
@@ -284,7 +284,7 @@ def depthwise_conv2d(input, filter, strides, padding, data_format=None, dilation
     w = to_tensor(filter, dtype=x.dtype, name='filter', op='depthwise_conv2d')
     if w.shape.rank not in (None, 4):
         raise ValueError(f'depthwise_conv2d: filter must be 4-D [height, width, in_channels, '
-                         f'multiplier], got {errors.describe(w)}')
+                         f'multiplier], got {error_helpers.describe(w)}')
     values = [int(v) for v in np.reshape(np.asarray(strides), [-1])]
     if len(values) == 4 and values[1] != values[2]:
         raise validation.invalid_argument(f'depthwise_conv2d: strides in the height and width '
@@ -313,7 +313,7 @@ def _pool1d(pool, input, ksize, strides, padding, data_format, op):
     x = to_tensor(input, name='input', op=op)
     if x.shape.rank not in (None, 3):
         raise ValueError(f'{op}: input must be 3-D [batch, width, channels], got '
-                         f'{errors.describe(x)}')
+                         f'{error_helpers.describe(x)}')
     k, s = _one(ksize, 'ksize', op), _one(strides, 'strides', op)
     return squeeze(pool(expand_dims(x, 1), (1, k), (1, s), padding), [1])
 

@@ -5,7 +5,7 @@ Shapes in inference are tuples of ints and None (`dims(t)`), or None for an unkn
 """
 import numpy as np
 
-from defun import context, dtypes, errors
+from defun import context, dtypes, error_helpers, errors
 from defun.tensor import EagerTensor, Tensor, constant_from_array, convert_to_tensor, is_tensor
 from defun.ops import validation
 
@@ -22,7 +22,7 @@ def to_tensor(value, dtype=None, name='x', op='op'):
         if value.dtype is not dtype:
             raise validation.dtype_mismatch(
                 f'{op}: input `{name}` was expected to be a {dtype.name} tensor but is a '
-                f'{value.dtype.name} tensor ({errors.describe(value)})')
+                f'{value.dtype.name} tensor ({error_helpers.describe(value)})')
     try:
         return convert_to_tensor(value, dtype=dtype)
     except (TypeError, ValueError) as exc:
@@ -42,7 +42,7 @@ def int_input(value, op, name):
         t = to_tensor(value, name=name, op=op)
     if not t.dtype.is_integer:
         raise validation.dtype_mismatch(
-            f"{op}: Value for attr 'T' of {errors.kernel_type_name(t.dtype)} is not in the list "
+            f"{op}: Value for attr 'T' of {error_helpers.kernel_type_name(t.dtype)} is not in the list "
             f"of allowed values: int32, int64 (`{name}`)")
     return t
 
@@ -66,8 +66,8 @@ def binary_args(x, y, op):
     if x_t and y_t:
         if x.dtype is not y.dtype:
             message = (f'{op}: cannot combine a {x.dtype.name} tensor with a {y.dtype.name} '
-                       f'tensor ({errors.describe(x)} and {errors.describe(y)}); TensorFlow never '
-                       f'converts implicitly: use tf.cast on one of them.')
+                       f'tensor ({error_helpers.describe(x)} and {error_helpers.describe(y)}); '
+                       f'TensorFlow never converts implicitly: use tf.cast on one of them.')
             # TF's types: the kernel's InvalidArgumentError eagerly, the op builder's TypeError
             # while a graph is built.
             raise validation.dtype_mismatch(message)
@@ -205,7 +205,7 @@ def same_as_first(x, *rest, **attrs):
 def float_only(x, op):
     """Raises TypeError unless `x` is a floating or complex tensor (TF's op type constraints)."""
     if not (x.dtype.is_floating or x.dtype.is_complex):
-        raise TypeError(f'{op}: expected a floating point tensor, got {errors.describe(x)}; '
+        raise TypeError(f'{op}: expected a floating point tensor, got {error_helpers.describe(x)}; '
                         f'use tf.cast(x, tf.float32) first')
     return x
 

@@ -16,7 +16,7 @@ import math
 
 import numpy as np
 
-from defun import context, dtypes, errors
+from defun import context, dtypes, error_helpers
 from defun.dispatch import apply_op
 from defun.ops import op_helpers
 from defun.ops.base_ops import ones_like, sum_to
@@ -185,7 +185,7 @@ def shuffle(value, seed=None, name=None):
     x = to_tensor(value, op='random.shuffle')
     if x.shape.rank == 0:
         raise validation.invalid_argument(f'random.shuffle: value must be at least 1-D, got '
-                                          f'{errors.describe(x)}')
+                                          f'{error_helpers.describe(x)}')
     return apply_op(RANDOM_SHUFFLE, (x,), random_attrs('RandomShuffle', x.dtype, seed), name)
 
 
@@ -208,7 +208,7 @@ def categorical_infer(logits, num_samples, *rest, dtype=None, **attrs):
     d = dims(logits)
     if d is not None and len(d) != 2:
         raise validation.invalid_argument(f'categorical: logits should be a matrix, got '
-                                          f'{errors.describe(logits)}')
+                                          f'{error_helpers.describe(logits)}')
     n = op_helpers.static_value(num_samples)
     return dtype, ((None if d is None else d[0]), None if n is None else int(n))
 

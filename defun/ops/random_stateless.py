@@ -9,7 +9,7 @@ Variable instead.
 """
 import numpy as np
 
-from defun import dtypes, errors
+from defun import dtypes, error_helpers
 from defun.dispatch import apply_op
 from defun.ops import op_helpers
 from defun.ops.array import stack
@@ -52,7 +52,7 @@ def _key_counter_infer(seed):
         raise validation.invalid_argument(f'seed must have shape [2], not {list(d)}')
     if not seed.dtype.is_integer:
         raise TypeError(f'stateless random ops: seed must be int32 or int64, got '
-                        f'{errors.describe(seed)}')
+                        f'{error_helpers.describe(seed)}')
     return [(dtypes.int64, (1,)), (dtypes.int64, (2,))]
 
 
@@ -65,7 +65,7 @@ def key_counter(seed):
     s = to_tensor(seed, name='seed', op='stateless random op')
     if not s.dtype.is_integer:
         raise TypeError(f'stateless random ops: seed must be an int32 or int64 tensor of shape '
-                        f'[2], got {errors.describe(s)}')
+                        f'[2], got {error_helpers.describe(s)}')
     return apply_op(KEY_COUNTER, (s,))
 
 

@@ -9,7 +9,7 @@ exclusive cumulative products, so zeros in the input are handled exactly.
 """
 import numpy as np
 
-from defun import context, dtypes, errors
+from defun import context, dtypes, error_helpers, errors
 from defun.dispatch import apply_op
 from defun.ops import op_helpers
 from defun.ops.arithmetic import conj, divide_no_nan, floordiv, maximum, square
@@ -223,7 +223,7 @@ def _bool_input(value, axis, op):
     if isinstance(axis, (list, tuple)) and isinstance(value, Tensor) and \
             value.dtype is not dtypes.bool:
         message = (f'{op}: Tensor conversion requested dtype bool for Tensor with dtype '
-                   f'{value.dtype.name}: {errors.describe(value)}')
+                   f'{value.dtype.name}: {error_helpers.describe(value)}')
         raise ValueError(message) if context.executing_eagerly() else TypeError(message)
     return value
 

@@ -6,7 +6,7 @@ import collections
 
 import numpy as np
 
-from defun import dtypes, errors
+from defun import dtypes, error_helpers
 from defun.dispatch import apply_op
 from defun.ops import op_helpers
 from defun.ops.op_helpers import dims, to_tensor
@@ -54,7 +54,7 @@ def _constant_axis(axis, op):
         axis, dtype=object if isinstance(axis, (str, bytes)) else None)
     if value is None or np.ndim(value) != 0:
         raise ValueError(f'{op}: Argument `axis` must be a constant scalar. Received: '
-                         f'axis={errors.describe(axis)}.')
+                         f'axis={error_helpers.describe(axis)}.')
     try:
         return int(value)
     except (TypeError, ValueError):
@@ -72,7 +72,7 @@ def _axis(x, axis, op):
         raise validation.invalid_argument(f'{op}: input must have rank >= 1, got a scalar')
     if not -r <= axis < r:
         raise validation.invalid_argument(f'{op}: axis {axis} is out of range for '
-                                          f'{errors.describe(x)}')
+                                          f'{error_helpers.describe(x)}')
     return axis % r
 
 
@@ -143,5 +143,5 @@ def top_k(input, k=1, sorted=True, index_type=dtypes.int32, name=None):
     n = x.shape.as_tuple()[-1]
     if n is not None and k > n:
         raise validation.invalid_argument(f'input must have at least k columns. Had {n}, needed '
-                                          f'{k} (top_k of {errors.describe(x)})')
+                                          f'{k} (top_k of {error_helpers.describe(x)})')
     return TopKResult(*apply_op(TOP_K, (x,), {'k': k, 'sorted': bool(sorted)}, name))

@@ -8,7 +8,7 @@ padded gradient, pad a sliced one, fold a tiled or mirror-padded gradient back).
 """
 import numpy as np
 
-from defun import errors
+from defun import error_helpers, errors
 from defun.dispatch import apply_op
 from defun.ops import op_helpers
 from defun.ops.arithmetic import conj
@@ -33,7 +33,7 @@ def _int_vector(value, op, arg):
 def _attr_type_name(value):
     """The dtype of an attribute's value as TF's kernels name it ('float', 'string')."""
     if isinstance(value, Tensor):
-        return errors.kernel_type_name(value.dtype)
+        return error_helpers.kernel_type_name(value.dtype)
     kind = np.asarray(value, dtype=object if isinstance(value, str) else None).dtype.kind
     return {'f': 'float', 'c': 'complex64', 'b': 'bool'}.get(kind, 'string')
 
@@ -81,7 +81,7 @@ def transpose(a, perm=None, conjugate=False, name='transpose'):
                 f'transpose expects a vector of size {r}. But input(1) is a vector of size '
                 f'{len(perm)}' if len(perm) != r else
                 f'transpose: perm {list(perm)} is not a permutation of 0..{r - 1} for '
-                f'{errors.describe(x)}')
+                f'{error_helpers.describe(x)}')
     result = apply_op(TRANSPOSE, (x,), {'perm': perm}, name)
     return conj(result) if conjugate else result
 
@@ -128,7 +128,7 @@ def tile(input, multiples, name=None):
     if known is not None and r is not None and len(known) != r:
         raise validation.invalid_argument(
             f'Expected multiples argument to be a vector of length {r} but got length '
-            f'{len(known)} (tile of {errors.describe(x)})')
+            f'{len(known)} (tile of {error_helpers.describe(x)})')
     return apply_op(TILE, (x, m), None, name)
 
 
@@ -230,7 +230,7 @@ def pad(tensor, paddings, mode='CONSTANT', constant_values=0, name=None):
     mode = str(mode).upper()
     if p.shape.rank not in (None, 2) or p.shape.as_tuple()[-1:] not in ((2,), (None,), ()):
         raise validation.invalid_argument(f'pad: paddings must be a matrix of shape [rank, 2], '
-                                          f'got {errors.describe(p)}')
+                                          f'got {error_helpers.describe(p)}')
     known, d = _known_ints(p), dims(x)
     if known is not None and d is not None:
         _check_paddings(d, known, mode)
@@ -333,7 +333,7 @@ def reverse(tensor, axis, name=None):
         for a in axes:
             if not -r <= a < r:
                 raise validation.invalid_argument(
-                    f'reverse: axis {a} is out of range for {errors.describe(x)}')
+                    f'reverse: axis {a} is out of range for {error_helpers.describe(x)}')
         if len(set(a % r for a in axes)) != len(axes):
             raise validation.invalid_argument(f'reverse: axis {list(axes)} has duplicates')
         axes = tuple(a % r for a in axes)

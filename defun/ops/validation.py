@@ -19,7 +19,7 @@ import numbers
 
 import numpy as np
 
-from defun import context, errors, names, value_conversion
+from defun import context, error_helpers, errors, names, value_conversion
 
 __all__ = ['invalid_argument', 'dtype_mismatch', 'element_type', 'tensor_list', 'python_int',
            'is_int', 'axis', 'axes', 'count', 'shape_value', 'shape_tensor', 'scatter_shapes',
@@ -51,7 +51,7 @@ def element_type(x, kinds, op, name='x'):
     if x.dtype.np_dtype.kind not in kinds:
         allowed = ' or '.join(_KIND_NAMES[k] for k in kinds)
         raise dtype_mismatch(f'{op}: `{name}` must be a {allowed} tensor, got '
-                             f'{errors.describe(x)}')
+                             f'{error_helpers.describe(x)}')
     return x
 
 
@@ -69,9 +69,9 @@ def tensor_list(values, op, name='values', whole=False):
             # captured eager tensor)
             raise errors.OperatorNotAllowedInGraphError(
                 f'Iterating over a symbolic `tf.Tensor` is not allowed: `{name}` of {op} must be '
-                f'a list of tensors, got {errors.describe(values)}')
+                f'a list of tensors, got {error_helpers.describe(values)}')
         return list(values)
-    raise TypeError(f'{op}: `{name}` must be a list of tensors, got {errors.describe(values)} '
+    raise TypeError(f'{op}: `{name}` must be a list of tensors, got {error_helpers.describe(values)} '
                     f'({type(values).__name__})')
 
 
@@ -102,7 +102,7 @@ def python_int(value, op, name, attr=False):
     array = getattr(value, 'array', None)
     if array is not None and np.ndim(array) == 0 and np.asarray(array).dtype.kind in 'iu':
         return int(array)
-    raise TypeError(f'{op}: `{name}` must be an int, got {errors.describe(value)} '
+    raise TypeError(f'{op}: `{name}` must be an int, got {error_helpers.describe(value)} '
                     f'({type(value).__name__})')
 
 
@@ -112,7 +112,7 @@ def _axis_values(value, op, name):
             not isinstance(value, (np.ndarray, np.generic)):
         if not value.dtype.is_integer:
             raise dtype_mismatch(f'{op}: `{name}` must be an int32 or int64 tensor, got '
-                                 f'{errors.describe(value)}')
+                                 f'{error_helpers.describe(value)}')
         array = getattr(value, 'array', None)
         if array is None:
             raise ValueError(f'{op}: `{name}` must be known when the graph is built; got the '
@@ -176,7 +176,7 @@ def axis(value, rank, op, name='axis', extra=0, attr=None, int32=False):
     if not isinstance(value, (np.ndarray, np.generic)) and hasattr(value, 'dtype') and \
             getattr(shape, 'rank', None):
         raise invalid_argument(f'{op}: `{name}` must be a scalar but has rank {shape.rank} '
-                               f'({errors.describe(value)})')
+                               f'({error_helpers.describe(value)})')
     values = _axis_values(value, op, name)
     if len(values) != 1 or (isinstance(value, (list, tuple)) and not extra):
         raise TypeError(f'{op}: `{name}` must be a single int, got {value!r}')
@@ -203,7 +203,7 @@ def _refuse_attr_type(value, op, attr):
     else:
         return
     if kind != 'i':
-        raise dtype_mismatch(f"{op}: Value for attr '{attr}' of {errors.kernel_type_name(kind)} "
+        raise dtype_mismatch(f"{op}: Value for attr '{attr}' of {error_helpers.kernel_type_name(kind)} "
                              f"is not in the list of allowed values: int32, int64")
 
 
@@ -278,8 +278,8 @@ def same_shapes(tensors, op, name='inputs'):
         if len(e) != len(d) or any(a is not None and b is not None and a != b
                                    for a, b in zip(e, d)):
             raise invalid_argument(f'{op}: all {name} must have the same shape; {name}[{j}] is '
-                                   f'{errors.describe(tensors[j])} but {name}[{i}] is '
-                                   f'{errors.describe(t)}')
+                                   f'{error_helpers.describe(tensors[j])} but {name}[{i}] is '
+                                   f'{error_helpers.describe(t)}')
 
 
 def op_name(name):
@@ -311,7 +311,7 @@ def shape_tensor(t, op, name='shape'):
     """A shape given as a tensor (random ops, fill): an int32 or int64 vector (or scalar), else
     TF's errors: the op's dtype refusal, or a shape function's rank check."""
     if not t.dtype.is_integer:
-        raise dtype_mismatch(f"{op}: Value for attr 'T' of {errors.kernel_type_name(t.dtype)} is "
+        raise dtype_mismatch(f"{op}: Value for attr 'T' of {error_helpers.kernel_type_name(t.dtype)} is "
                              f"not in the list of allowed values: int32, int64 (`{name}`)")
     if t.shape.rank is not None and t.shape.rank > 1:
         raise invalid_argument(f'{op}: `{name}` must be a vector of {{int32,int64}}, got shape '

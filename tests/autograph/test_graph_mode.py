@@ -10,6 +10,7 @@ import pytest
 
 import autograph
 import defun
+from defun.error_helpers import InaccessibleTensorError
 
 needs_control_flow = pytest.mark.skipif(
     not all(hasattr(defun, n) for n in ('function', 'cond', 'while_loop', 'TensorArray')),
@@ -125,7 +126,7 @@ def test_list_append_in_tensor_loop_leaks_the_body_tensor_by_default():
         for i in defun.range(n):
             out.append(i * i)
         return defun.stack(out)
-    with pytest.raises(defun.errors.InaccessibleTensorError):
+    with pytest.raises(InaccessibleTensorError):
         f(defun.constant(4))
 
 

@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 import defun as tf
-from defun import errors
+from defun import error_helpers
 
 
 def test_ops_are_added_with_inferred_dtype_and_shape():
@@ -77,7 +77,7 @@ def test_finalize_and_foreign_tensors():
     with g1.as_default():
         a = tf.constant(1.0)
     with g2.as_default():
-        with pytest.raises(errors.InaccessibleTensorError):
+        with pytest.raises(error_helpers.InaccessibleTensorError):
             a + 1.0
     g2.finalize()
     with g2.as_default(), pytest.raises(RuntimeError, match='finalized'):
@@ -145,7 +145,7 @@ def test_eager_use_of_a_graph_tensor_is_a_clear_error():
     g = tf.Graph()
     with g.as_default():
         x = tf.compat.v1.placeholder(tf.float32, [2])
-    with pytest.raises(errors.InaccessibleTensorError):
+    with pytest.raises(error_helpers.InaccessibleTensorError):
         tf.sin(x)
     assert np.isclose(tf.sin(tf.constant(0.0)).numpy(), 0.0)
 
