@@ -70,11 +70,6 @@ def test_shuffle_permutes_first_dim():
     assert not np.array_equal(x, y)
 
 
-def test_shuffle_of_scalar_raises():
-    with pytest.raises(errors.InvalidArgumentError):
-        tf.random.shuffle(tf.constant(1.0))
-
-
 def test_random_ops_have_no_gradient():
     x = tf.constant(1.0)
     with tf.GradientTape() as tape:

@@ -301,7 +301,8 @@ ONE_HOT = define_op('OneHot', _one_hot_kernel, _one_hot_infer, None)
 
 
 def one_hot(indices, depth, on_value=None, off_value=None, axis=None, dtype=None, name=None):
-    idx = validation.element_type(to_tensor(indices, op='one_hot'), 'iu', 'one_hot', 'indices')
+    idx = validation.element_type(to_tensor(indices, op='one_hot', hint=dtypes.int64), 'iu',
+                                  'one_hot', 'indices')  # int64: OneHot's TI default
     depth = validation.count(depth, 'one_hot', 'depth')
     if dtype is None:
         dtype = (to_tensor(on_value).dtype if on_value is not None else dtypes.float32)

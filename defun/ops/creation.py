@@ -5,7 +5,7 @@ Joining and splitting (stack, concat, split, ...) live in array.py.
 """
 import numpy as np
 
-from defun import dtypes, error_helpers
+from defun import context, dtypes, error_helpers
 from defun.dispatch import apply_op
 from defun.ops import op_helpers
 from defun.ops.op_helpers import dims, to_tensor
@@ -20,10 +20,34 @@ __all__ = ['constant', 'zeros', 'ones', 'eye', 'range', 'linspace', 'rank', 'new
 newaxis = None
 
 
+_SMALL = 1000  # TF's zeros/ones build a constant (not a Fill) below this many elements
+
+
 def _shape_arg(shape_value, op):
     if isinstance(shape_value, Tensor):
         return shape_value
+    if not context.executing_eagerly():
+        small = _small_constant_shape(shape_value)
+        if small is not None:
+            return to_tensor(small, dtype=dtypes.int32, op=op)
     return to_tensor(shape_value, dtype=dtypes.int32, op=op)
+
+
+def _small_constant_shape(value):
+    """The dims TF's zeros/ones use while a graph is built for a small Python shape: they make a
+    constant of that shape, whose dims go through int() (so [1.5, 2] is [1, 2]); None where TF
+    falls back to converting the shape as int32 (large, negative, or not all numbers)."""
+    if not isinstance(value, (list, tuple)) and not (isinstance(value, np.ndarray)
+                                                     and value.ndim == 1):
+        return None
+    flat = list(value)
+    if not all(isinstance(d, (int, float, np.integer, np.floating)) and abs(d) < _SMALL
+               for d in flat):  # nan, huge ints and nested lists go TF's other way too
+        return None
+    dims = [int(d) for d in flat]
+    if np.prod(flat) >= _SMALL or any(d < 0 for d in dims):
+        return None
+    return dims
 
 
 def zeros(shape, dtype=dtypes.float32, name=None):
@@ -80,8 +104,9 @@ def _shaped_constant(array, value, shape):
 def eye(num_rows, num_columns=None, batch_shape=None, dtype=dtypes.float32, name=None):
     """An identity matrix (or a batch of them) as a constant."""
     dtype = dtypes.as_dtype(dtype)
-    rows = _static_int(num_rows, 'eye', 'num_rows')
-    cols = rows if num_columns is None else _static_int(num_columns, 'eye', 'num_columns')
+    rows = _static_int(_eye_size(num_rows), 'eye', 'num_rows')
+    cols = rows if num_columns is None else \
+        _static_int(_eye_size(num_columns), 'eye', 'num_columns')
     if rows < 0 or cols < 0:
         raise validation.invalid_argument(f'eye: num_rows and num_columns must be non-negative, '
                                           f'got {rows} and {cols}')
@@ -90,6 +115,18 @@ def eye(num_rows, num_columns=None, batch_shape=None, dtype=dtypes.float32, name
         batch = tuple(int(d) for d in np.reshape(_static_array(batch_shape, 'eye'), [-1]))
         matrix = np.broadcast_to(matrix, batch + matrix.shape).copy()
     return constant_from_array(matrix, name)
+
+
+def _eye_size(value):
+    """TF's eye packs a tensor size into an int32 shape list, which casts a float tensor
+    (truncating, as Cast does) and refuses a bool, complex or string one as the shape ops' signature does."""
+    if not isinstance(value, Tensor) or value.dtype.is_integer:
+        return value
+    if not value.dtype.is_floating:
+        raise validation.dtype_mismatch(
+            f"eye: Value for attr 'T' of {error_helpers.kernel_type_name(value.dtype)} is not in "
+            f"the list of allowed values for the size (a number)")
+    return cast(value, dtypes.int32)
 
 
 def _static_array(value, op):

@@ -23,13 +23,15 @@ __all__ = ['gather', 'gather_nd', 'scatter_nd', 'tensor_scatter_nd_add', 'tensor
 
 # ---------------------------------------------------------------- gather
 
-def _check_range(indices, n, op):
+def _check_range(indices, n):
+    # TF's kernel text, with no op prefix: the eager wrapper ('[Op:GatherV2]') and a compiled
+    # function's 'Detected at node GatherV2' already name the op (and the user's line).
     idx = np.asarray(indices)
     bad = (idx < 0) | (idx >= n)
     if bad.any():
         where = tuple(int(i) for i in np.argwhere(bad)[0])
-        raise validation.invalid_argument(
-            f'{op}: indices[{",".join(map(str, where))}] = {idx[where]} is not in [0, {n})')
+        at = f'[{",".join(map(str, where))}]' if where else ''  # a scalar index: 'indices = 5'
+        raise validation.invalid_argument(f'indices{at} = {idx[where]} is not in [0, {n})')
     return idx
 
 
@@ -55,7 +57,7 @@ def _gather_kernel(params, indices, axis, batch_dims):
     if axis == 0 and batch_dims == 0 and type(indices) in _SCALAR_INDEX and \
             0 <= indices < params.shape[0]:
         return params[indices]  # one row: the common case inside loops, without array checks
-    idx = _check_range(indices, params.shape[axis], 'GatherV2')
+    idx = _check_range(indices, params.shape[axis])
     if batch_dims == 0:
         return np.take(params, idx, axis=axis)
     return _batched_take(params, idx, axis, batch_dims)

@@ -152,7 +152,8 @@ def logical_or(x, y, name=None):
 
 
 def logical_not(x, name=None):
-    return apply_op(LOGICAL_NOT, (to_tensor(x, op='logical_not'),), None, name)
+    # LogicalNot's input is bool by its signature, so a Python value converts as bool ([] too)
+    return apply_op(LOGICAL_NOT, (to_tensor(x, dtypes.bool, op='logical_not'),), None, name)
 
 
 def logical_xor(x, y, name='LogicalXor'):

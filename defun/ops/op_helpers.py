@@ -13,10 +13,11 @@ __all__ = ['to_tensor', 'int_input', 'binary_args', 'same_dtype_args', 'dims', '
            'reduce_dims', 'normalize_axis', 'out', 'same_as_first', 'float_only']
 
 
-def to_tensor(value, dtype=None, name='x', op='op'):
+def to_tensor(value, dtype=None, name='x', op='op', hint=None):
     """convert_to_tensor with the op and argument named when it fails. A tensor of another dtype
     than `dtype` is refused as TF's op signatures refuse it (InvalidArgumentError eagerly,
-    TypeError while a graph is built), not as convert_to_tensor would (ValueError)."""
+    TypeError while a graph is built), not as convert_to_tensor would (ValueError). `hint` is the
+    default of the op's type attr, which TF prefers for a Python value (`[]` as int64 indices)."""
     if dtype is not None and isinstance(value, Tensor) and value.dtype is not dtype:
         dtype = dtypes.as_dtype(dtype)
         if value.dtype is not dtype:
@@ -24,7 +25,7 @@ def to_tensor(value, dtype=None, name='x', op='op'):
                 f'{op}: input `{name}` was expected to be a {dtype.name} tensor but is a '
                 f'{value.dtype.name} tensor ({error_helpers.describe(value)})')
     try:
-        return convert_to_tensor(value, dtype=dtype)
+        return convert_to_tensor(value, dtype=dtype, dtype_hint=hint)
     except (TypeError, ValueError) as exc:
         raise type(exc)(f'{op}: argument `{name}` could not be converted to a tensor: {exc}') \
             from None

@@ -172,8 +172,8 @@ def uniform(shape, minval=0, maxval=None, dtype=dtypes.float32, seed=None, name=
 # ---------------------------------------------------------------- shuffle, categorical
 
 def _shuffle_kernel(x, seed, seed2, stream):
-    if np.ndim(x) == 0:
-        raise validation.invalid_argument('random.shuffle: value must be at least 1-D')
+    if np.ndim(x) == 0 or np.shape(x)[0] <= 1:
+        return np.array(x)  # TF's kernel forwards a scalar or a single row, drawing nothing
     return x[stream.permutation(np.shape(x)[0])]
 
 
@@ -183,9 +183,6 @@ RANDOM_SHUFFLE = _define('RandomShuffle', _shuffle_kernel, lambda x, **attrs: (x
 def shuffle(value, seed=None, name=None):
     """`value` with its first dimension randomly permuted."""
     x = to_tensor(value, op='random.shuffle')
-    if x.shape.rank == 0:
-        raise validation.invalid_argument(f'random.shuffle: value must be at least 1-D, got '
-                                          f'{error_helpers.describe(x)}')
     return apply_op(RANDOM_SHUFFLE, (x,), random_attrs('RandomShuffle', x.dtype, seed), name)
 
 
