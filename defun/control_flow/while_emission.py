@@ -21,7 +21,8 @@ repeated (while_runner.repeat_value).
 import re
 
 from defun.executor import PythonInts, indent
-from defun.control_flow import loop_counters, loop_invariants
+from defun.control_flow import loop_buffers, loop_counters, loop_invariants
+from defun.ops.tensor_array_ops import write_in_place
 from defun.control_flow.while_runner import (live_stacks, repeat_value, rows_of,
                                              split_previous, stack_iterations,
                                              stack_with_previous)
@@ -44,6 +45,7 @@ class _Loop:
         n = self.n = attrs['n_vars']
         self.kept = live_stacks(n, attrs['accumulate'], lambda i: ctx.is_used(op.outputs[i]))
         self.accumulate = [attrs['accumulate'][k] for k in self.kept]
+        self.in_place = loop_buffers.in_place_writes(op, self.accumulate)
         self.loop, self.count = out_names[:n], out_names[n]
         self.stacks = [out_names[n + 1 + 2 * k] for k in self.kept]
         self.shape_names = [out_names[n + 2 + 2 * k] for k in self.kept]
@@ -83,8 +85,11 @@ class _Loop:
     def entry_lines(self):
         lines = []
         for j, (name, source) in enumerate(zip(self.loop, self.in_names)):
-            lines.append(f'{name} = {_int_text(self.op.inputs[j], source)}'
-                         if j in self.counters else f'{name} = {source}')
+            if j in self.counters:
+                source = _int_text(self.op.inputs[j], source)
+            elif j in self.in_place:
+                source = f'np.array({source})'   # the loop's own copy, written in place
+            lines.append(f'{name} = {source}')
         for c in self.counters.values():
             if not isinstance(c.limit, int):
                 m = c.limit[1]
@@ -197,8 +202,9 @@ class _Loop:
         hoisted = [t for o in self.hoisted for t in o.outputs] if known else []
         inputs = list(graph.inputs) + hoisted
         feeds = self.loop + self.captured + [known[id(t)] for t in hoisted]
+        kernels = {w: write_in_place for w in self.in_place.values()}
         lines, outs = self.ctx.inline(graph, inputs, list(graph.outputs) + self.accumulate,
-                                      feeds, ints)
+                                      feeds, ints, kernels=kernels)
         self.stack_values = outs[n:]
         # Stacks first: an accumulated value may be a loop variable about to be rebound.
         appends = []
