@@ -85,3 +85,38 @@ def test_gradient_through_in_place_writes_by_finite_differences(dynamic):
             lambda i, ta: (i + 1, ta.write(i, tf.sin(x) * tf.cast(i + 1, tf.float64))), (0, ta))
         return ta.stack() * tf.constant(np.arange(12.0).reshape(6, 2))
     check_gradients(fn, np.array([0.3, -1.2]))
+
+
+def _numpy_recurrence(xs, h0):
+    """h = tanh(0.5 h + x_t); d h_T / d h0 and d h_T / d xs by the chain rule."""
+    hs = [h0]
+    for x in xs:
+        hs.append(np.tanh(0.5 * hs[-1] + x))
+    dh, dxs = np.ones_like(h0), np.zeros_like(xs)
+    for t in range(len(xs) - 1, -1, -1):
+        da = dh * (1 - hs[t + 1] ** 2)
+        dxs[t] = da
+        dh = 0.5 * da
+    return hs[-1], dh, dxs
+
+
+@pytest.mark.parametrize('steps', [0, 1, 16, 17, 100])
+def test_stacks_of_a_run_time_trip_count_grow_in_place(steps):
+    """The gradient's per-step stacks of a loop whose trip count is known only at run time are
+    one buffer grown as the loop runs (while_runner.grow_rows): same values for lengths around
+    the growth points."""
+    @tf.function(input_signature=[tf.TensorSpec([None, 3], tf.float64),
+                                  tf.TensorSpec([3], tf.float64)])
+    def f(xs, h0):
+        with tf.GradientTape() as tape:
+            tape.watch([xs, h0])
+            h = h0
+            for t in tf.range(tf.shape(xs)[0]):
+                h = tf.tanh(0.5 * h + xs[t])
+            loss = tf.reduce_sum(h)
+        return (h,) + tuple(tape.gradient(loss, [h0, xs]))
+    xs = np.random.default_rng(5).standard_normal((steps, 3))
+    h0 = np.array([0.1, -0.4, 0.7])
+    for got, want in zip(f(tf.constant(xs), tf.constant(h0)), _numpy_recurrence(xs, h0)):
+        np.testing.assert_allclose(got.numpy(), want, rtol=1e-12, atol=1e-12)
+    assert 'grow_rows(' in f.get_concrete_function().function_source
