@@ -159,6 +159,13 @@ def kernel_failure(exc, message, op=None):
 _EAGER_PREFIX = '{{function_node __wrapped__'
 
 
+def without_op_prefix(message, op_type):
+    """A kernel's message without a leading '<op_type>: ': the eager and graph wrappers name the
+    op themselves ('[Op:GatherV2]', '{{node GatherV2}}'), and TF's kernel text never repeats it."""
+    prefix = f'{op_type}: '
+    return message[len(prefix):] if message.startswith(prefix) else message
+
+
 def eager_op_error(exc, op_type):
     """An OpError from a kernel run eagerly, worded as TF's eager runtime words it: the wrapped
     function of the op on the CPU device, the kernel's message, and `[Op:<type>]` (a missing
@@ -167,7 +174,8 @@ def eager_op_error(exc, op_type):
             exc.message.startswith(('{{function_node', 'Graph execution')):
         return exc
     return type(exc)(None, None, f'{_EAGER_PREFIX}{op_type}_device_/job:localhost/replica:0/'
-                                 f'task:0/device:CPU:0}}}} {exc.message} [Op:{op_type}]')
+                                 f'task:0/device:CPU:0}}}} {without_op_prefix(exc.message, op_type)} '
+                                 f'[Op:{op_type}]')
 
 
 _KERNEL_TYPE_NAMES = {'float32': 'float', 'float64': 'double', 'float16': 'half'}

@@ -127,7 +127,7 @@ class GraphCallable:
         and its message, which names the op's inputs; another failure is an InvalidArgumentError
         naming the op and its inputs' shapes and dtypes)."""
         if isinstance(exc, errors.OpError):
-            inner = exc.message
+            inner = errors.without_op_prefix(exc.message, op.type)
         else:
             inner = (f"{op.type} failed on inputs ("
                      f"{', '.join(errors.describe(t) for t in op.inputs)}): {exc}")

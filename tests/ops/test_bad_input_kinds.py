@@ -236,3 +236,20 @@ def test_tensor_input_axes_convert_as_tf(op, mode):
     if mode == 'eager':
         with pytest.raises(ValueError, match='axis'):
             call({'a': 0})
+
+
+def test_a_kernel_message_does_not_repeat_the_op_type_the_wrapper_names():
+    # Recorded from TF 2.21: the kernel's text is bare, and '[Op:GatherV2]' (eagerly) or
+    # '{{node GatherV2}}' (in a graph) names the op once.
+    with pytest.raises(IAE) as info:
+        tf.gather(tf.constant([0.0]), [1])
+    assert str(info.value) == ('{{function_node __wrapped__GatherV2_device_/job:localhost/replica:0/'
+                               'task:0/device:CPU:0}} indices[0] = 1 is not in [0, 1) [Op:GatherV2]')
+
+    @tf.function
+    def f(x):
+        return tf.gather(x, [1])
+
+    with pytest.raises(IAE) as info:
+        f(tf.constant([0.0]))
+    assert '\n\nindices[0] = 1 is not in [0, 1)\n\t [[{{node GatherV2}}]]' in str(info.value)
