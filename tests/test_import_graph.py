@@ -20,6 +20,7 @@ PACKAGES = ('defun', 'autograph')
 # What defun/ops/ may import from defun: the registry, dispatch, the tensor types and utilities.
 OPS_MAY_IMPORT = frozenset(['defun.registry', 'defun.dispatch', 'defun.tensor', 'defun.dtypes',
                             'defun.value_conversion', 'defun.shapes', 'defun.nest', 'defun.errors',
+                            'defun.error_helpers',  # errors' message helpers (split from it)
                             'defun.context', 'defun.names'])  # names: a leaf below context
 
 
@@ -135,7 +136,7 @@ def test_the_core_imports_autograph_only_in_function_and_the_face():
 # nest and errors): it imports only itself, so it never reaches the graphs or the op tables.
 BOTTOM = frozenset(['defun.registry', 'defun.dispatch', 'defun.context', 'defun.tensor',
                     'defun.value_conversion', 'defun.dtypes', 'defun.shapes', 'defun.nest',
-                    'defun.errors', 'defun.names', 'defun.dimension'])
+                    'defun.errors', 'defun.error_helpers', 'defun.names', 'defun.dimension'])
 # Graphs, the executor and autodiff: below control flow, which builds on them.
 BELOW_CONTROL_FLOW = frozenset(['defun.operation', 'defun.graph', 'defun.funcgraph',
                                 'defun.folding', 'defun.executor', 'defun.executor_keys',
