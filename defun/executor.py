@@ -86,6 +86,7 @@ class _Builder:
         self.int_twins = {}       # Python-int name -> its np.int32 copy, made once per scope
         self.nonnegative = set()  # names known to hold values >= 0 in this scope
         self.op_inputs = {}       # op -> its input names, shared by sub-builders (error reruns)
+        self.kernels = {}         # op -> the kernel an emitter asked for instead of its own
 
     # -- naming
     def fresh(self, hint):
@@ -103,15 +104,18 @@ class _Builder:
         self.namespace[name] = value
         return name
 
-    def inline(self, graph, inputs, outputs, input_exprs, python_ints=None, only_needed=False):
+    def inline(self, graph, inputs, outputs, input_exprs, python_ints=None, only_needed=False,
+               kernels=None):
         """Writes the ops computing `outputs` of sub-graph `graph` (from its placeholders `inputs`,
         fed the expressions `input_exprs`) into this function, so that a loop body or a branch runs
         without a call per iteration. Returns (lines, output expressions); each line is a
         (text, op) pair so runtime errors still name the op that failed. `python_ints` (a
         PythonInts) names inputs held as Python ints and ops to write as Python-int expressions.
         `only_needed`: write only the ops the outputs need, not every stateful op of the graph
-        (a loop's invariant values, computed once before it)."""
+        (a loop's invariant values, computed once before it). `kernels`: {op: kernel} to call
+        instead of an op's own (a write in place, control_flow/loop_buffers.py)."""
         sub = _Builder(graph, inputs, outputs, self.opts, self.fn_name)
+        sub.kernels = kernels or {}
         sub.stateful_roots = not only_needed
         sub.lines_final = True   # taken as they are by the emitter: nothing rewrites them later
         sub.namespace, sub.used = self.namespace, self.used   # one module: names stay unique
@@ -252,6 +256,9 @@ class _Builder:
             self.int_names = self.int_names | {out_names[0]}
         elif emitter is not None:
             body = emitter(op, in_names, out_names, self)
+        elif op in self.kernels:
+            targets = ', '.join(out_names) + (',' if len(out_names) == 1 else '')
+            body = [f'{targets} = {self.kernel_call(op, in_names, self.kernels[op])}']
         else:
             body = [self.call_line(op, in_names, out_names, arrays_0d=self.lines_final)]
         for line in body:
@@ -289,14 +296,14 @@ class _Builder:
             return f'{out_names[0]} = {call}'
         return f'{", ".join(out_names)}{"," if len(out_names) == 1 else ""} = {call}'
 
-    def kernel_call(self, op, in_names):
-        kernel = self.namespace.get(f'k_{op.type}')
-        if kernel is not op.opdef.graph_kernel:
-            kernel_name = f'k_{op.type}' if kernel is None else self.fresh(f'k_{op.type}')
-            self.namespace[kernel_name] = op.opdef.graph_kernel
+    def kernel_call(self, op, in_names, kernel=None):
+        kernel = kernel or op.opdef.graph_kernel
+        hint = f'k_{op.type}' if kernel is op.opdef.graph_kernel else f'k_{kernel.__name__}'
+        kernel_name = hint
+        if self.namespace.get(hint) is not kernel:
+            kernel_name = hint if hint not in self.namespace else self.fresh(hint)
+            self.namespace[kernel_name] = kernel
             self.used.add(kernel_name)
-        else:
-            kernel_name = f'k_{op.type}'
         args = list(in_names)
         for key, value in op.attrs.items():
             args.append(f'{key}={self.attr_source(op, key, value)}')

@@ -21,8 +21,10 @@ repeated (while_runner.repeat_value).
 import re
 
 from defun.executor import PythonInts, indent
-from defun.control_flow import loop_counters, loop_invariants
-from defun.control_flow.while_runner import (live_stacks, repeat_value, rows_of,
+from defun.control_flow import loop_buffers, loop_counters, loop_invariants
+from defun.ops.tensor_array_ops import write_in_place
+from defun.control_flow.while_runner import (FIRST_ROWS, grow_rows, live_stacks,
+                                             repeat_value, rows_of, trim_rows,
                                              split_previous, stack_iterations,
                                              stack_with_previous)
 
@@ -44,6 +46,7 @@ class _Loop:
         n = self.n = attrs['n_vars']
         self.kept = live_stacks(n, attrs['accumulate'], lambda i: ctx.is_used(op.outputs[i]))
         self.accumulate = [attrs['accumulate'][k] for k in self.kept]
+        self.in_place = loop_buffers.in_place_writes(op, self.accumulate)
         self.loop, self.count = out_names[:n], out_names[n]
         self.stacks = [out_names[n + 1 + 2 * k] for k in self.kept]
         self.shape_names = [out_names[n + 2 + 2 * k] for k in self.kept]
@@ -60,9 +63,10 @@ class _Loop:
         outputs = {m for _, m in self.previous.values()}
         self.filled = {m: (m in outputs) for m, (t, r) in enumerate(zip(self.accumulate,
                                                                          self.repeated))
-                       if self.trips is not None and not r and m not in self.previous
-                       and t.shape.is_fully_defined()}
+                       if not r and m not in self.previous and t.shape.is_fully_defined()}
         self.counting = self.counting or bool(self.filled)
+        if self.filled and self.trips is None:
+            self.grow_fn = ctx.bind(grow_rows, 'grow_rows')
         self.limits = {}
 
     def previous_stacks(self):
@@ -83,8 +87,11 @@ class _Loop:
     def entry_lines(self):
         lines = []
         for j, (name, source) in enumerate(zip(self.loop, self.in_names)):
-            lines.append(f'{name} = {_int_text(self.op.inputs[j], source)}'
-                         if j in self.counters else f'{name} = {source}')
+            if j in self.counters:
+                source = _int_text(self.op.inputs[j], source)
+            elif j in self.in_place:
+                source = f'np.array({source})'   # the loop's own copy, written in place
+            lines.append(f'{name} = {source}')
         for c in self.counters.values():
             if not isinstance(c.limit, int):
                 m = c.limit[1]
@@ -102,12 +109,13 @@ class _Loop:
         return lines
 
     def buffer_lines(self):
-        """Stacks of a loop with a known trip count are filled in place, row by row (no copy per
-        iteration kept alive, no stacking after the loop)."""
+        """Stacks of a static element shape are filled in place, row by row (no copy per
+        iteration kept alive, no stacking after the loop): sized by the trip count when it is
+        known, else grown as the loop runs (while_runner.grow_rows) and trimmed after it."""
         lines = []
         for m, with_previous in self.filled.items():
             t, s = self.accumulate[m], self.stacks[m]
-            rows = self.trips + int(with_previous)
+            rows = (self.trips if self.trips is not None else FIRST_ROWS) + int(with_previous)
             shape = self.ctx.bind((rows,) + t.shape.as_tuple(), f'{s}_rows')
             dtype = self.ctx.bind(t.dtype.np_dtype, f'{s}_dtype')
             lines.append(f'{s} = np.empty({shape}, {dtype})')
@@ -145,11 +153,16 @@ class _Loop:
 
     def filled_exit(self, m, shape):
         s, shapes = self.stacks[m], self.shape_names[m]
+        trim = ''
+        if self.trips is None:
+            rows = f'{self.count} + 1' if self.filled[m] else self.count
+            trim = f'{self.ctx.bind(trim_rows, "trim_rows")}({s}, {rows}); '
         if not self.filled[m]:
-            return f'{s}, {shapes} = {self.ctx.bind(rows_of, "rows_of")}({s}, {shape})'
+            return f'{trim}{s}, {shapes} = {self.ctx.bind(rows_of, "rows_of")}({s}, {shape})'
         k = next(k for k, (_, mm) in self.previous.items() if mm == m)
         split = self.ctx.bind(split_previous, 'split_previous')
-        return f'{self.stacks[k]}, {self.shape_names[k]}, {s}, {shapes} = {split}({s}, {shape})'
+        return (f'{trim}{self.stacks[k]}, {self.shape_names[k]}, {s}, {shapes} = '
+                f'{split}({s}, {shape})')
 
     # -- the loop
     def plain(self):
@@ -197,14 +210,17 @@ class _Loop:
         hoisted = [t for o in self.hoisted for t in o.outputs] if known else []
         inputs = list(graph.inputs) + hoisted
         feeds = self.loop + self.captured + [known[id(t)] for t in hoisted]
+        kernels = {w: write_in_place for w in self.in_place.values()}
         lines, outs = self.ctx.inline(graph, inputs, list(graph.outputs) + self.accumulate,
-                                      feeds, ints)
+                                      feeds, ints, kernels=kernels)
         self.stack_values = outs[n:]
         # Stacks first: an accumulated value may be a loop variable about to be rebound.
         appends = []
         for k, (s, v, r) in enumerate(zip(self.stacks, outs[n:], self.repeated)):
             if k in self.filled:
                 row = f'{self.count} + 1' if self.filled[k] else self.count
+                if self.trips is None:
+                    appends.append(f'if {row} >= len({s}): {self.grow_fn}({s})')
                 appends.append(f'{s}[{row}] = {v}')
             elif not r and k not in self.previous:
                 appends.append(f'{s}.append({v})')

@@ -14,6 +14,9 @@ from defun.control_flow import subgraph as cf
 
 __all__ = []
 
+# The rows a stack of a loop whose trip count is known at run time only starts with (grow_rows).
+FIRST_ROWS = 16
+
 
 def accumulator_specs(t):
     d = t.shape.as_tuple()
@@ -102,3 +105,17 @@ def rows_of(buffer, element_shape):
     """A filled stack of static element shape and its shapes (one row per iteration)."""
     rank = len(element_shape)
     return buffer, np.broadcast_to(np.asarray(element_shape, dtype=np.int32), (len(buffer), rank))
+
+
+def grow_rows(buffer):
+    """Makes room for more rows in a stack the emitted loop fills in place, by resizing the
+    array itself (realloc: a large buffer usually grows without a copy, so the rows are not held
+    twice as a list and its join would be). Safe because nothing but the loop holds the buffer or
+    a view of it until trim_rows."""
+    buffer.resize((len(buffer) + max(len(buffer) // 2, FIRST_ROWS),) + buffer.shape[1:],
+                  refcheck=False)
+
+
+def trim_rows(buffer, rows):
+    """Cuts a grown stack (grow_rows) to the `rows` the loop filled, in place."""
+    buffer.resize((rows,) + buffer.shape[1:], refcheck=False)

@@ -19,7 +19,7 @@ from defun.shapes import TensorShape
 from defun.tensor import Tensor, convert_to_tensor
 from defun.ops import validation
 
-__all__ = []
+__all__ = ['write_in_place']
 
 
 def _fully_known(shape):
@@ -79,9 +79,8 @@ NEW = define_op('TensorArrayV3', _new_kernel, _new_infer, None,
                 doc='A zero buffer of [size] + element_shape ([size] while elements are unknown).')
 
 
-def _write_kernel(buf, index, value, dynamic_size, element_shape):
-    value = np.asarray(value)
-    indices = np.asarray(index)
+def _checked_write(buf, indices, value, dynamic_size):
+    """(rows the buffer needs, element shape written), after TF's checks of a write."""
     top = int(indices.max()) + 1 if indices.size else 0
     if indices.size and int(indices.min()) < 0:
         raise validation.invalid_argument(f'TensorArray: cannot write to negative index '
@@ -91,7 +90,14 @@ def _write_kernel(buf, index, value, dynamic_size, element_shape):
         raise validation.invalid_argument(
             f'TensorArray: tried to write to index {top - 1} but array is not resizeable and size '
             f'is: {n}')
-    elem = value.shape if indices.ndim == 0 else value.shape[1:]
+    return top, (value.shape if indices.ndim == 0 else value.shape[1:])
+
+
+def _write_kernel(buf, index, value, dynamic_size, element_shape):
+    value = np.asarray(value)
+    indices = np.asarray(index)
+    top, elem = _checked_write(buf, indices, value, dynamic_size)
+    n = len(buf)
     if buf.shape[1:] == elem:
         new = np.zeros((max(n, top),) + elem, dtype=buf.dtype)
         new[:n] = buf
@@ -103,6 +109,29 @@ def _write_kernel(buf, index, value, dynamic_size, element_shape):
             f'elements have shape {list(buf.shape[1:])}')
     new[indices] = value
     return new, np.int32(n)
+
+
+def write_in_place(buf, index, value, dynamic_size, element_shape):
+    """TensorArrayWriteV3's kernel for a buffer nothing else holds (a loop variable its loop
+    rebinds to the write's result, see control_flow/loop_buffers.py): the rows are written into
+    `buf` itself, and a dynamic buffer grows by doubling a larger array it is a prefix view of,
+    so n writes cost O(n) elements rather than a copy of the buffer each. Same checks and errors
+    as the copying kernel, all made before anything is written."""
+    value = np.asarray(value)
+    indices = np.asarray(index)
+    top, elem = _checked_write(buf, indices, value, dynamic_size)
+    if buf.shape[1:] != elem:
+        return _write_kernel(buf, index, value, dynamic_size, element_shape)
+    n = len(buf)
+    if top > n:
+        base = buf.base
+        if not (isinstance(base, np.ndarray) and base.shape[1:] == elem and len(base) >= top
+                and base.dtype == buf.dtype and base.ctypes.data == buf.ctypes.data):
+            base = np.zeros((max(top, 2 * n),) + elem, dtype=buf.dtype)
+            base[:n] = buf
+        buf = base[:top]
+    buf[indices] = value
+    return buf, np.int32(n)
 
 
 def _write_infer(buf, index, value, dynamic_size, element_shape):
