@@ -1,5 +1,6 @@
 """`tf.data.experimental`: the parts of it that TF2 programs use."""
 from defun import unsupported
+from defun.data.csv_dataset import CsvDataset
 from defun.data.base import AUTOTUNE, INFINITE, UNKNOWN, Dataset
 from defun.data.ordering import assert_cardinality
 from defun.data.structure import DatasetSpec
@@ -36,7 +37,7 @@ def cardinality(dataset):
 
 __all__ = ['AUTOTUNE', 'INFINITE_CARDINALITY', 'UNKNOWN_CARDINALITY', 'assert_cardinality',
            'cardinality', 'DatasetSpec', 'get_single_element', 'sample_from_datasets',
-           'choose_from_datasets', 'scan', 'unique']
+           'choose_from_datasets', 'scan', 'unique', 'CsvDataset']
 
-# every other tf.data.experimental name (make_csv_dataset, sample_from_datasets, ...) says so
+# every other tf.data.experimental name (make_csv_dataset, ...) says so
 __getattr__ = unsupported.missing_names(__name__, 'tf.data.experimental')

@@ -15,7 +15,7 @@ from defun.tensor import Tensor, convert_to_tensor
 from defun.data import structure
 from defun.data.base import INFINITE, UNKNOWN, Dataset, register
 
-__all__ = ['TextLineDataset']
+__all__ = ['TextLineDataset', 'filenames_of', 'open_data_file']
 
 
 def _array(value):
@@ -205,11 +205,20 @@ class _GeneratorDataset(Dataset):
         return tuple(flat)
 
 
-def _filenames(filenames):
+def filenames_of(filenames):
+    """The file names a file dataset reads: a string, a list of them, or a string tensor."""
     if isinstance(filenames, Tensor):
         filenames = filenames.numpy()
     names = np.atleast_1d(np.asarray(filenames, dtype=object)).ravel()
     return [n.decode() if isinstance(n, bytes) else str(n) for n in names]
+
+
+def open_data_file(filename):
+    """`filename` opened for reading bytes, or TF's NotFoundError naming it."""
+    try:
+        return open(filename, 'rb')
+    except OSError as exc:
+        raise NotFoundError(f'{filename}; {exc.strerror}') from None
 
 
 class TextLineDataset(Dataset):
@@ -220,7 +229,7 @@ class TextLineDataset(Dataset):
                  num_parallel_reads=None, name=None):
         if compression_type:
             raise NotImplementedError('TextLineDataset: compressed files are not supported')
-        self._files = _filenames(filenames)
+        self._files = filenames_of(filenames)
         self.element_spec = TensorSpec([], dtypes.string)
         self._cardinality = UNKNOWN
 
@@ -229,10 +238,6 @@ class TextLineDataset(Dataset):
 
     def flat_iterator(self):
         for filename in self._files:
-            try:
-                handle = open(filename, 'rb')
-            except OSError as exc:
-                raise NotFoundError(f'{filename}; {exc.strerror}') from None
-            with handle:
+            with open_data_file(filename) as handle:
                 for line in handle:
                     yield (np.array(line.rstrip(b'\n').rstrip(b'\r'), dtype=object),)
