@@ -10,7 +10,8 @@ import numpy as np
 
 from defun import dtypes
 from defun.folding import get_static_value
-from defun.errors import InvalidArgumentError, kernel_type_name
+from defun.error_helpers import kernel_type_name
+from defun.errors import InvalidArgumentError
 from defun.shapes import TensorSpec
 from defun.tensor import Tensor, convert_to_tensor
 
