@@ -152,8 +152,10 @@ def logical_or(x, y, name=None):
 
 
 def logical_not(x, name=None):
-    # LogicalNot's input is bool by its signature, so a Python value converts as bool ([] too)
-    return apply_op(LOGICAL_NOT, (to_tensor(x, dtypes.bool, op='logical_not'),), None, name)
+    # LogicalNot's input is bool by its signature, so a Python value converts as bool ([] too);
+    # a tensor of another dtype meets the kernel's refusal
+    dtype = None if is_tensor(x) else dtypes.bool
+    return apply_op(LOGICAL_NOT, (to_tensor(x, dtype, op='logical_not'),), None, name)
 
 
 def logical_xor(x, y, name='LogicalXor'):
