@@ -9,6 +9,7 @@ import numpy as np
 
 from defun import dtypes, nest
 from defun.errors import InvalidArgumentError, NotFoundError
+from defun.folding import get_static_value
 from defun.shapes import TensorShape, TensorSpec
 from defun.tensor import Tensor, convert_to_tensor
 
@@ -208,7 +209,11 @@ class _GeneratorDataset(Dataset):
 def filenames_of(filenames):
     """The file names a file dataset reads: a string, a list of them, or a string tensor."""
     if isinstance(filenames, Tensor):
-        filenames = filenames.numpy()
+        value = get_static_value(filenames)  # a constant inside a tf.function is known now
+        if value is None:
+            raise ValueError(f'A file dataset needs its file names when it is built; '
+                             f'{filenames!r} is computed when the graph runs')
+        filenames = value
     names = np.atleast_1d(np.asarray(filenames, dtype=object)).ravel()
     return [n.decode() if isinstance(n, bytes) else str(n) for n in names]
 
