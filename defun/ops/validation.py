@@ -166,6 +166,8 @@ def axis(value, rank, op, name='axis', extra=0, attr=None, int32=False):
     one its wrapper converts to int32 first (concat), where a float is that TypeError."""
     if int32 and isinstance(value, (float, str, np.floating)):
         raise TypeError(f'{op}: Cannot convert {value!r} to EagerTensor of dtype int32 (`{name}`)')
+    if int32 and isinstance(value, (bool, np.bool_)):
+        value = int(value)  # the wrapper's int32 conversion takes a Python bool as 0 or 1
     if attr is not None:  # a tensor input: converted, its dtype checked, then its rank
         if isinstance(value, (list, tuple, np.ndarray)):
             _convertible(value, op, name)

@@ -84,3 +84,12 @@ def test_gather_out_of_range_in_compiled_code_keeps_the_users_line():
     assert '\nindices[0] = 5 is not in [0, 3)\n' in message
     assert 'GatherV2:' not in message and '{{node GatherV2}}' in message
     assert 'the line the error points at' in message
+
+
+def test_concat_takes_a_python_bool_axis_as_an_int():
+    # TF: concat([x, x], axis=True) is [2, 4] (its wrapper converts the axis to int32 first);
+    # gather's tensor axis keeps refusing a bool (TF: InvalidArgumentError, attr 'Taxis')
+    x = tf.ones([2, 2])
+    assert tf.concat([x, x], axis=True).shape == (2, 4)
+    with pytest.raises(tf.errors.InvalidArgumentError):
+        tf.gather(x, [0], axis=True)
