@@ -126,7 +126,8 @@ def _eye_size(value):
         raise validation.dtype_mismatch(
             f"eye: Value for attr 'T' of {error_helpers.kernel_type_name(value.dtype)} is not in "
             f"the list of allowed values for the size (a number)")
-    return cast(value, dtypes.int32)
+    known = op_helpers.static_value(value)  # a constant's value now, as the int32 cast gives it
+    return cast(value, dtypes.int32) if known is None else np.asarray(known).astype(np.int32)
 
 
 def _static_array(value, op):

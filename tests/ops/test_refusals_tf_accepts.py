@@ -59,6 +59,9 @@ def test_eye_casts_a_float_tensor_size():
             tf.eye(bad)
     with pytest.raises(TypeError):
         tf.eye(2.5)
+    # TF: inside tf.function, a captured float constant size gives the same identity
+    size = tf.constant(2.5)
+    np.testing.assert_array_equal(tf.function(lambda: tf.eye(size))().numpy(), np.eye(2))
 
 
 GATHER_PREFIX = ('{{function_node __wrapped__GatherV2_device_/job:localhost/replica:0/task:0/'
