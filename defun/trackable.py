@@ -59,11 +59,30 @@ class Saveable:
 
 
 class _Container:
-    """What both wrappers share: a change may complete a restoration waiting on the wrapper."""
+    """What both wrappers share: reads go to the wrapped container (`_storage`), resynchronising
+    the wrapper's own storage (`_mirror`) when its length shows the wrapped one changed, and a
+    change may complete a restoration waiting on the wrapper. `_BUILTIN` is list or dict."""
+
+    def _fresh(self):
+        if self._BUILTIN.__len__(self) != len(self._storage):
+            self._mirror()
+        return self._storage
 
     def _changed(self):
         if self.__dict__.get(PENDING_ATTRIBUTE):
             restore_deferred(self)
+
+    def __len__(self):
+        return len(self._fresh())
+
+    def __iter__(self):
+        return iter(self._fresh())
+
+    def __getitem__(self, key):
+        return self._fresh()[key]
+
+    def __contains__(self, value):
+        return value in self._storage
 
 
 class ListWrapper(_Container, list):
@@ -74,6 +93,8 @@ class ListWrapper(_Container, list):
     items live in that list (`_storage`); the wrapper's own list storage mirrors it for C code that
     reads lists directly (json, numpy), resynchronised when a change is made through the wrapper
     or when its length shows that the wrapped list changed."""
+
+    _BUILTIN = list
 
     def __init__(self, wrapped_list=()):
         storage = wrapped_list if type(wrapped_list) is list else list(wrapped_list)
@@ -87,26 +108,9 @@ class ListWrapper(_Container, list):
     def _mirror(self):
         list.__setitem__(self, slice(None), self._storage)
 
-    def _fresh(self):
-        if list.__len__(self) != len(self._storage):
-            self._mirror()
-        return self._storage
-
-    # -- reading: from the wrapped list
-    def __len__(self):
-        return len(self._fresh())
-
-    def __iter__(self):
-        return iter(self._fresh())
-
+    # -- reading: from the wrapped list (len, iter, [], in: see _Container)
     def __reversed__(self):
         return reversed(self._fresh())
-
-    def __getitem__(self, key):
-        return self._fresh()[key]
-
-    def __contains__(self, value):
-        return value in self._storage
 
     def index(self, *args):
         return self._storage.index(*args)
@@ -208,6 +212,8 @@ class DictWrapper(_Container, dict):
     """A dict held by a trackable object (TF's `_DictWrapper`): its values are checkpoint
     dependencies named by key. It shares the dict it wraps, as a ListWrapper shares its list."""
 
+    _BUILTIN = dict
+
     def __init__(self, wrapped_dict=None, **kwargs):
         storage = wrapped_dict if type(wrapped_dict) is dict and not kwargs else \
             dict(wrapped_dict or (), **kwargs)
@@ -222,24 +228,7 @@ class DictWrapper(_Container, dict):
         dict.clear(self)
         dict.update(self, self._storage)
 
-    def _fresh(self):
-        if dict.__len__(self) != len(self._storage):
-            self._mirror()
-        return self._storage
-
-    # -- reading: from the wrapped dict
-    def __len__(self):
-        return len(self._fresh())
-
-    def __iter__(self):
-        return iter(self._fresh())
-
-    def __getitem__(self, key):
-        return self._fresh()[key]
-
-    def __contains__(self, key):
-        return key in self._storage
-
+    # -- reading: from the wrapped dict (len, iter, [], in: see _Container)
     def get(self, key, default=None):
         return self._storage.get(key, default)
 
