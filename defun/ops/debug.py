@@ -78,13 +78,19 @@ def _summarize_dims(a, limit, taken, parts, top=True):
             parts.append(']')
 
 
-def summarize_value(value, summarize=3):
-    """A tensor's value as TF's Assert kernel shows it: '1 2 3...', '[1 2][3 4]'."""
+def _printable_array(value):
+    """`value` as an array the formatters walk: text as objects, float16 shown through float32."""
     a = np.asarray(value.array if isinstance(value, EagerTensor) else value)
     if a.dtype.kind in 'US':
         a = a.astype(object)
     if a.dtype == np.float16:
         a = a.astype(np.float32)
+    return a
+
+
+def summarize_value(value, summarize=3):
+    """A tensor's value as TF's Assert kernel shows it: '1 2 3...', '[1 2][3 4]'."""
+    a = _printable_array(value)
     if a.ndim == 0:
         return _format_scalar(a[()], a.dtype.kind)
     limit = a.size if summarize is None or summarize < 0 else min(int(summarize), a.size)
@@ -182,11 +188,7 @@ def _element(value, kind):
 
 def format_tensor(value, summarize=3):
     """A tensor's value as tf.print shows it: '[1 2 ... 9]', nested rows on new lines."""
-    a = np.asarray(value.array if isinstance(value, EagerTensor) else value)
-    if a.dtype.kind in 'US':
-        a = a.astype(object)
-    if a.dtype == np.float16:
-        a = a.astype(np.float32)
+    a = _printable_array(value)
     if a.ndim == 0:
         return _format_scalar(a[()], a.dtype.kind)
     return _format_dims(a, -1 if summarize is None else int(summarize), 0)
