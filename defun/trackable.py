@@ -72,6 +72,15 @@ class _Container:
         if self.__dict__.get(PENDING_ATTRIBUTE):
             restore_deferred(self)
 
+    def _apply(self, method, *args):
+        """`method` (list's or dict's) applied to the wrapped container, then the mirror."""
+        result = method(self._storage, *args)
+        self._mirror()
+        self._changed()
+        return result
+
+    __hash__ = None  # mutable, as list and dict
+
     def __len__(self):
         return len(self._fresh())
 
@@ -147,14 +156,7 @@ class ListWrapper(_Container, list):
     def __ge__(self, other):
         return self._storage >= list(other)
 
-    __hash__ = None
-
-    # -- changing: the wrapped list, then the mirror
-    def _apply(self, method, *args):
-        result = method(self._storage, *args)
-        self._mirror()
-        self._changed()
-        return result
+    # -- changing: the wrapped list, then the mirror (_Container._apply)
 
     def append(self, value):
         self._apply(list.append, wrap(value))
@@ -253,14 +255,7 @@ class DictWrapper(_Container, dict):
     def __ror__(self, other):
         return dict(other) | self._storage
 
-    __hash__ = None
-
-    # -- changing: the wrapped dict, then the mirror
-    def _apply(self, method, *args):
-        result = method(self._storage, *args)
-        self._mirror()
-        self._changed()
-        return result
+    # -- changing: the wrapped dict, then the mirror (_Container._apply)
 
     def __setitem__(self, key, value):
         self._apply(dict.__setitem__, key, wrap(value))
