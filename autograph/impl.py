@@ -23,7 +23,7 @@ import warnings
 import weakref
 
 from defun import control_flow as cf
-from defun.ops import array as array_ops
+from defun.ops.array import joining as array_ops
 
 from autograph import conversion
 from autograph import errors

@@ -25,7 +25,7 @@ from common import compare, once, report  # noqa: E402
 import numpy as np  # noqa: E402
 
 import defun as tf  # noqa: E402
-from defun import executor  # noqa: E402
+from defun.compiler import executor  # noqa: E402
 
 
 def _row(name, base_name, baseline, ours, target):

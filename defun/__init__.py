@@ -1,66 +1,66 @@
 """defun: TensorFlow 2's tensors, tapes and compiled functions on numpy. This module only re-exports
 the public surface (listed in docs/api.md); nothing is defined here."""
-from defun import dtypes
-from defun.dtypes import (DType, as_dtype, float16, half, float32, float64, double, int8, int16,  # noqa
+from defun.core import dtypes
+from defun.core.dtypes import (DType, as_dtype, float16, half, float32, float64, double, int8, int16,  # noqa
                           int32, int64, uint8, uint16, uint32, uint64, bool, complex64, complex128,
                           string, resource)
-from defun.shapes import TensorShape, TensorSpec  # noqa
-from defun.tensor import Tensor, convert_to_tensor, is_tensor  # noqa
-from defun import nest, errors  # noqa
-from defun.ops.base_ops import *  # noqa: F401,F403  (each op table's __all__ is its public surface)
-from defun.ops.math import *  # noqa: F401,F403
-from defun.ops.creation import *  # noqa: F401,F403
-from defun.ops.array import *  # noqa: F401,F403
-from defun.ops.transform import *  # noqa
-from defun.ops.gathering import *  # noqa
-from defun.ops.sorting import *  # noqa
-from defun.ops.indexing import strided_slice  # noqa
-from defun.ops.math_extra import truncatediv, truncatemod, realdiv, unique_with_counts  # noqa
-from defun.ops.debug import Assert, print  # noqa
+from defun.core.shapes import TensorShape, TensorSpec  # noqa
+from defun.core.tensor import Tensor, convert_to_tensor, is_tensor  # noqa
+from defun.core import nest, errors  # noqa
+from defun.ops.framework.base_ops import *  # noqa: F401,F403  (each op table's __all__ is its public surface)
+from defun.ops.math.exports import *  # noqa: F401,F403
+from defun.ops.array.creation import *  # noqa: F401,F403
+from defun.ops.array.joining import *  # noqa: F401,F403
+from defun.ops.array.transform import *  # noqa
+from defun.ops.array.gathering import *  # noqa
+from defun.ops.array.sorting import *  # noqa
+from defun.ops.array.indexing import strided_slice  # noqa
+from defun.ops.math.truncating import truncatediv, truncatemod, realdiv, unique_with_counts  # noqa
+from defun.ops.debugging.debug import Assert, print  # noqa
 from defun import math, linalg, nn, random, debugging  # noqa: F401
-from defun.variables import Variable  # noqa
-from defun.indexed_slices import IndexedSlices  # noqa
-from defun.tape import GradientTape  # noqa
-from defun.context import executing_eagerly, init_scope  # noqa
-from defun.graph import Graph, get_default_graph  # noqa
-from defun.operation import Operation  # noqa
-from defun.folding import get_static_value  # noqa
-from defun.scopes import name_scope, control_dependencies  # noqa
-from defun.scopes import get_current_name_scope, inside_function, is_symbolic_tensor  # noqa
-from defun.gradients import gradients, UnconnectedGradients, AggregationMethod  # noqa
+from defun.state.variables import Variable  # noqa
+from defun.autodiff.indexed_slices import IndexedSlices  # noqa
+from defun.autodiff.tape import GradientTape  # noqa
+from defun.core.context import executing_eagerly, init_scope  # noqa
+from defun.graphs.graph import Graph, get_default_graph  # noqa
+from defun.graphs.operation import Operation  # noqa
+from defun.compiler.folding import get_static_value  # noqa
+from defun.graphs.scopes import name_scope, control_dependencies  # noqa
+from defun.graphs.scopes import get_current_name_scope, inside_function, is_symbolic_tensor  # noqa
+from defun.autodiff.gradients import gradients, UnconnectedGradients, AggregationMethod  # noqa
 from defun import compat  # noqa
-from defun.function import function, Function  # noqa
-from defun.custom_gradient import custom_gradient  # noqa
-from defun.ops.python_ops import stop_gradient, py_function, numpy_function  # noqa
-from defun.registry import RegisterGradient, no_gradient, NotDifferentiable, get_gradient_function  # noqa
+from defun.functions.function import function, Function  # noqa
+from defun.autodiff.custom_gradient import custom_gradient  # noqa
+from defun.ops.framework.python_ops import stop_gradient, py_function, numpy_function  # noqa
+from defun.core.registry import RegisterGradient, no_gradient, NotDifferentiable, get_gradient_function  # noqa
 from defun import eager  # noqa
 import autograph  # noqa: F401  (tf.autograph)
-from defun.concrete import ConcreteFunction  # noqa
+from defun.functions.concrete import ConcreteFunction  # noqa
 from defun import types  # noqa: F401  (tf.types.experimental.TraceType, FunctionType, ...)
 from defun.control_flow import *  # noqa: F401,F403
-from defun.module import Module  # noqa
+from defun.state.module import Module  # noqa
 from defun import config, version, test  # noqa
 from defun import train  # noqa: F401  (tf.train: checkpoints)
 from defun import saved_model  # noqa: F401
 from defun.version import VERSION as __version__  # noqa
-from defun.device import device, DeviceSpec  # noqa
-from defun.ops.clip_ops import clip_by_norm, clip_by_global_norm, sequence_mask, meshgrid  # noqa
-from defun.ops.array_more import *  # noqa
-from defun.ops.array_more import tuple_ as tuple  # noqa: A001  (TF's name)
-from defun.ops.math_more import asinh, acosh, atanh  # noqa
-from defun.ops.asserts import assert_equal, assert_greater, assert_less  # noqa: E402
-from defun.ops.check_ops import assert_rank  # noqa: E402  (TF's top-level asserts)
+from defun.core.device import device, DeviceSpec  # noqa
+from defun.ops.math.clipping import clip_by_norm, clip_by_global_norm, sequence_mask, meshgrid  # noqa
+from defun.ops.array.repeat_unique import *  # noqa
+from defun.ops.array.repeat_unique import tuple_ as tuple  # noqa: A001  (TF's name)
+from defun.ops.math.math_ops import asinh, acosh, atanh  # noqa
+from defun.ops.debugging.asserts import assert_equal, assert_greater, assert_less  # noqa: E402
+from defun.ops.debugging.check_ops import assert_rank  # noqa: E402  (TF's top-level asserts)
 from defun import data  # noqa: E402  (tf.data)
 from defun import experimental  # noqa: E402  (tf.experimental.Optional)
 from defun import keras  # noqa: E402
-from defun import keras_optimizers as optimizers  # noqa: E402  (tf.optimizers)
-from defun import unsupported  # noqa: E402
-__getattr__ = unsupported.missing_names(__name__, 'tf', unsupported.TF_NAMESPACES)  # TF names not here
+from defun import optimizers  # noqa: E402  (tf.optimizers)
+from defun.core import unsupported as _unsupported  # noqa: E402
+__getattr__ = _unsupported.missing_names(__name__, 'tf', _unsupported.TF_NAMESPACES)  # TF names not here
 
 # The face holds TensorFlow's names only (issue 10): defun's own modules (any not named as one of
 # TF 2.21's namespaces below), the op tables' helpers and the aliases TF 2 keeps under tf.math
 # alone are dropped here; each stays importable from its module (`from defun import registry`,
-# `defun.math.log`, `defun.ops.base_ops.sum_to`).
+# `defun.math.log`, `defun.ops.framework.base_ops.sum_to`).
 for _name, _value in list(globals().items()):
     if type(_value) is type(dtypes) and _value.__name__ == f'{__name__}.{_name}' and _name not in (
             'audio', 'autodiff', 'autograph', 'bitwise', 'compat', 'config', 'data', 'debugging',

@@ -1,8 +1,8 @@
 """The `tf.debugging` namespace."""
-from defun import context
-from defun.ops.debug import Assert, check_numerics  # noqa: F401
-from defun.ops.asserts import *  # noqa: F401,F403
-from defun.ops.check_ops import *  # noqa: F401,F403
+from defun.core import context
+from defun.ops.debugging.debug import Assert, check_numerics  # noqa: F401
+from defun.ops.debugging.asserts import *  # noqa: F401,F403
+from defun.ops.debugging.check_ops import *  # noqa: F401,F403
 
 
 def enable_traceback_filtering():

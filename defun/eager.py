@@ -2,8 +2,8 @@
 import functools
 import inspect
 
-from defun.tape import GradientTape
-from defun.tensor import convert_to_tensor
+from defun.autodiff.tape import GradientTape
+from defun.core.tensor import convert_to_tensor
 
 __all__ = ['gradients_function', 'value_and_gradients_function', 'implicit_gradients',
            'implicit_value_and_gradients']

@@ -1,5 +1,5 @@
 """`tf.experimental`: the names TF2 programs reach there (Optional, from tf.data)."""
-from defun import unsupported
+from defun.core import unsupported
 from defun.data.optional import Optional
 
 __all__ = ['Optional']

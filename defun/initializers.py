@@ -7,12 +7,12 @@ call gives the same values; an unseeded one draws from the stateful ops (and the
 """
 import numpy as np
 
-from defun import dtypes
-from defun.ops import random as random_ops
-from defun.ops import random_stateless
-from defun.ops.base_ops import fill, reshape
-from defun.ops.creation import ones, zeros
-from defun.tensor import convert_to_tensor
+from defun.core import dtypes
+from defun.ops.random import stateful as random_ops
+from defun.ops.random import stateless as random_stateless
+from defun.ops.framework.base_ops import fill, reshape
+from defun.ops.array.creation import ones, zeros
+from defun.core.tensor import convert_to_tensor
 
 __all__ = ['zeros_initializer', 'ones_initializer', 'constant_initializer',
            'random_normal_initializer', 'random_uniform_initializer']

@@ -1,7 +1,7 @@
 """tf.nn.experimental: dropout with stateless noise (a seed pair gives the same mask every
 call, TF's bits) or with noise from a user's uniform sampler."""
-from defun.ops.nn_more import dropout_with
-from defun.ops.random_stateless import stateless_uniform
+from defun.ops.nn.compositions import dropout_with
+from defun.ops.random.stateless import stateless_uniform
 
 __all__ = ['stateless_dropout', 'general_dropout']
 

@@ -1,11 +1,11 @@
 """The `tf.random` namespace (and `tf.random.experimental`)."""
 import types
 
-from defun.context import set_random_seed as set_seed  # noqa: F401
-from defun.ops.random import *  # noqa: F401,F403
-from defun.ops.random_stateless import *  # noqa: F401,F403
-from defun.ops.random_stateless import stateless_fold_in, stateless_split
-from defun.random_generator import (Algorithm, Generator, create_rng_state,  # noqa: F401
+from defun.core.context import set_random_seed as set_seed  # noqa: F401
+from defun.ops.random.stateful import *  # noqa: F401,F403
+from defun.ops.random.stateless import *  # noqa: F401,F403
+from defun.ops.random.stateless import stateless_fold_in, stateless_split
+from defun.state.random_generator import (Algorithm, Generator, create_rng_state,  # noqa: F401
                                     get_global_generator, set_global_generator)
 
 # TF 2.21 exports the stateless seed splitters under tf.random too (the same functions).

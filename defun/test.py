@@ -6,9 +6,9 @@ defun (NotInDefunError names them).
 """
 import numpy as np
 
-from defun import nest, unsupported
-from defun.tape import GradientTape
-from defun.tensor import convert_to_tensor
+from defun.core import nest, unsupported
+from defun.autodiff.tape import GradientTape
+from defun.core.tensor import convert_to_tensor
 
 __all__ = ['is_built_with_cuda', 'is_built_with_rocm', 'is_built_with_gpu_support',
            'is_built_with_xla', 'is_gpu_available', 'gpu_device_name', 'compute_gradient']

@@ -20,7 +20,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(HERE))
 
 import defun  # noqa: E402
-from defun import registry  # noqa: E402
+from defun.core import registry  # noqa: E402
 
 NAMESPACES = ['', 'math', 'linalg', 'nn', 'random', 'debugging', 'config', 'train', 'saved_model',
               'data', 'keras.optimizers', 'keras.optimizers.schedules', 'autograph', 'errors', 'nest']

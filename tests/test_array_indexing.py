@@ -5,7 +5,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 import defun as tf
-from defun import errors
+from defun.core import errors
 
 
 # ---------------------------------------------------------------- slicing against numpy

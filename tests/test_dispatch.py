@@ -7,9 +7,9 @@ import numpy as np
 import pytest
 
 import defun as tf
-from defun import context, registry
-from defun.dispatch import OpRecord, apply_op
-from defun.ops.op_helpers import same_as_first
+from defun.core import context, registry
+from defun.core.dispatch import OpRecord, apply_op
+from defun.ops.support.helpers import same_as_first
 
 _fresh = itertools.count()
 

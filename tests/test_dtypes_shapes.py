@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 
 import defun as tf
-from defun import dtypes
-from defun.shapes import TensorShape, TensorSpec
+from defun.core import dtypes
+from defun.core.shapes import TensorShape, TensorSpec
 
 FLOATS = [(tf.float16, np.float16), (tf.float32, np.float32), (tf.float64, np.float64)]
 INTS = [(tf.int8, np.int8), (tf.int16, np.int16), (tf.int32, np.int32), (tf.int64, np.int64),

@@ -5,7 +5,7 @@ utilities below them, never graphs, the executor, autodiff, functions or control
 layer imports only itself; graphs, the executor and autodiff never import control flow; AutoGraph's
 runtime never imports the face `defun`; and no module of ours is imported inside a function.
 
-An import of a package's submodule (`from defun import nest`, `import defun.ops.math`) is an edge to
+An import of a package's submodule (`from defun import nest`, `import defun.ops.math.exports`) is an edge to
 that submodule; Python's implicit import of the parent package is not an edge (the face
 `defun/__init__.py` imports nearly everything, and a submodule never needs it).
 """
@@ -18,10 +18,10 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent
 PACKAGES = ('defun', 'autograph')
 
 # What defun/ops/ may import from defun: the registry, dispatch, the tensor types and utilities.
-OPS_MAY_IMPORT = frozenset(['defun.registry', 'defun.dispatch', 'defun.tensor', 'defun.dtypes',
-                            'defun.value_conversion', 'defun.shapes', 'defun.nest', 'defun.errors',
-                            'defun.error_helpers',  # errors' message helpers (split from it)
-                            'defun.context', 'defun.names'])  # names: a leaf below context
+OPS_MAY_IMPORT = frozenset(['defun.core.registry', 'defun.core.dispatch', 'defun.core.tensor', 'defun.core.dtypes',
+                            'defun.core.value_conversion', 'defun.core.shapes', 'defun.core.nest', 'defun.core.errors',
+                            'defun.core.error_helpers',  # errors' message helpers (split from it)
+                            'defun.core.context', 'defun.core.names'])  # names: a leaf below context
 
 
 def _module_files():
@@ -99,9 +99,9 @@ def _cycles():
 
 
 def test_the_graph_sees_the_packages():
-    assert {'defun', 'defun.ops.math', 'defun.control_flow.while_ops', 'autograph.impl'} <= set(MODULES)
+    assert {'defun', 'defun.ops.math.exports', 'defun.control_flow.while_ops', 'autograph.impl'} <= set(MODULES)
     assert 'defun.control_flow' in GRAPH['autograph.operators.control_flow']
-    assert 'autograph.impl' in GRAPH['defun.function']
+    assert 'autograph.impl' in GRAPH['defun.functions.function']
 
 
 def test_no_import_cycle():
@@ -129,20 +129,20 @@ def test_the_autograph_toolkit_and_converters_never_import_defun(name):
 def test_the_core_imports_autograph_only_in_function_and_the_face():
     importers = sorted(n for n in MODULES if n.split('.')[0] == 'defun'
                        and any(m.split('.')[0] == 'autograph' for m in GRAPH[n]))
-    assert importers == ['defun', 'defun.function']
+    assert importers == ['defun', 'defun.functions.function']
 
 
 # The bottom layer (DESIGN.md: the registry and dispatch over context, tensors, dtypes, shapes,
 # nest and errors): it imports only itself, so it never reaches the graphs or the op tables.
-BOTTOM = frozenset(['defun.registry', 'defun.dispatch', 'defun.context', 'defun.tensor',
-                    'defun.value_conversion', 'defun.dtypes', 'defun.shapes', 'defun.nest',
-                    'defun.errors', 'defun.error_helpers', 'defun.names', 'defun.dimension'])
+BOTTOM = frozenset(['defun.core.registry', 'defun.core.dispatch', 'defun.core.context', 'defun.core.tensor',
+                    'defun.core.value_conversion', 'defun.core.dtypes', 'defun.core.shapes', 'defun.core.nest',
+                    'defun.core.errors', 'defun.core.error_helpers', 'defun.core.names', 'defun.core.dimension'])
 # Graphs, the executor and autodiff: below control flow, which builds on them.
-BELOW_CONTROL_FLOW = frozenset(['defun.operation', 'defun.graph', 'defun.funcgraph',
-                                'defun.folding', 'defun.executor', 'defun.executor_keys',
-                                'defun.graph_callable',
-                                'defun.backprop', 'defun.tape', 'defun.gradients',
-                                'defun.gradient_graph'])
+BELOW_CONTROL_FLOW = frozenset(['defun.graphs.operation', 'defun.graphs.graph', 'defun.graphs.funcgraph',
+                                'defun.compiler.folding', 'defun.compiler.executor', 'defun.compiler.keys',
+                                'defun.compiler.graph_callable',
+                                'defun.autodiff.backprop', 'defun.autodiff.tape', 'defun.autodiff.gradients',
+                                'defun.autodiff.gradient_graph'])
 
 
 @pytest.mark.parametrize('name', sorted(BOTTOM))

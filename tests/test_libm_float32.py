@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 import defun as tf
-from defun.ops import libm_float32
+from defun.ops.support import libm_float32
 
 
 def test_stateless_normal_is_tfs_bit_for_bit():

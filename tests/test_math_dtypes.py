@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 import defun as tf
-from defun import errors
+from defun.core import errors
 
 
 def test_python_scalar_adopts_the_tensor_dtype():

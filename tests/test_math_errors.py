@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 import defun as tf
-from defun import errors
+from defun.core import errors
 
 
 def _in_graph(fn, *specs):

@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 import defun as tf
-from defun import errors
+from defun.core import errors
 
 
 def test_arithmetic_operators_and_reflections():

@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 import defun as tf
-from defun import module
+from defun.state import module
 
 
 class Leaf(tf.Module):

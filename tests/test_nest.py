@@ -5,7 +5,7 @@ import dataclasses
 import pytest
 
 import defun as tf
-from defun import nest
+from defun.core import nest
 
 Point = collections.namedtuple('Point', ['x', 'y'])
 

@@ -8,7 +8,8 @@ import numpy as np
 import pytest
 
 import defun as tf
-from defun import errors, testing
+from defun.core import errors
+from defun.autodiff import gradient_check as testing
 from tests.ops.spec import rand
 
 _erf = np.vectorize(math.erf)

@@ -4,8 +4,8 @@ import numpy as np
 import pytest
 
 import defun as tf
-from defun import errors
-from defun.ops.random import gamma_sample_grad, regularized_lower_gamma
+from defun.core import errors
+from defun.ops.random.stateful import gamma_sample_grad, regularized_lower_gamma
 
 
 def test_normal_statistics_and_dtype():

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 import defun as tf
-from defun.ops.philox import Draws, Stream, key_counter_from_seed
+from defun.ops.random.philox import Draws, Stream, key_counter_from_seed
 
 
 def close(actual, expected):

@@ -1,7 +1,7 @@
 """GradientTape: watching, persistence, nesting (higher order), stop_recording, reset, structures,
 output_gradients, unconnected gradients, dtypes without gradients, jacobians, broadcasting, garbage
 collection, threads and exceptions. Oracles: closed-form derivatives evaluated with numpy, and
-central finite differences (defun.testing)."""
+central finite differences (defun.autodiff.gradient_check)."""
 import gc
 import threading
 import weakref
@@ -10,8 +10,8 @@ import numpy as np
 import pytest
 
 import defun as tf
-from defun import context
-from defun.testing import gradient_error, numeric_gradient
+from defun.core import context
+from defun.autodiff.gradient_check import gradient_error, numeric_gradient
 
 
 def f64(a):

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 import defun as tf
-from defun import context
+from defun.core import context
 
 
 @pytest.mark.parametrize('make,expected', [

@@ -3,7 +3,7 @@ import numpy as np
 import pytest
 
 import defun as tf
-from defun.unsupported import NotInDefunError
+from defun.core.unsupported import NotInDefunError
 
 
 def test_build_queries_say_cpu_only():

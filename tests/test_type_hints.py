@@ -6,8 +6,9 @@ import typing
 import pytest
 
 import defun as tf
-from defun import dispatch, folding, nest, registry
-from defun.gradient_graph import GradientGraph
+from defun.core import dispatch, nest, registry
+from defun.compiler import folding
+from defun.autodiff.gradient_graph import GradientGraph
 
 ANNOTATED = [tf.cond, tf.case, tf.switch_case, tf.while_loop, tf.map_fn, tf.scan, tf.foldl,
              tf.foldr, tf.gradients, tf.convert_to_tensor, tf.is_tensor, tf.as_dtype,

@@ -3,7 +3,7 @@ and the README's known gaps; dir() lists only what exists; getattr(..., None) st
 import pytest
 
 import defun as tf
-from defun.unsupported import NotInDefunError, TF_NAMESPACES
+from defun.core.unsupported import NotInDefunError, TF_NAMESPACES
 
 
 @pytest.mark.parametrize('path', ['estimator', 'distribute', 'strings', 'sparse', 'ragged',

@@ -5,8 +5,8 @@ import numpy as np
 import pytest
 
 import defun as tf
-from defun import registry
-from defun.ops import state
+from defun.core import registry
+from defun.ops.framework import variable_ops as state
 
 
 def test_creation_follows_conversion_rules():

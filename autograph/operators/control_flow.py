@@ -8,12 +8,12 @@ starts from the state the construct was entered with, and what it leaves behind 
 errors name the variable (undefined in a branch, changing dtype or shape across iterations).
 """
 from defun import control_flow as cf
-from defun import nest
+from defun.core import nest
 from defun.control_flow import trial_tracing
-from defun.graph import placeholder
-from defun.ops import creation
-from defun.ops import logic
-from defun.ops import python_ops
+from defun.graphs.graph import placeholder
+from defun.ops.array import creation
+from defun.ops.math import logic
+from defun.ops.framework import python_ops
 
 from autograph.operators import loop_state
 from autograph.operators import py_builtins

@@ -3,7 +3,7 @@
 `list_append` appends in place to a Python list (returning it, so `xs = list_append(xs, v)` keeps
 aliasing) and writes at the end of a TensorArray. `stack` gives a tensor from either.
 """
-from defun.ops import array as array_ops
+from defun.ops.array import joining as array_ops
 
 from autograph.operators import tensors
 

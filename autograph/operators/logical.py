@@ -5,7 +5,7 @@ deciding operand is a graph tensor, the lazy side goes into a branch of `defun.c
 runs only when needed at execution time.
 """
 from defun import control_flow as cf
-from defun.ops import logic
+from defun.ops.math import logic
 
 from autograph.operators import tensors
 

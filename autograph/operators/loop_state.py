@@ -15,16 +15,16 @@ After each traced iteration `leave` checks the variables against their values on
 error names the variable: a changed nested structure or dtype raises TypeError, a changed shape
 (not allowed by a `set_loop_options(shape_invariants=...)`) raises ValueError.
 """
-from defun import context
+from defun.core import context
 from defun import control_flow as cf
-from defun import nest
-from defun import scopes
+from defun.core import nest
+from defun.graphs import scopes
 from defun.control_flow import trial_tracing
-from defun.graph import placeholder
-from defun.ops import base_ops
-from defun.ops import creation
-from defun.ops import debug
-from defun.shapes import TensorShape
+from defun.graphs.graph import placeholder
+from defun.ops.framework import base_ops
+from defun.ops.array import creation
+from defun.ops.debugging import debug
+from defun.core.shapes import TensorShape
 
 from autograph.operators import special_values
 from autograph.operators import tensors

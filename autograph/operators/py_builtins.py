@@ -8,15 +8,15 @@ raise, as in TF (Python's builtins iterate the tensor).
 import builtins
 import sys
 
-from defun import dtypes
-from defun import errors as defun_errors
-from defun import scopes
-from defun.ops import base_ops
-from defun.ops import creation
-from defun.ops import debug
-from defun.ops import python_ops
-from defun.ops import gathering
-from defun.ops import math as math_ops
+from defun.core import dtypes
+from defun.core import errors as defun_errors
+from defun.graphs import scopes
+from defun.ops.framework import base_ops
+from defun.ops.array import creation
+from defun.ops.debugging import debug
+from defun.ops.framework import python_ops
+from defun.ops.array import gathering
+from defun.ops.math import exports as math_ops
 
 from autograph.operators import tensors
 

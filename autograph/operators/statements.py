@@ -1,5 +1,5 @@
 """`assert` as a function: Python's AssertionError, or an assertion op for a graph tensor."""
-from defun.ops import debug
+from defun.ops.debugging import debug
 
 from autograph.operators import tensors
 

@@ -8,11 +8,11 @@ import numbers
 
 import numpy as np
 
-from defun import context
+from defun.core import context
 from defun import control_flow as cf
-from defun import nest
-from defun import tensor as tensor_types
-from defun.ops import creation
+from defun.core import nest
+from defun.core import tensor as tensor_types
+from defun.ops.array import creation
 
 
 def is_tensor(value):

@@ -1,10 +1,10 @@
 """The `tf.compat.v1` namespace: the graph-building pieces of TF1 that this project supports."""
-from defun.ops import creation
-from defun.graph import placeholder, get_default_graph, Graph  # noqa: F401
-from defun.gradients import gradients  # noqa: F401
-from defun import context, unsupported
-from defun.dimension import Dimension, dimension_value  # noqa: F401
-from defun.shapes import dimension_at_index  # noqa: F401
+from defun.ops.array import creation
+from defun.graphs.graph import placeholder, get_default_graph, Graph  # noqa: F401
+from defun.autodiff.gradients import gradients  # noqa: F401
+from defun.core import context, unsupported
+from defun.core.dimension import Dimension, dimension_value  # noqa: F401
+from defun.core.shapes import dimension_at_index  # noqa: F401
 
 
 def constant(value, dtype=None, shape=None, name='Const', verify_shape=False):

@@ -1,9 +1,9 @@
 """`tf.config`: the devices defun has (one CPU), which of them are visible, whether compiled
 functions run their Python eagerly, and the `experimental` and `threading` settings.
 
-Every setting is process-wide as in TF, and stored in `defun.context` (the only mutable state).
+Every setting is process-wide as in TF, and stored in `defun.core.context` (the only mutable state).
 """
-from defun import context
+from defun.core import context
 from defun.config import experimental, optimizer, threading  # noqa: F401
 from defun.config.devices import *  # noqa: F401,F403
 

@@ -3,7 +3,7 @@ is split into logical devices (recorded and listed; computation still runs on th
 tensors report CPU:0)."""
 import collections
 
-from defun import context, errors
+from defun.core import context, errors
 
 __all__ = ['PhysicalDevice', 'LogicalDevice', 'list_physical_devices', 'list_logical_devices',
            'get_visible_devices', 'set_visible_devices', 'get_soft_device_placement',

@@ -1,5 +1,5 @@
 """`tf.config.experimental`: op determinism and the device queries TF also keeps here."""
-from defun import context
+from defun.core import context
 from defun.config.devices import (list_physical_devices, list_logical_devices,  # noqa: F401
                                   get_visible_devices, set_visible_devices,
                                   LogicalDeviceConfiguration as VirtualDeviceConfiguration,

@@ -1,7 +1,7 @@
 """`tf.config.optimizer`: the graph-optimizer settings TF keeps (XLA auto-clustering, Grappler
 options). defun records them and reports them back as TF does; its own compiler (pruning, folding,
 CSE) always runs and there is no XLA, so they change nothing about execution."""
-from defun import context
+from defun.core import context
 
 __all__ = ['get_jit', 'set_jit', 'get_experimental_options', 'set_experimental_options']
 

@@ -10,7 +10,7 @@ recorded only; use OPENBLAS_NUM_THREADS / OMP_NUM_THREADS before starting Python
 import ctypes
 import functools
 
-from defun import context
+from defun.core import context
 
 __all__ = ['get_intra_op_parallelism_threads', 'set_intra_op_parallelism_threads',
            'get_inter_op_parallelism_threads', 'set_inter_op_parallelism_threads',

@@ -12,12 +12,12 @@ from typing import Any
 
 import numpy as np
 
-from defun import context, dtypes, nest
+from defun.core import context, dtypes, nest
 from defun.control_flow import subgraph as cf
 from defun.control_flow.cond_ops import create
-from defun.operation import GraphTensor
-from defun.ops import base_ops
-from defun.tensor import Tensor
+from defun.graphs.operation import GraphTensor
+from defun.ops.framework import base_ops
+from defun.core.tensor import Tensor
 
 __all__ = ['cond', 'case', 'switch_case']
 

@@ -17,14 +17,14 @@ from __future__ import annotations
 
 import numpy as np
 
-from defun import context, dtypes
-from defun.dispatch import apply_op
-from defun.executor import indent
-from defun.gradient_graph import GradientGraph
+from defun.core import context, dtypes
+from defun.core.dispatch import apply_op
+from defun.compiler.executor import indent
+from defun.autodiff.gradient_graph import GradientGraph
 from defun.control_flow import subgraph as cf
-from defun.ops import base_ops
-from defun.registry import define_op
-from defun.shapes import TensorShape
+from defun.ops.framework import base_ops
+from defun.core.registry import define_op
+from defun.core.shapes import TensorShape
 
 __all__ = ['create', 'intermediates']
 

@@ -6,12 +6,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from defun import dtypes, error_helpers, nest
-from defun.ops import base_ops
+from defun.core import dtypes, error_helpers, nest
+from defun.ops.framework import base_ops
 from defun.control_flow.while_ops import while_loop
 from defun.control_flow.tensor_array import TensorArray
-from defun.shapes import TensorShape, TensorSpec
-from defun.tensor import Tensor, convert_to_tensor
+from defun.core.shapes import TensorShape, TensorSpec
+from defun.core.tensor import Tensor, convert_to_tensor
 
 __all__ = ['map_fn', 'scan', 'foldl', 'foldr']
 

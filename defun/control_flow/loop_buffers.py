@@ -1,13 +1,13 @@
 """TensorArray buffers a While loop may write in place.
 
-A TensorArray write returns a new buffer (defun/ops/tensor_array_ops.py), which copies the whole
+A TensorArray write returns a new buffer (defun/ops/array/tensor_array_ops.py), which copies the whole
 buffer: n writes in a loop cost O(n²). When loop variable j enters the body only to be written
 (the write is the placeholder's one reader), the write's result is exactly the body's output j
 and nothing else reads or stacks either value, the old buffer is dead after the write: the
 emitter writes it in place (tensor_array_ops.write_in_place) and gives the loop its own copy of
 the initial buffer once, before the first iteration, so the caller's value is never changed.
 """
-from defun.ops import tensor_array_ops as ta_ops
+from defun.ops.array import tensor_array_ops as ta_ops
 
 __all__ = ['in_place_writes']
 

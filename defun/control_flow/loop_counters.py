@@ -13,8 +13,8 @@ Only the executor's infix kernels are recognised (executor.infix), so no op type
 """
 import numpy as np
 
-from defun import dtypes
-from defun.executor import infix
+from defun.core import dtypes
+from defun.compiler.executor import infix
 
 __all__ = ['Counter', 'find_counters']
 

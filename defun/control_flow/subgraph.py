@@ -15,15 +15,15 @@ import weakref
 
 import numpy as np
 
-from defun import context, dtypes, error_helpers, nest
-from defun.dispatch import apply_op
-from defun.executor import compile_graph
-from defun.funcgraph import FuncGraph
-from defun.operation import GraphTensor
-from defun.ops import base_ops
-from defun.shapes import TensorShape
-from defun.tape import variable_accessed
-from defun.tensor import Tensor, convert_to_tensor
+from defun.core import context, dtypes, error_helpers, nest
+from defun.core.dispatch import apply_op
+from defun.compiler.executor import compile_graph
+from defun.graphs.funcgraph import FuncGraph
+from defun.graphs.operation import GraphTensor
+from defun.ops.framework import base_ops
+from defun.core.shapes import TensorShape
+from defun.autodiff.tape import variable_accessed
+from defun.core.tensor import Tensor, convert_to_tensor
 
 __all__ = []
 

@@ -8,14 +8,14 @@ or a branch output, and its gradient is the buffer's.
 """
 import numpy as np
 
-from defun import context, dtypes
-from defun.dispatch import apply_op
-from defun.ops import array as array_ops
-from defun.ops import tensor_array_ops as ta_ops
+from defun.core import context, dtypes
+from defun.core.dispatch import apply_op
+from defun.ops.array import joining as array_ops
+from defun.ops.array import tensor_array_ops as ta_ops
 from defun.control_flow.subgraph import CompositeValue
-from defun.shapes import TensorShape
-from defun.tensor import EagerTensor, Tensor, convert_to_tensor
-from defun.ops import validation
+from defun.core.shapes import TensorShape
+from defun.core.tensor import EagerTensor, Tensor, convert_to_tensor
+from defun.ops.support import validation
 
 __all__ = ['TensorArray']
 

@@ -7,8 +7,8 @@ the type of a variable first assigned inside the loop (TF does this in a tempora
 of the enclosing graphs (they are captured into the throwaway graph only), and the enclosing tapes
 see none of its ops. The graph is dropped afterwards: nothing in it ever runs.
 """
-from defun import context
-from defun.funcgraph import FuncGraph
+from defun.core import context
+from defun.graphs.funcgraph import FuncGraph
 
 __all__ = ['trial_trace']
 

@@ -20,9 +20,9 @@ repeated (while_runner.repeat_value).
 """
 import re
 
-from defun.executor import PythonInts, indent
+from defun.compiler.executor import PythonInts, indent
 from defun.control_flow import loop_buffers, loop_counters, loop_invariants
-from defun.ops.tensor_array_ops import write_in_place
+from defun.ops.array.tensor_array_ops import write_in_place
 from defun.control_flow.while_runner import (FIRST_ROWS, grow_rows, live_stacks,
                                              repeat_value, rows_of, trim_rows,
                                              split_previous, stack_iterations,

@@ -23,18 +23,18 @@ from typing import Any
 
 import numpy as np
 
-from defun import context, dtypes, error_helpers, nest
-from defun.dispatch import apply_op
-from defun.gradient_graph import GradientGraph
-from defun.operation import GraphTensor
+from defun.core import context, dtypes, error_helpers, nest
+from defun.core.dispatch import apply_op
+from defun.autodiff.gradient_graph import GradientGraph
+from defun.graphs.operation import GraphTensor
 from defun.control_flow import subgraph as cf
 from defun.control_flow import while_emission
 from defun.control_flow import while_runner as run
-from defun.ops import base_ops
-from defun.ops import tensor_array_ops as ta_ops
-from defun.registry import define_op
-from defun.shapes import TensorShape
-from defun.tensor import Tensor, convert_to_tensor
+from defun.ops.framework import base_ops
+from defun.ops.array import tensor_array_ops as ta_ops
+from defun.core.registry import define_op
+from defun.core.shapes import TensorShape
+from defun.core.tensor import Tensor, convert_to_tensor
 
 __all__ = ['while_loop']
 

@@ -9,7 +9,7 @@ built: the emitter asks the executor (`is_used`), the kernel is told (`live_outp
 """
 import numpy as np
 
-from defun import dtypes
+from defun.core import dtypes
 from defun.control_flow import subgraph as cf
 
 __all__ = []

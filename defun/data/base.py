@@ -12,11 +12,11 @@ built from graph tensors is a template that is rebound to their values when the 
 """
 import copy
 
-from defun import context, dtypes, nest
-from defun.errors import InvalidArgumentError
-from defun.shapes import TensorShape, TensorSpec
-from defun.trace_types import TraceType
-from defun.unsupported import KNOWN_GAPS, NotInDefunError
+from defun.core import context, dtypes, nest
+from defun.core.errors import InvalidArgumentError
+from defun.core.shapes import TensorShape, TensorSpec
+from defun.functions.trace_types import TraceType
+from defun.core.unsupported import KNOWN_GAPS, NotInDefunError
 
 __all__ = ['Dataset', 'DatasetSpec', 'ElementTraceType', 'VariantDataset', 'KINDS', 'register',
            'count_or_tensor', 'resolved', 'check_count', 'INFINITE', 'UNKNOWN', 'AUTOTUNE']
@@ -312,7 +312,7 @@ class ElementTraceType(TraceType):
 
 class DatasetSpec(ElementTraceType):
     """The type of a dataset-valued element, and the trace type of a Dataset argument of a
-    compiled function: one variant tensor (see defun.trace_key's CustomLeaf)."""
+    compiled function: one variant tensor (see defun.functions.trace_key's CustomLeaf)."""
 
     __slots__ = ('dataset_shape',)
 

@@ -7,10 +7,10 @@ window groups elements into datasets (one per component), streaming with a buffe
 """
 import numpy as np
 
-from defun import nest
-from defun.errors import InvalidArgumentError
-from defun.shapes import TensorShape, TensorSpec
-from defun.tensor import Tensor, convert_to_tensor
+from defun.core import nest
+from defun.core.errors import InvalidArgumentError
+from defun.core.shapes import TensorShape, TensorSpec
+from defun.core.tensor import Tensor, convert_to_tensor
 
 from defun.data import structure
 from defun.data.base import INFINITE, UNKNOWN, Dataset, check_count, register

@@ -8,12 +8,12 @@ import csv
 
 import numpy as np
 
-from defun import dtypes
-from defun.folding import get_static_value
-from defun.error_helpers import kernel_type_name
-from defun.errors import InvalidArgumentError
-from defun.shapes import TensorSpec
-from defun.tensor import Tensor, convert_to_tensor
+from defun.core import dtypes
+from defun.compiler.folding import get_static_value
+from defun.core.error_helpers import kernel_type_name
+from defun.core.errors import InvalidArgumentError
+from defun.core.shapes import TensorSpec
+from defun.core.tensor import Tensor, convert_to_tensor
 
 from defun.data.base import UNKNOWN, Dataset
 from defun.data.sources import filenames_of, open_data_file

@@ -1,5 +1,5 @@
 """`tf.data.experimental`: the parts of it that TF2 programs use."""
-from defun import unsupported
+from defun.core import unsupported
 from defun.data.csv_dataset import CsvDataset
 from defun.data.base import AUTOTUNE, INFINITE, UNKNOWN, Dataset
 from defun.data.ordering import assert_cardinality

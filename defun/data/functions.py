@@ -10,14 +10,14 @@ arrays of each element: no tensors are built between stages.
 Captured tensors are fed on every call: eager ones (constants, variable handles, by reference) as
 arrays; graph tensors of an enclosing trace make the dataset a template, rebound when the graph runs.
 """
-from defun.function import call_converted
+from defun.functions.function import call_converted
 
-from defun import context, dtypes, nest
-from defun.concrete import ConcreteFunction
-from defun.funcgraph import FuncGraph
-from defun.operation import GraphTensor
-from defun.shapes import TensorSpec
-from defun.tensor import Tensor, convert_to_tensor
+from defun.core import context, dtypes, nest
+from defun.functions.concrete import ConcreteFunction
+from defun.graphs.funcgraph import FuncGraph
+from defun.graphs.operation import GraphTensor
+from defun.core.shapes import TensorSpec
+from defun.core.tensor import Tensor, convert_to_tensor
 
 from defun.data import structure
 from defun.data.base import Dataset

@@ -23,12 +23,12 @@ stateful, the ops keep program order, so the next element is fetched after the b
 """
 import numpy as np
 
-from defun import dtypes, nest
-from defun.dispatch import apply_op
-from defun.errors import InvalidArgumentError, OutOfRangeError
-from defun.registry import define_op
-from defun.shapes import TensorShape, TensorSpec
-from defun.tensor import EagerTensor, convert_to_tensor
+from defun.core import dtypes, nest
+from defun.core.dispatch import apply_op
+from defun.core.errors import InvalidArgumentError, OutOfRangeError
+from defun.core.registry import define_op
+from defun.core.shapes import TensorShape, TensorSpec
+from defun.core.tensor import EagerTensor, convert_to_tensor
 
 from defun.data.base import Dataset, DatasetSpec, ElementTraceType, VariantDataset, register
 from defun.data.optional import Optional

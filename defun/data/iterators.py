@@ -11,10 +11,10 @@ its buffer and seeds).
 """
 import numpy as np
 
-from defun import context
-from defun.errors import OutOfRangeError
-from defun.tensor import convert_to_tensor
-from defun.trackable import Saveable
+from defun.core import context
+from defun.core.errors import OutOfRangeError
+from defun.core.tensor import convert_to_tensor
+from defun.state.trackable import Saveable
 
 from defun.data.base import Dataset, register
 from defun.data.graph_ops import GraphIterator, IteratorResource, IteratorSpec, IteratorState

@@ -9,13 +9,13 @@ while_loop over a graph iterator (graph_ops), the same loop AutoGraph builds for
 from collections import deque
 from concurrent.futures import ThreadPoolExecutor
 
-from defun.function import call_converted
+from defun.functions.function import call_converted
 
-from defun import context, dtypes, nest
-from defun.errors import InvalidArgumentError
+from defun.core import context, dtypes, nest
+from defun.core.errors import InvalidArgumentError
 from defun.control_flow.while_ops import while_loop
-from defun.ops.python_ops import stop_gradient
-from defun.shapes import TensorSpec
+from defun.ops.framework.python_ops import stop_gradient
+from defun.core.shapes import TensorSpec
 
 from defun.data import structure
 from defun.data.base import AUTOTUNE, INFINITE, UNKNOWN, Dataset, check_count, register

@@ -6,13 +6,13 @@ only handed out by `get_value()` when present.
 """
 import numpy as np
 
-from defun import nest
-from defun.errors import InvalidArgumentError
-from defun.ops.debug import Assert
-from defun.ops.base_ops import identity
-from defun.scopes import control_dependencies
-from defun.shapes import TensorSpec
-from defun.tensor import EagerTensor, Tensor, convert_to_tensor
+from defun.core import nest
+from defun.core.errors import InvalidArgumentError
+from defun.ops.debugging.debug import Assert
+from defun.ops.framework.base_ops import identity
+from defun.graphs.scopes import control_dependencies
+from defun.core.shapes import TensorSpec
+from defun.core.tensor import EagerTensor, Tensor, convert_to_tensor
 
 from defun.data import structure
 

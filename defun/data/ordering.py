@@ -12,8 +12,8 @@ import threading
 
 import numpy as np
 
-from defun import context
-from defun.errors import FailedPreconditionError, InvalidArgumentError
+from defun.core import context
+from defun.core.errors import FailedPreconditionError, InvalidArgumentError
 
 from defun.data import structure
 from defun.data.shuffle_stream import ShuffleSeeds, shuffled

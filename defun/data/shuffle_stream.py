@@ -15,8 +15,8 @@ import threading
 
 import numpy as np
 
-from defun.ops.philox import Draws
-from defun.ops.random import op_seeds
+from defun.ops.random.philox import Draws
+from defun.ops.random.stateful import op_seeds
 
 __all__ = ['ShuffleSeeds', 'shuffled']
 

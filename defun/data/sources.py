@@ -7,11 +7,11 @@ values are checked against the declared signature, as TF's from_generator does.
 """
 import numpy as np
 
-from defun import dtypes, nest
-from defun.errors import InvalidArgumentError, NotFoundError
-from defun.folding import get_static_value
-from defun.shapes import TensorShape, TensorSpec
-from defun.tensor import Tensor, convert_to_tensor
+from defun.core import dtypes, nest
+from defun.core.errors import InvalidArgumentError, NotFoundError
+from defun.compiler.folding import get_static_value
+from defun.core.shapes import TensorShape, TensorSpec
+from defun.core.tensor import Tensor, convert_to_tensor
 
 from defun.data import structure
 from defun.data.base import INFINITE, UNKNOWN, Dataset, register

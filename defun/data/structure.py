@@ -8,9 +8,9 @@ it into tensors. `Packer` is that edge, precomputed once per spec so the per-ele
 """
 import numpy as np
 
-from defun import nest
-from defun.shapes import TensorSpec
-from defun.tensor import EagerTensor, Tensor, convert_to_tensor
+from defun.core import nest
+from defun.core.shapes import TensorSpec
+from defun.core.tensor import EagerTensor, Tensor, convert_to_tensor
 
 from defun.data.base import DatasetSpec
 

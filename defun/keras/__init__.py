@@ -1,7 +1,7 @@
 """`tf.keras`: only `optimizers` is part of defun; every other Keras name (layers, Model,
 losses, ...) raises NotInDefunError saying so."""
-from defun import keras_optimizers as optimizers  # noqa: F401
-from defun import unsupported
+from defun import optimizers  # noqa: F401
+from defun.core import unsupported
 
 __all__ = ['optimizers']
 

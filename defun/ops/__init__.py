@@ -1,11 +1,14 @@
-"""The op tables. Importing this package defines every op; each table module holds its ops' kernels,
-inference rules and gradients side by side (see DESIGN.md, rule 1). The tables import only the
-registry, dispatch, tensor types and helpers; control flow, whose ops hold sub-graphs, is the layer
-above (defun/control_flow/)."""
-from defun.ops import base_ops, math, creation, array, state  # noqa: F401  (defining the ops is the point)
-from defun.ops import transform, indexing, gathering, sorting, nn, nn_conv, random, debug  # noqa: F401
-from defun.ops import python_ops, linalg_diag, linalg_solve, linalg_decomp  # noqa: F401,E402
-from defun.ops import random_stateless  # noqa: F401
-from defun.ops import nn_more, clip_ops, math_more, array_more, special  # noqa: F401
-from defun.ops import tensor_array_ops  # noqa: F401
-from defun.ops import op_docs  # noqa: F401,E402  (sets the wrappers' docstrings)
+"""The op tables, by TF namespace. Importing this package defines every op; each table module holds
+its ops' kernels, inference rules and gradients side by side. The tables import only the bottom
+layer (defun/core/) and each other; control flow, whose ops hold sub-graphs, is a layer above
+(defun/control_flow/)."""
+# Defining the ops is the point of these imports (each table registers its ops when imported).
+from defun.ops.framework import base_ops, variable_ops, python_ops  # noqa: F401
+from defun.ops.math import exports, clipping, math_ops, special  # noqa: F401
+from defun.ops.array import creation, joining, transform, indexing, gathering, sorting  # noqa: F401
+from defun.ops.array import repeat_unique, tensor_array_ops  # noqa: F401
+from defun.ops.nn import activations, conv, compositions  # noqa: F401
+from defun.ops.random import stateful, stateless  # noqa: F401
+from defun.ops.debugging import debug  # noqa: F401
+from defun.ops.linalg import diagonals, cholesky, decompositions  # noqa: F401
+from defun.ops.support import op_docs  # noqa: F401  (sets the wrappers' docstrings)

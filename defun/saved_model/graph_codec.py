@@ -18,15 +18,15 @@ import inspect
 
 import numpy as np
 
-from defun import dtypes, names, registry
-from defun.custom_gradient import UserGradient
-from defun.funcgraph import FuncGraph
-from defun.graph import PLACEHOLDER
-from defun.operation import GraphTensor
-from defun.ops.philox import Stream
+from defun.core import dtypes, names, registry
+from defun.autodiff.custom_gradient import UserGradient
+from defun.graphs.funcgraph import FuncGraph
+from defun.graphs.graph import PLACEHOLDER
+from defun.graphs.operation import GraphTensor
+from defun.ops.random.philox import Stream
 from defun.saved_model.value_decoding import (DECODERS, MAX_ELEMENTS, holds_graph, lookup, op_index,
                                               reference_index, require, value_kind)
-from defun.shapes import TensorShape, TensorSpec
+from defun.core.shapes import TensorShape, TensorSpec
 
 __all__ = ['GraphWriter', 'GraphReader', 'FormatError', 'MAX_ELEMENTS', 'lookup']
 

@@ -11,16 +11,16 @@ import json
 import os
 import re
 
-from defun import errors
-from defun.concrete import ConcreteFunction
+from defun.core import errors
+from defun.functions.concrete import ConcreteFunction
 from defun.saved_model import graph_codec
 from defun.saved_model.layout import (FORMAT, VERSION, constants_path, contains_saved_model,
                                       graph_path, variables_prefix)
 from defun.saved_model.restored import RestoredFunction, SignatureMap, UserObject
-from defun.tensor import convert_to_tensor
-from defun.trackable import DictWrapper, ListWrapper
+from defun.core.tensor import convert_to_tensor
+from defun.state.trackable import DictWrapper, ListWrapper
 from defun.train import checkpoint_format
-from defun.variables import Variable
+from defun.state.variables import Variable
 
 __all__ = ['load', 'MAX_JSON_BYTES']
 

@@ -9,12 +9,12 @@ Python value an equal one. Calls that match none raise TF's ValueError listing t
 import collections.abc
 import inspect
 
-from defun import nest
-from defun.concrete import ConcreteFunction
-from defun.shapes import TensorSpec
-from defun.tensor import Tensor, convert_to_tensor
-from defun.trackable import AutoTrackable
-from defun.variables import Variable
+from defun.core import nest
+from defun.functions.concrete import ConcreteFunction
+from defun.core.shapes import TensorSpec
+from defun.core.tensor import Tensor, convert_to_tensor
+from defun.state.trackable import AutoTrackable
+from defun.state.variables import Variable
 
 __all__ = ['UserObject', 'RestoredFunction', 'SignatureFunction', 'SignatureMap',
            'GraphGradient']

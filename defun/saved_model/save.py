@@ -13,19 +13,19 @@ import os
 
 import numpy as np
 
-from defun import context, nest
-from defun.concrete import ConcreteFunction
-from defun.funcgraph import variable_of
-from defun.function import Function
-from defun.operation import GraphTensor
+from defun.core import context, nest
+from defun.functions.concrete import ConcreteFunction
+from defun.graphs.funcgraph import variable_of
+from defun.functions.function import Function
+from defun.graphs.operation import GraphTensor
 from defun.saved_model import graph_codec
 from defun.saved_model.restored import SignatureMap
 from defun.saved_model.layout import (FORMAT, VERSION, constants_path, graph_path,
                                       variables_prefix)
-from defun.trackable import AutoTrackable
+from defun.state.trackable import AutoTrackable
 from defun.train.checkpoint import object_graph
 from defun.train import checkpoint_format
-from defun.variables import Variable
+from defun.state.variables import Variable
 
 __all__ = ['save', 'function_entries']
 

@@ -3,11 +3,11 @@ checking the shape of what it reads and failing through the reader, so a malform
 where it was found. Only data comes out: numbers, strings, dtypes, shapes, specs, arrays, slices,
 sub-graphs, random streams, custom gradients and references to functions or tensors.
 """
-from defun import context, dtypes
-from defun.funcgraph import FuncGraph
-from defun.ops.philox import Stream
+from defun.core import context, dtypes
+from defun.graphs.funcgraph import FuncGraph
+from defun.ops.random.philox import Stream
 from defun.saved_model.restored import GraphGradient
-from defun.shapes import TensorShape, TensorSpec
+from defun.core.shapes import TensorShape, TensorSpec
 
 __all__ = ['DECODERS', 'MAX_ELEMENTS', 'holds_graph', 'value_kind', 'require', 'reference_index',
            'op_index', 'lookup']

@@ -12,11 +12,11 @@ is checked (dtype, shape) before any Variable is assigned, so a failed restore c
 import collections
 import os
 
-from defun import context, dtypes, errors
-from defun.trackable import (AutoTrackable, Saveable, can_wait, children, child, defer,
+from defun.core import context, dtypes, errors
+from defun.state.trackable import (AutoTrackable, Saveable, can_wait, children, child, defer,
                              is_trackable, wrap)
 from defun.train import checkpoint_format, checkpoint_state
-from defun.variables import Variable
+from defun.state.variables import Variable
 
 __all__ = ['Checkpoint', 'CheckpointLoadStatus', 'InitializationOnlyStatus', 'object_graph']
 

@@ -12,7 +12,7 @@ import zipfile
 
 import numpy as np
 
-from defun import dtypes, errors
+from defun.core import dtypes, errors
 
 __all__ = ['write', 'read', 'exists', 'index_path', 'data_path', 'OBJECT_GRAPH_KEY', 'FORMAT',
            'open_arrays']

@@ -9,7 +9,7 @@ import json
 import os
 import time
 
-from defun import dtypes, errors
+from defun.core import dtypes, errors
 from defun.train import checkpoint_format, checkpoint_state
 
 __all__ = ['CheckpointManager', 'CheckpointReader', 'CheckpointState', 'list_variables',

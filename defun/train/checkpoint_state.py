@@ -7,7 +7,7 @@ back line by line: a line that is not `key: value` is ignored, nothing in the fi
 import os
 import re
 
-from defun import errors
+from defun.core import errors
 from defun.train import checkpoint_format
 
 __all__ = ['update', 'read', 'latest_checkpoint', 'resolve']

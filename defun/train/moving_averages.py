@@ -6,10 +6,10 @@ its Variable: `shadow -= (shadow - value) * (1 - decay)`, where with `num_update
 `min(decay, (1 + num_updates) / (10 + num_updates))`. The shadows are keyed by the Variable's
 `ref()`, held by this object only.
 """
-from defun import context, errors
-from defun.ops.arithmetic import minimum
-from defun.ops.base_ops import cast
-from defun.variables import Variable
+from defun.core import context, errors
+from defun.ops.math.arithmetic import minimum
+from defun.ops.framework.base_ops import cast
+from defun.state.variables import Variable
 
 __all__ = ['ExponentialMovingAverage']
 

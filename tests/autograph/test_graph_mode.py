@@ -10,7 +10,7 @@ import pytest
 
 import autograph
 import defun
-from defun.error_helpers import InaccessibleTensorError
+from defun.core.error_helpers import InaccessibleTensorError
 
 needs_control_flow = pytest.mark.skipif(
     not all(hasattr(defun, n) for n in ('function', 'cond', 'while_loop', 'TensorArray')),

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 import defun as tf
-from defun import context
+from defun.core import context
 from defun.config import threading as config_threading
 
 CPU = '/job:localhost/replica:0/task:0/device:CPU:0'

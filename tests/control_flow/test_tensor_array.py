@@ -3,7 +3,7 @@ import numpy as np
 import pytest
 
 import defun as tf
-from defun import errors
+from defun.core import errors
 from tests.control_flow.util import both_modes, check_gradients
 
 

@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 import defun as tf
-from defun import testing
+from defun.autodiff import gradient_check as testing
 
 
 def eager_and_compiled(fn):

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 import defun as tf
-from defun import context
+from defun.core import context
 
 
 def test_many_threads_share_one_function_and_trace_once():

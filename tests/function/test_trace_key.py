@@ -5,10 +5,10 @@ import collections
 import numpy as np
 
 import defun as tf
-from defun import context
-from defun.funcgraph import FuncGraph
-from defun.trace_key import TENSOR, TraceKey
-from defun.trace_types import VariableSpec
+from defun.core import context
+from defun.graphs.funcgraph import FuncGraph
+from defun.functions.trace_key import TENSOR, TraceKey
+from defun.functions.trace_types import VariableSpec
 
 Point = collections.namedtuple('Point', ['x', 'y'])
 

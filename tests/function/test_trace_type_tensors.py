@@ -2,7 +2,7 @@
 the tensors, the trace receives a value rebuilt from placeholders, and any value of the same type
 reuses the trace (what tf.data's Dataset and Iterator arguments rely on)."""
 import defun as tf
-from defun.trace_types import TraceType
+from defun.functions.trace_types import TraceType
 
 
 class PairType(TraceType):

@@ -4,8 +4,9 @@ import numpy as np
 import pytest
 
 import defun as tf
-from defun import errors, executor
-from defun.executor import Optimizations
+from defun.core import errors
+from defun.compiler import executor
+from defun.compiler.executor import Optimizations
 
 NO_OPT = Optimizations(prune=False, fold_constants=False, cse=False, remove_identity=False)
 

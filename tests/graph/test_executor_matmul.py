@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 import defun as tf
-from defun import executor
+from defun.compiler import executor
 
 SHAPES = [(5, 3, 4), (64, 1, 64), (64, 64, 1), (1, 1, 1), (0, 3, 2), (17, 33, 65)]
 

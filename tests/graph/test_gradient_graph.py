@@ -3,10 +3,10 @@ while bodies): seeds per target, gradients per source, and the forward tensors i
 import numpy as np
 
 import defun as tf
-from defun import context
-from defun.executor import compile_graph
-from defun.funcgraph import FuncGraph
-from defun.gradient_graph import GradientGraph
+from defun.core import context
+from defun.compiler.executor import compile_graph
+from defun.graphs.funcgraph import FuncGraph
+from defun.autodiff.gradient_graph import GradientGraph
 
 
 def _forward():

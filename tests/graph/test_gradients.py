@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 import defun as tf
-from defun import executor
+from defun.compiler import executor
 
 
 def run(graph, inputs, outputs, *arrays):
@@ -89,8 +89,8 @@ def test_unconnected_none_and_zero():
 
 
 def test_missing_gradient_is_lookup_error_with_tf_text():
-    from defun.registry import define_op
-    from defun.dispatch import apply_op
+    from defun.core.registry import define_op
+    from defun.core.dispatch import apply_op
     opdef = define_op('TestNoGradRegistered', lambda x: x * 1, lambda x: (x.dtype, x.shape.as_tuple()))
     g, x = graph_with()
     with g.as_default():

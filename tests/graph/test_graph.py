@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 import defun as tf
-from defun import error_helpers
+from defun.core import error_helpers
 
 
 def test_ops_are_added_with_inferred_dtype_and_shape():

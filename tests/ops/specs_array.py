@@ -3,8 +3,8 @@
 import numpy as np
 
 import defun as tf
-from defun.dispatch import apply_op
-from defun.ops import creation, gathering, indexing, transform
+from defun.core.dispatch import apply_op
+from defun.ops.array import creation, gathering, indexing, transform
 from tests.ops.spec import Spec, ints, rand
 
 

@@ -1,4 +1,4 @@
-"""Specs for the ops of defun/ops/base_ops.py, defun/ops/math.py and defun/ops/array.py written so far."""
+"""Specs for the ops of defun/ops/framework/base_ops.py, defun/ops/math/exports.py and defun/ops/array/joining.py written so far."""
 import numpy as np
 
 import defun as tf

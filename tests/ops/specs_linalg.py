@@ -1,4 +1,4 @@
-"""Specs for defun/ops/linalg.py: einsum (and tensordot, built on it), norm, inv, det, solve."""
+"""Specs for defun/ops/linalg/products.py: einsum (and tensordot, built on it), norm, inv, det, solve."""
 import numpy as np
 
 import defun as tf

@@ -1,4 +1,4 @@
-"""Specs for defun/ops/linalg_diag.py, linalg_solve.py and linalg_decomp.py; references are numpy's
+"""Specs for defun/ops/linalg/diagonals.py, linalg_solve.py and linalg_decomp.py; references are numpy's
 (np.diagonal, np.tril, np.linalg.*). Ops whose gradient assumes a symmetric perturbation (cholesky)
 are called on the symmetric part of their input, as TF's own gradient tests do."""
 import numpy as np

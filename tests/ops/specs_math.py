@@ -7,8 +7,8 @@ import math
 import numpy as np
 
 import defun as tf
-from defun.dispatch import apply_op
-from defun.ops import elementary
+from defun.core.dispatch import apply_op
+from defun.ops.math import elementary
 from tests.ops.spec import Spec, ints, positive, rand
 
 _erf = np.vectorize(math.erf)

@@ -1,4 +1,4 @@
-"""Specs for defun/ops/math_extra.py and the segment products; references are numpy's
+"""Specs for defun/ops/math/truncating.py and the segment products; references are numpy's
 (np.rint, np.arctan2, np.fmod, C-style truncation, np.multiply.at)."""
 import numpy as np
 

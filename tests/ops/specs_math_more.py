@@ -1,4 +1,4 @@
-"""Specs for defun/ops/math_more.py and array_more.py; references are numpy's (np.add.at for the
+"""Specs for defun/ops/math/math_ops.py and array_more.py; references are numpy's (np.add.at for the
 segment reductions, np.roll, np.repeat, np.searchsorted, ...)."""
 import math
 

@@ -1,11 +1,11 @@
-"""Specs for the nn ops (defun/ops/nn.py, nn_conv.py) and the debugging ops (defun/ops/debug.py),
+"""Specs for the nn ops (defun/ops/nn/activations.py, nn_conv.py) and the debugging ops (defun/ops/debugging/debug.py),
 with numpy references written independently of the kernels (direct loops for convolution)."""
 
 import numpy as np
 
 import defun as tf
-from defun.dispatch import apply_op
-from defun.ops import nn, nn_conv
+from defun.core.dispatch import apply_op
+from defun.ops.nn import activations as nn, conv as nn_conv
 from tests.ops.spec import positive, Spec, rand
 
 

@@ -1,4 +1,4 @@
-"""Specs for defun/ops/nn_more.py, clip_ops.py and the scatter extrema of gathering.py, with numpy
+"""Specs for defun/ops/nn/compositions.py, clip_ops.py and the scatter extrema of gathering.py, with numpy
 references written independently (direct loops for the convolutions, via specs_nn's reference)."""
 import numpy as np
 

@@ -1,4 +1,4 @@
-"""Specs for the stateless random ops (defun/ops/random_stateless.py): being pure functions of
+"""Specs for the stateless random ops (defun/ops/random/stateless.py): being pure functions of
 their seed, they go through the registry walk's shape and dtype inference checks; their values
 (determinism, statistics) are checked in tests/test_random_stateless.py."""
 import numpy as np

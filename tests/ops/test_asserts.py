@@ -1,4 +1,4 @@
-"""tf.debugging's asserts (defun/ops/asserts.py, check_ops.py): eager messages, trace-time checks and
+"""tf.debugging's asserts (defun/ops/debugging/asserts.py, check_ops.py): eager messages, trace-time checks and
 run-time Assert ops. Every expected message was recorded from TensorFlow 2.21."""
 import re
 
@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 import defun as tf
-from defun import errors
+from defun.core import errors
 
 
 def _message(exc_type, fn, *args, **kwargs):

@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 
 import defun as tf
-from defun import errors
+from defun.core import errors
 
 IAE = errors.InvalidArgumentError
 
@@ -210,9 +210,9 @@ def test_opErrors_are_not_value_errors():
 
 
 def test_memory_error_in_a_kernel_is_resource_exhausted():
-    from defun.dispatch import apply_op
-    from defun.ops.op_helpers import same_as_first
-    from defun.registry import define_op
+    from defun.core.dispatch import apply_op
+    from defun.ops.support.helpers import same_as_first
+    from defun.core.registry import define_op
 
     def kernel(x):
         raise MemoryError()

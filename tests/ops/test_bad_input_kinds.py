@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 import defun as tf
-from defun import errors
+from defun.core import errors
 
 IAE = errors.InvalidArgumentError
 

@@ -10,8 +10,8 @@ import numpy as np
 import pytest
 
 import defun as tf
-from defun.dispatch import apply_op
-from defun.ops import nn_conv
+from defun.core.dispatch import apply_op
+from defun.ops.nn import conv as nn_conv
 
 
 def _geometry(size, k, stride, dilation, padding):

@@ -5,8 +5,8 @@ import numpy as np
 import pytest
 
 import defun as tf
-from defun.dispatch import apply_op
-from defun.ops import gathering
+from defun.core.dispatch import apply_op
+from defun.ops.array import gathering
 
 CASES = [  # (params shape, indices shape, axis, batch_dims); index values are random with repeats
     ((5, 7), (3,), 0, 0),

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 import defun as tf
-from defun import errors
+from defun.core import errors
 
 
 def test_decompositions_return_tf_types():

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 import defun as tf
-from defun import registry
+from defun.core import registry
 
 
 def test_const_placeholder_and_calls_are_registered_ops():

@@ -8,8 +8,9 @@ import numpy as np
 import pytest
 
 import defun as tf
-from defun import nest, registry, testing
-from defun.tensor import EagerTensor
+from defun.core import nest, registry
+from defun.autodiff import gradient_check as testing
+from defun.core.tensor import EagerTensor
 
 SPEC_FILES = sorted(p.stem for p in pathlib.Path(__file__).parent.glob('specs_*.py'))
 SPECS = [s for name in SPEC_FILES for s in importlib.import_module(f'tests.ops.{name}').SPECS]

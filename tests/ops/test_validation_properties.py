@@ -1,4 +1,4 @@
-"""Property tests (hypothesis) for the argument validators of defun/ops/validation.py, through the
+"""Property tests (hypothesis) for the argument validators of defun/ops/support/validation.py, through the
 public ops: any shape and any axis list is either accepted with numpy's result or refused with TF's
 class (InvalidArgumentError eagerly, ValueError while tracing), never numpy's error."""
 import warnings
@@ -7,7 +7,7 @@ import numpy as np
 from hypothesis import given, settings, strategies as st
 
 import defun as tf
-from defun import errors
+from defun.core import errors
 
 shapes = st.lists(st.integers(1, 3), min_size=0, max_size=4).map(tuple)
 FAST = settings(max_examples=60, deadline=None)

@@ -85,7 +85,7 @@ def _assert_close(got, expected):
 @pytest.mark.parametrize('fn, args, tf_raises', COMPILED)
 def test_compiled_with_tensors_matches_native(fn, args, tf_raises):
     if not all(hasattr(defun, name) for name in ('function', 'cond', 'while_loop')):
-        pytest.skip('defun.function and its control-flow ops are not all available yet')
+        pytest.skip('defun.functions.function and its control-flow ops are not all available yet')
     expected, _, error = run(fn, args)
     compiled = defun.function(fn, experimental_autograph_options=EXTENSIONS)
     result, _, compiled_error = run(compiled, [_as_tensor(a) for a in args])

@@ -1,0 +1,69 @@
+"""A call checked against a function's `input_signature`: each argument must fit its (possibly
+nested) TensorSpec, as TF's binding does, or TF's TypeError names the argument, the spec and what
+was passed; the trace key is then the signature's own."""
+from defun.core import nest
+from defun.core.shapes import TensorSpec
+from defun.core.tensor import Tensor, convert_to_tensor
+from defun.functions.trace_key import TraceKey
+
+__all__ = ['signature_key']
+
+
+def signature_key(fn_name, signature, names, values, specs=False):
+    """Checks the call against `signature`; returns the signature's key and the tensors to feed
+    (None for TensorSpecs given to get_concrete_function when `specs`)."""
+    if len(values) != len(signature):
+        raise TypeError(f'{fn_name}() takes {len(signature)} arguments under its '
+                        f'input_signature, got {len(values)}')
+    leaves = []
+    for name, value, spec in zip(names, values, signature):
+        _fit(fn_name, name, value, spec, specs, leaves)
+    return TraceKey.build(names, signature)[0], leaves
+
+
+def _fit(fn_name, name, value, spec, specs, leaves):
+    """Checks one argument against its spec, appending its tensors in key order."""
+    try:
+        parts = nest.flatten_up_to_with_paths(spec, value)
+    except nest.StructureMismatch as exc:
+        raise TypeError(f'{fn_name}: argument `{_path_name(name, exc.path)}` does not have the '
+                        f'structure of its input_signature {exc.shallow!r}: got '
+                        f'{exc.deep!r}') from None
+    for path, leaf_spec, leaf in parts:
+        leaves.append(_fit_leaf(fn_name, _path_name(name, path), leaf, leaf_spec, specs))
+
+
+def _path_name(name, path):
+    return name + ''.join(f'[{k!r}]' for k in path)
+
+
+def _fit_leaf(fn_name, name, value, spec, specs):
+    if not isinstance(spec, TensorSpec):
+        raise TypeError(f'{fn_name}: argument `{name}` does not have the structure of its '
+                        f'input_signature {spec!r}: got {value!r}')
+    if specs and isinstance(value, TensorSpec):
+        ok, tensor = spec.is_compatible_with(value), None
+    else:
+        tensor = _convert_for_spec(value, spec, name, fn_name)
+        ok = spec.is_compatible_with(tensor)
+    if not ok:
+        raise TypeError(
+            f'{fn_name}: argument `{name}` does not fit its input_signature: expected '
+            f'{spec}, got {_describe(value)}. Binding inputs to tf.function failed.')
+    return tensor
+
+
+def _convert_for_spec(value, spec, name, fn_name):
+    if isinstance(value, Tensor):
+        return value
+    try:
+        return convert_to_tensor(value, dtype=spec.dtype)
+    except (TypeError, ValueError) as exc:
+        raise TypeError(f'{fn_name}: argument `{name}` cannot be converted to {spec}: {exc}') \
+            from None
+
+
+def _describe(value):
+    if isinstance(value, (Tensor, TensorSpec)):
+        return str(TensorSpec(value.shape, value.dtype))
+    return repr(value)

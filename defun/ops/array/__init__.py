@@ -1,0 +1,2 @@
+"""Array op tables: creating, joining, reshaping, indexing, gathering and sorting tensors, and the
+buffer ops behind TensorArray."""

@@ -1,0 +1,139 @@
+"""Ops that run user Python: the custom-gradient marker, stop_gradient, py_function, numpy_function.
+
+`CustomGradient` passes its first inputs through unchanged; its other inputs are the arguments (and
+variable handles) the user's function read, and its gradient calls the user's gradient function, so
+tapes, `gradients()` and compiled backward graphs all use it the same way.
+"""
+import functools
+
+import numpy as np
+
+from defun.core import context, dtypes, errors, nest
+from defun.core.dispatch import apply_op
+from defun.ops.support.helpers import dims, same_as_first, to_tensor
+from defun.core.registry import define_op
+from defun.core.tensor import EagerTensor
+
+__all__ = ['stop_gradient', 'py_function', 'numpy_function']
+
+
+STOP_GRADIENT = define_op('StopGradient', lambda x: x, same_as_first, None)
+
+
+def stop_gradient(input, name=None):
+    """Passes `input` through; no gradient flows back through it."""
+    return apply_op(STOP_GRADIENT, (to_tensor(input, op='stop_gradient'),), None, name)
+
+
+def _custom_kernel(*arrays, n_out, grad_fn, n_args):
+    return tuple(arrays[:n_out])
+
+
+def _custom_infer(*inputs, n_out, grad_fn, n_args):
+    return [(t.dtype, dims(t)) for t in inputs[:n_out]]
+
+
+def _custom_grad(op, *grads):
+    n_out = op.get_attr('n_out')
+    arg_grads, var_grads = op.get_attr('grad_fn')(*grads)
+    return [None] * n_out + list(arg_grads) + list(var_grads)
+
+
+CUSTOM_GRADIENT = define_op('CustomGradient', _custom_kernel, _custom_infer, _custom_grad,
+                            num_outputs=None,
+                            doc='Identity on the first n_out inputs; gradient from user code.')
+
+
+def custom_gradient_op(outputs, args, handles, grad_fn):
+    """The marker op: returns new tensors equal to `outputs` whose gradient is grad_fn(*dys) ->
+    (grads for args, grads for the variables of `handles`)."""
+    attrs = {'n_out': len(outputs), 'grad_fn': grad_fn, 'n_args': len(args)}
+    return apply_op(CUSTOM_GRADIENT, tuple(outputs) + tuple(args) + tuple(handles), attrs)
+
+
+def _tout_list(Tout):
+    if isinstance(Tout, (list, tuple)):
+        return [dtypes.as_dtype(t) for t in Tout], True
+    return [dtypes.as_dtype(Tout)], False
+
+
+def _result_values(result, tout, func):
+    """The values of `func`'s `result` that the op outputs, as TF takes them: None is no value, a
+    list or tuple gives its first len(Tout) items (extra ones are dropped), anything else is one
+    value; fewer values than `Tout` declares is an error."""
+    if result is None:
+        flat = []
+    elif isinstance(result, (list, tuple)):
+        flat = list(result)[:len(tout)]
+    else:
+        flat = [result]
+    if len(flat) != len(tout):
+        raise errors.InvalidArgumentError(
+            f'{getattr(func, "__name__", "func")} returns {len(flat)} values, but expects to see '
+            f'{len(tout)} values.')
+    return flat
+
+
+def _py_kernel(*arrays, func, tout, as_tensors):
+    args = [EagerTensor(a) for a in arrays] if as_tensors else [np.asarray(a) for a in arrays]
+    flat = _result_values(func(*args), tout, func)
+    out = []
+    for value, dtype in zip(flat, tout):
+        array = value.numpy() if hasattr(value, 'numpy') else value
+        out.append(np.asarray(array, dtype=dtype.np_dtype))
+    return tuple(out)
+
+
+def _py_infer(*inputs, func, tout, as_tensors):
+    return [(d, None) for d in tout]
+
+
+PY_FUNCTION = define_op('EagerPyFunc', _py_kernel, _py_infer, None, num_outputs=None,
+                        stateful=True)
+NUMPY_FUNCTION = define_op('PyFunc', _py_kernel, _py_infer, None, num_outputs=None, stateful=True)
+
+
+def _run_python_op(opdef, func, inp, Tout, as_tensors, name):
+    tout, is_list = _tout_list(Tout)
+    inputs = tuple(to_tensor(x, op=opdef.type) for x in nest.flatten(inp))
+    outs = apply_op(opdef, inputs, {'func': func, 'tout': tout, 'as_tensors': as_tensors}, name)
+    return list(outs) if is_list else outs[0]
+
+
+def _as_decorator(wrap, func, inp, Tout, name):
+    """TF's decorator form: `@tf.py_function(Tout=...)` (no func) wraps the decorated function,
+    whose call arguments become `inp`."""
+    if func is not None:
+        return None
+    if Tout is None:
+        raise TypeError('Tout is required: the dtype (or list of dtypes) the function returns')
+
+    def decorator(f):
+        @functools.wraps(f)
+        def call(*args):
+            return wrap(f, list(args), Tout, name=name)
+        return call
+    return decorator
+
+
+def py_function(func=None, inp=None, Tout=None, name=None):
+    """Runs `func` on eager tensors when the op executes (inside compiled functions: at run time).
+    Called eagerly it simply runs `func`, so a tape differentiates through it."""
+    decorator = _as_decorator(py_function, func, inp, Tout, name)
+    if decorator is not None:
+        return decorator
+    if context.executing_eagerly():
+        tout, is_list = _tout_list(Tout)
+        result = func(*[to_tensor(x, op='py_function') for x in nest.flatten(inp)])
+        flat = _result_values(result, tout, func)
+        out = [to_tensor(v, dtype=d, op='py_function') for v, d in zip(flat, tout)]
+        return out if is_list else out[0]
+    return _run_python_op(PY_FUNCTION, func, inp, Tout, True, name)
+
+
+def numpy_function(func=None, inp=None, Tout=None, stateful=True, name=None):
+    """Runs `func` on numpy arrays when the op executes; not differentiable."""
+    decorator = _as_decorator(numpy_function, func, inp, Tout, name)
+    if decorator is not None:
+        return decorator
+    return _run_python_op(NUMPY_FUNCTION, func, inp, Tout, False, name)

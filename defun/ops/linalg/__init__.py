@@ -1,0 +1,1 @@
+"""tf.linalg op tables: products, decompositions, diagonals, norms and Cholesky-based solves."""

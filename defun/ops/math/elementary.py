@@ -1,0 +1,375 @@
+"""The elementary functions, elementwise: powers and roots, exp and log, the trigonometric and
+hyperbolic functions, sigmoid, softplus, erf, abs/sign and rounding (complex numbers: see
+complex_numbers.py).
+
+One `define_op` entry per op (kernel, inference, gradient), then its public function. Gradients are
+TensorFlow's formulas written with our ops, so they differentiate again (second order and beyond);
+where TF's gradient reuses the op's output (exp, sqrt, tanh, sigmoid, ...) so does ours. round, floor
+and ceil have no gradient (None), as in TF; sign's gradient is zero, as in TF.
+"""
+import math
+
+import numpy as np
+
+from defun.core.dispatch import apply_op
+from defun.ops.support import helpers as op_helpers
+from defun.ops.math.arithmetic import conj, divide_no_nan, square
+from defun.ops.support.helpers import binary_args, dims, to_tensor
+from defun.ops.framework.base_ops import ones_like, sum_to, zeros_like
+from defun.ops.math.complex_numbers import complex
+from defun.ops.support.dtype_checks import (FLOAT, INEXACT, NUMERIC, check_inputs, checked_kernel,
+                                    half_in_float32, kernel_registered_for)
+from defun.ops.math.logic import greater, where
+from defun.core.registry import define_op
+from defun.core.tensor import install_operator
+
+__all__ = ['pow', 'abs', 'sign', 'reciprocal', 'sqrt', 'rsqrt', 'exp', 'log', 'log1p', 'expm1',
+           'sin', 'cos', 'tan', 'asin', 'acos', 'atan', 'atan2', 'sinh', 'cosh', 'tanh', 'sigmoid',
+           'softplus', 'erf', 'erfc', 'round', 'floor', 'ceil']
+
+def _infer_checked(op, kinds):
+    def infer(x):
+        check_inputs(op, kinds, x)
+        return x.dtype, dims(x)
+    return infer
+
+
+def _unary(op_type, kernel, grad, op, kinds=INEXACT):
+    """An elementwise op of one input whose output has the input's dtype and shape."""
+    return define_op(op_type, checked_kernel(kernel, kinds, op), _infer_checked(op, kinds), grad)
+
+
+def _arg(x, op):
+    return to_tensor(x, name='x', op=op)
+
+
+# Gradients of complex inputs are TF's: the output gradient times the conjugate derivative, so the
+# formulas below read the op's input and output through conj (no op at all for real tensors).
+
+def _in(op):
+    return conj(op.inputs[0])
+
+
+def _out(op):
+    return conj(op.outputs[0])
+
+
+# ---------------------------------------------------------------- powers and roots
+
+def _pow_grad(op, g):
+    x, y = conj(op.inputs[0]), conj(op.inputs[1])
+    gx = g * y * pow(x, y - 1)
+    if x.dtype.is_complex:
+        log_x = where(x != 0, log(x), zeros_like(x))
+    else:
+        positive = greater(x, 0)
+        log_x = where(positive, log(where(positive, x, ones_like(x))), zeros_like(x))
+    return sum_to(gx, op.inputs[0]), sum_to(g * _out(op) * log_x, op.inputs[1])
+
+
+def _pow_infer(x, y):
+    check_inputs('pow', 'fci', x)  # Pow's signature: no unsigned ints
+    return x.dtype, op_helpers.broadcast_dims(dims(x), dims(y), 'pow')
+
+
+POW = define_op('Pow', checked_kernel(np.power, 'fci', 'pow'), _pow_infer, _pow_grad)
+
+
+def pow(x, y, name=None):
+    """x ** y elementwise; integer x to a negative integer power is an error, as in TF."""
+    x, y = binary_args(x, y, 'pow')
+    return apply_op(POW, (x, y), None, name)
+
+
+# As in TF, the gradients of 1/x, sqrt and rsqrt are ops of their own taking (y, dy), the op's
+# output and its gradient, and give 0 wherever dy is 0: a branch that `where` discards (say
+# where(x > 0, sqrt(x), 0) at x < 0) feeds back 0, not 0 * inf = nan. Their gradients are TF's.
+
+def _zero_where_no_grad(kernel):
+    def grad_kernel(y, dy):
+        return np.where(dy == 0, np.zeros((), dy.dtype), kernel(np.conj(y), dy)).astype(
+            dy.dtype, copy=False)
+    return grad_kernel
+
+
+def _grad_op(op_type, kernel, grad):
+    return define_op(op_type, _zero_where_no_grad(kernel), lambda y, dy: (dy.dtype, dims(dy)),
+                     grad)
+
+
+def _reciprocal_grad_grad(op, g):
+    y, dy = conj(op.inputs[0]), op.inputs[1]
+    return conj(g) * -2.0 * dy * y, apply_op(RECIPROCAL_GRAD, (y, g))
+
+
+def _sqrt_grad_grad(op, g):
+    ga = g / op.inputs[0]
+    return -conj(ga) * op.outputs[0], 0.5 * conj(ga)
+
+
+def _rsqrt_grad_grad(op, g):
+    y, dy = conj(op.inputs[0]), op.inputs[1]
+    return -1.5 * conj(g) * dy * square(y), apply_op(RSQRT_GRAD, (y, g))
+
+
+RECIPROCAL_GRAD = _grad_op('ReciprocalGrad', lambda y, dy: -dy * y * y, _reciprocal_grad_grad)
+SQRT_GRAD = _grad_op('SqrtGrad', lambda y, dy: 0.5 * dy / y, _sqrt_grad_grad)
+# TF's RsqrtGrad order, -0.5 * (dy * y) * (y * y), so float results agree bit for bit.
+RSQRT_GRAD = _grad_op('RsqrtGrad', lambda y, dy: -0.5 * (dy * y) * (y * y), _rsqrt_grad_grad)
+# Reciprocal's signature takes ints, but TF has CPU kernels for float and complex only.
+RECIPROCAL = define_op('Reciprocal',
+                       kernel_registered_for(np.reciprocal, NUMERIC, INEXACT, 'reciprocal',
+                                             'Reciprocal'),
+                       _infer_checked('reciprocal', NUMERIC),
+                       lambda op, g: apply_op(RECIPROCAL_GRAD, (op.outputs[0], g)))
+SQRT = _unary('Sqrt', np.sqrt, lambda op, g: apply_op(SQRT_GRAD, (op.outputs[0], g)), 'sqrt')
+# TF computes a half rsqrt in float32 and rounds once (1 / sqrt(x) rounded twice differs).
+RSQRT = _unary('Rsqrt', half_in_float32(lambda x: np.reciprocal(np.sqrt(x))),
+               lambda op, g: apply_op(RSQRT_GRAD, (op.outputs[0], g)), 'rsqrt')
+
+
+def reciprocal(x, name=None):
+    return apply_op(RECIPROCAL, (_arg(x, 'reciprocal'),), None, name)
+
+
+def sqrt(x, name=None):
+    return apply_op(SQRT, (_arg(x, 'sqrt'),), None, name)
+
+
+def rsqrt(x, name=None):
+    return apply_op(RSQRT, (_arg(x, 'rsqrt'),), None, name)
+
+
+# ---------------------------------------------------------------- exp and log
+
+EXP = _unary('Exp', np.exp, lambda op, g: g * _out(op), 'exp')
+LOG = _unary('Log', np.log, lambda op, g: g * reciprocal(_in(op)), 'log')
+LOG1P = _unary('Log1p', np.log1p, lambda op, g: g * reciprocal(1 + _in(op)), 'log1p')
+EXPM1 = _unary('Expm1', np.expm1, lambda op, g: g * exp(_in(op)), 'expm1')
+
+
+def exp(x, name=None):
+    return apply_op(EXP, (_arg(x, 'exp'),), None, name)
+
+
+def log(x, name=None):
+    return apply_op(LOG, (_arg(x, 'log'),), None, name)
+
+
+def log1p(x, name=None):
+    return apply_op(LOG1P, (_arg(x, 'log1p'),), None, name)
+
+
+def expm1(x, name=None):
+    return apply_op(EXPM1, (_arg(x, 'expm1'),), None, name)
+
+
+# ---------------------------------------------------------------- trigonometric
+
+def _tan_grad(op, g):
+    return g * square(reciprocal(cos(_in(op))))
+
+
+def _asin_grad(op, g):
+    return g * reciprocal(sqrt(1 - square(_in(op))))
+
+
+def _acos_grad(op, g):
+    return -g * reciprocal(sqrt(1 - square(_in(op))))
+
+
+SIN = _unary('Sin', np.sin, lambda op, g: g * cos(_in(op)), 'sin')
+COS = _unary('Cos', np.cos, lambda op, g: -g * sin(_in(op)), 'cos')
+TAN = _unary('Tan', np.tan, _tan_grad, 'tan')
+ASIN = _unary('Asin', np.arcsin, _asin_grad, 'asin')
+ACOS = _unary('Acos', np.arccos, _acos_grad, 'acos')
+ATAN = _unary('Atan', np.arctan, lambda op, g: g * reciprocal(1 + square(_in(op))),
+              'atan')
+
+
+def sin(x, name=None):
+    return apply_op(SIN, (_arg(x, 'sin'),), None, name)
+
+
+def cos(x, name=None):
+    return apply_op(COS, (_arg(x, 'cos'),), None, name)
+
+
+def tan(x, name=None):
+    return apply_op(TAN, (_arg(x, 'tan'),), None, name)
+
+
+def asin(x, name=None):
+    return apply_op(ASIN, (_arg(x, 'asin'),), None, name)
+
+
+def acos(x, name=None):
+    return apply_op(ACOS, (_arg(x, 'acos'),), None, name)
+
+
+def atan(x, name=None):
+    return apply_op(ATAN, (_arg(x, 'atan'),), None, name)
+
+
+def _atan2_grad(op, g):
+    y, x = op.inputs
+    scale = g / (x * x + y * y)
+    return sum_to(x * scale, y), sum_to(-y * scale, x)
+
+
+def _atan2_infer(y, x):
+    check_inputs('atan2', FLOAT, y)
+    return y.dtype, op_helpers.broadcast_dims(dims(y), dims(x), 'atan2')
+
+
+ATAN2 = define_op('Atan2', checked_kernel(np.arctan2, FLOAT, 'atan2'), _atan2_infer, _atan2_grad)
+
+
+def atan2(y, x, name=None):
+    """The angle of the point (x, y), in (-pi, pi]; note the argument order (y first), as in TF."""
+    y, x = binary_args(y, x, 'atan2')
+    return apply_op(ATAN2, (y, x), None, name)
+
+
+# -------------------------------------------------------------- hyperbolic, sigmoid, softplus, erf
+
+_HALF = np.dtype(np.float16)
+
+
+def _sigmoid_kernel(x):
+    if x.dtype.kind == 'c':
+        return 1 / (1 + np.exp(-x))
+    if x.dtype is _HALF:
+        # TF's half sigmoid is e / (1 + e), e = exp(x), each step rounded to float16 (checked
+        # against TF 2.21 over [-6, 6]); beyond 11 exp(x) overflows and the value rounds to 1.
+        e = np.exp(np.minimum(x, np.float16(11)))
+        return e / (np.float16(1) + e)
+    # Never exponentiates a large positive number, so no overflow for very negative x.
+    e = np.exp(-np.abs(x))
+    return np.where(x >= 0, 1 / (1 + e), e / (1 + e)).astype(x.dtype, copy=False)
+
+
+_erf_scalar = np.frompyfunc(math.erf, 1, 1)
+
+
+def _erf_kernel(x):
+    # numpy has no erf; math.erf is exact to double precision.
+    return np.asarray(_erf_scalar(x), dtype=x.dtype)
+
+
+_TWO_OVER_ROOT_PI = 2 / math.sqrt(math.pi)
+
+SINH = _unary('Sinh', np.sinh, lambda op, g: g * cosh(_in(op)), 'sinh')
+COSH = _unary('Cosh', np.cosh, lambda op, g: g * sinh(_in(op)), 'cosh')
+TANH = _unary('Tanh', np.tanh, lambda op, g: g * (1 - _out(op) * _out(op)), 'tanh')
+SIGMOID = _unary('Sigmoid', _sigmoid_kernel,
+                 # (g * y) * (1 - y): TF's SigmoidGrad order, so float results agree bit for bit
+                 lambda op, g: g * _out(op) * (1 - _out(op)), 'sigmoid')
+def _softplus_kernel(x):
+    if x.dtype is _HALF:
+        # TF's half softplus: log1p(exp(x)) rounded to float16 at each step (past 11, exp(x)
+        # overflows float16 and softplus(x) is x to float16 precision).
+        return np.where(x > 11, x, np.log1p(np.exp(np.minimum(x, np.float16(11)))))
+    return np.logaddexp(0, x)
+
+
+SOFTPLUS = _unary('Softplus', _softplus_kernel, lambda op, g: g * sigmoid(op.inputs[0]),
+                  'softplus', FLOAT)
+ERF = _unary('Erf', _erf_kernel,
+             lambda op, g: g * _TWO_OVER_ROOT_PI * exp(-square(op.inputs[0])), 'erf',
+             FLOAT)
+_erfc_scalar = np.frompyfunc(math.erfc, 1, 1)
+ERFC = _unary('Erfc', lambda x: np.asarray(_erfc_scalar(x), dtype=x.dtype),
+              lambda op, g: -g * _TWO_OVER_ROOT_PI * exp(-square(op.inputs[0])), 'erfc', FLOAT)
+
+
+def sinh(x, name=None):
+    return apply_op(SINH, (_arg(x, 'sinh'),), None, name)
+
+
+def cosh(x, name=None):
+    return apply_op(COSH, (_arg(x, 'cosh'),), None, name)
+
+
+def tanh(x, name=None):
+    return apply_op(TANH, (_arg(x, 'tanh'),), None, name)
+
+
+def sigmoid(x, name=None):
+    return apply_op(SIGMOID, (_arg(x, 'sigmoid'),), None, name)
+
+
+def softplus(features, name=None):
+    """log(exp(x) + 1), computed without overflow."""
+    return apply_op(SOFTPLUS, (to_tensor(features, name='features', op='softplus'),), None, name)
+
+
+def erf(x, name=None):
+    return apply_op(ERF, (_arg(x, 'erf'),), None, name)
+
+
+def erfc(x, name=None):
+    """1 - erf(x), without the cancellation for large x."""
+    return apply_op(ERFC, (_arg(x, 'erfc'),), None, name)
+
+
+# ---------------------------------------------------------------- abs, sign, rounding
+
+# TF's Abs and Sign take signed ints only (no unsigned), as Neg and Pow.
+ABS = _unary('Abs', np.abs, lambda op, g: g * sign(op.inputs[0]), 'abs', 'fi')
+SIGN = _unary('Sign', np.sign, lambda op, g: zeros_like(op.inputs[0]), 'sign', 'fci')
+
+
+def _complex_abs_infer(x):
+    check_inputs('abs', 'c', x)
+    return x.dtype.real_dtype, dims(x)
+
+
+def _complex_abs_grad(op, g):
+    return divide_no_nan(complex(g, zeros_like(g)) * op.inputs[0],
+                         complex(op.outputs[0], zeros_like(op.outputs[0])))
+
+
+COMPLEX_ABS = define_op('ComplexAbs', np.abs, _complex_abs_infer, _complex_abs_grad)
+
+
+def abs(x, name=None):
+    """|x|; for complex x the (real) modulus, as TF's ComplexAbs."""
+    x = _arg(x, 'abs')
+    return apply_op(COMPLEX_ABS if x.dtype.is_complex else ABS, (x,), None, name)
+
+
+def sign(x, name=None):
+    """-1, 0 or 1 by the sign of x (x / |x| for complex x, 0 at 0)."""
+    return apply_op(SIGN, (_arg(x, 'sign'),), None, name)
+
+
+ROUND = _unary('Round', np.round, None, 'round', FLOAT)
+FLOOR = _unary('Floor', np.floor, None, 'floor', FLOAT)
+CEIL = _unary('Ceil', np.ceil, None, 'ceil', FLOAT)
+
+
+def round(x, name=None):
+    """Rounds half to even ("banker's rounding"), as TF; integer tensors are returned unchanged."""
+    x = _arg(x, 'round')
+    if x.dtype.is_integer:
+        return x
+    return apply_op(ROUND, (x,), None, name)
+
+
+def floor(x, name=None):
+    return apply_op(FLOOR, (_arg(x, 'floor'),), None, name)
+
+
+def ceil(x, name=None):
+    return apply_op(CEIL, (_arg(x, 'ceil'),), None, name)
+
+
+# Named as TF names operator ops (see arithmetic.py).
+def _pow_operator(x, y):
+    return pow(x, y, 'pow')
+
+
+install_operator('__pow__', op_helpers.operator_method(_pow_operator))
+install_operator('__rpow__', op_helpers.operator_method(_pow_operator, reflected=True))
+install_operator('__abs__', abs)

@@ -1,0 +1,1 @@
+"""tf.random op tables: stateful and stateless draws, and TF's Philox bit generator."""

@@ -1,0 +1,2 @@
+"""Stateful objects: Variable, the trackable containers checkpoints walk, tf.Module and
+tf.random.Generator."""
