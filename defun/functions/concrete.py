@@ -17,6 +17,7 @@ from defun.core import context, dtypes, error_helpers, errors, nest
 from defun.core.dispatch import apply_op, kernel_error
 from defun.compiler.executor import compile_graph
 from defun.graphs.funcgraph import variable_of
+from defun.functions.call_plan import CallPlan
 from defun.functions.function_type import from_placeholders
 from defun.autodiff.gradient_graph import GradientGraph
 from defun.graphs.operation import GraphTensor
@@ -211,6 +212,10 @@ class ConcreteFunction:
         """The error for `exc` raised by `callable.fn` on `tensors` (the arguments), exactly as a
         call through apply_op raises it: for callers that run the generated function themselves."""
         return kernel_error(self._opdef, tensors + self._captured_values, self._plain_attrs, exc)
+
+    def call_plan(self, key):
+        """The fast call of this trace for eager tensors of the (dtype, shape) pairs `key`."""
+        return CallPlan(self, key)
 
     def pack_arrays(self, out):
         """The structured result for the arrays `callable.fn` returned."""

@@ -25,7 +25,7 @@ from defun.core import context, error_helpers, nest
 from defun.functions.call_binding import Binder, WeakMethod, weak_refs
 from defun.functions.input_signature import signature_key
 from defun.functions.retraces import RetraceLog
-from defun.functions.hot_call import MISS, HotCall
+from defun.functions.call_plan import MISS
 from defun.core.tensor import EagerTensor
 from defun.functions.trace_key import TraceKey
 from defun.functions.trace_leaves import UnconvertibleArray, positional_key
@@ -35,7 +35,6 @@ __all__ = ['function', 'Function']
 
 _state = context.state()
 _config = context.CONFIG  # read by the hot path (run_functions_eagerly), without a call
-_new_tensor = object.__new__  # skips EagerTensor.__init__'s frame on the hot path
 
 
 class Function:
@@ -60,8 +59,8 @@ class Function:
         self._cache = {}            # TraceKey -> ConcreteFunction
         self._saving = {}           # TraceKey -> its trace made for a SavedModel
         self._memo = {}             # (names, tree, leaves) -> ConcreteFunction
-        self._positional = {}       # leaves -> HotCall of the trace: the hot path's part of _memo
-        self._hot = None            # HotCall: the last one-argument trace __call__ hit
+        self._plans = {}            # arguments' (dtype, shape) pairs -> CallPlan of the trace
+        self._hot = None            # CallPlan: the last one __call__ ran
         self._flat_tree = TraceKey.flat_tree(len(self._binder.names))
         self._holders = {}          # TraceKey -> weak refs of objects keyed by identity
         self._dead = []             # keys whose objects died: dropped on the next miss
@@ -122,101 +121,76 @@ class Function:
     # -- calling
     def __call__(self, *args, **kwargs):
         try:
-            # The hot path: the last memoized trace, called positionally with eager tensors of its
-            # dtypes and shapes while nothing records, runs the generated function itself (as the
-            # call op's kernel would, without its lists and attrs); in this one frame for one
-            # argument, in one more (HotCall.call) for several.
-            hot = self._hot
-            if not kwargs and hot is not None and len(args) == hot.arity and _state.quiet and \
+            # The hot path: the last trace called with eager tensors, called so again while
+            # nothing records, runs through its CallPlan (the generated function itself).
+            plan = self._hot
+            if plan is not None and not kwargs and _state.quiet and \
                     not _config['run_functions_eagerly']:
-                if hot.arity != 1:
-                    result = hot.call(args)
-                    if result is not MISS:
-                        return result
-                elif (arg := args[0]).__class__ is EagerTensor:
-                    array = arg.array
-                    if array.dtype is hot.dtype and array.shape == hot.shape:
-                        try:
-                            out = hot.callable.fn(array, *hot.captured) if hot.captured else \
-                                hot.callable.fn(array)
-                        except Exception as exc:
-                            raise hot.concrete.call_error(list(args), exc) from None
-                        if hot.bare:
-                            result = _new_tensor(EagerTensor)
-                            result.array = out[0]
-                            return result
-                        return hot.concrete.pack_arrays(out)
+                result = plan.call(args)
+                if result is not MISS:
+                    return result
             return self._call(args, kwargs)
         except Exception as exc:
             # TF's traceback filtering: the user's frames only (see error_helpers.filtered).
             raise error_helpers.filtered(exc)
 
     def _call(self, args, kwargs):
-        """__call__ past its hot path: a memoized trace called with eager tensors positionally
-        (looked up by their flat (dtype, shape) pairs, see trace_leaves.positional_key) runs its
-        generated function, and becomes the hot path's; anything else takes the general path."""
+        """The one lookup: memo -> key -> cache -> trace, then the call."""
         if context.functions_run_eagerly():  # tf.config.run_functions_eagerly(True)
             return self._python_function(*args, **kwargs)
-        hot = None
-        if not kwargs and self._all_positional == len(args):
-            hot, arrays = self._positional_hit(args)
-        if hot is None:
-            return self._call_general(args, kwargs)
-        self._hot = hot
-        concrete = hot.concrete
-        if not _state.quiet:
-            return concrete.call_flat(list(args))
-        try:
-            out = concrete.callable.fn(*arrays, *concrete.captured_arrays)
-        except Exception as exc:
-            raise concrete.call_error(list(args), exc) from None
-        return concrete.pack_arrays(out)
-
-    def _positional_hit(self, args):
-        """(the memoized trace's HotCall, the arguments' arrays) when every argument is an eager
-        tensor and their (dtype, shape) pairs were traced; else (None, None)."""
-        key, arrays = [], []
-        for v in args:
-            if type(v) is not EagerTensor:
-                return None, None
-            array = v.array
-            key.append(array.dtype)
-            key.append(array.shape)
-            arrays.append(array)
-        return self._positional.get(tuple(key)), arrays
-
-    def _call_general(self, args, kwargs):
-        """__call__ for everything but a memoized call with eager tensors: binds the arguments,
-        builds the trace key, and traces on a miss."""
+        # 1. The memo of plans: eager tensors given positionally, by their (dtype, shape) pairs.
+        plan = self._plans.get(self._positional_key(args)) if not kwargs and \
+            self._all_positional == len(args) else None
+        if plan is not None:
+            self._hot = plan
+            return plan.call(args) if _state.quiet else plan.concrete.call_flat(list(args))
+        # 2. The key: the arguments bound to the signature and encoded.
         names, values, _ = self._binder.bind(args, kwargs)
         if self._input_signature is not None:
             key, feeds = signature_key(self._name, self._input_signature, names, values)
             # Trace from the converted tensors, not the raw values (a Python list where a
             # TensorSpec stands is one tensor here, as in TF).
-            values = nest.pack_sequence_as(list(self._input_signature), feeds)
-            holders = ()
-        else:
-            try:
-                key, feeds, holders = TraceKey.build(names, values)
-            except UnconvertibleArray as exc:
-                self._trace_stand_ins(names, values)
-                raise ValueError(str(exc)) from None
-            # The memo maps the key's raw fields (hashed in C) to a trace; keys holding objects by
-            # identity stay out of it, since their liveness must be checked on every call.
-            concrete = self._memo.get((names, key.tree, key.leaves))
-            if concrete is not None:
-                return concrete.call_flat(feeds)
+            return self._cached_or_traced(key, nest.pack_sequence_as(
+                list(self._input_signature), feeds), feeds, ()).call_flat(feeds)
+        try:
+            key, feeds, holders = TraceKey.build(names, values)
+        except UnconvertibleArray as exc:
+            self._trace_stand_ins(names, values)
+            raise ValueError(str(exc)) from None
+        # The key's raw fields (hashed in C) map to a trace; keys holding objects by identity stay
+        # out of this memo, since their liveness must be checked on every call.
+        concrete = self._memo.get((names, key.tree, key.leaves))
+        if concrete is None:
+            # 3. the cache, 4. a trace.
+            concrete = self._cached_or_traced(key, values, feeds, holders)
+            if not holders and not concrete.captures_enclosing_graph():
+                self._remember(names, key, concrete)
+        return concrete.call_flat(feeds)
+
+    def _positional_key(self, args):
+        """The flat (dtype, shape) pairs of `args` when all are eager tensors, else None."""
+        key = []
+        for v in args:
+            if v.__class__ is not EagerTensor:
+                return None
+            array = v.array
+            key.append(array.dtype)
+            key.append(array.shape)
+        return tuple(key)
+
+    def _remember(self, names, key, concrete):
+        """Memoizes a trace by its key's raw fields, and by its arguments' (dtype, shape) pairs
+        (a CallPlan) when it takes eager tensors positionally."""
+        self._memo[(names, key.tree, key.leaves)] = concrete
+        positional = positional_key(key.leaves)
+        if names == self._binder.names and key.tree == self._flat_tree and positional is not None:
+            self._plans[positional] = concrete.call_plan(positional)
+
+    def _cached_or_traced(self, key, values, feeds, holders):
         concrete = self._cache.get(key)
         if concrete is None or not self._holders_alive(key):
             concrete = self._concrete_for(key, values, feeds, holders)
-            if self._input_signature is None and not holders and \
-                    not concrete.captures_enclosing_graph():
-                self._memo[(names, key.tree, key.leaves)] = concrete
-                positional = positional_key(key.leaves)
-                if names == self._binder.names and key.tree == self._flat_tree and \
-                        positional is not None:
-                    self._positional[positional] = HotCall(positional, concrete)
-        return concrete.call_flat(feeds)
+        return concrete
 
     def _trace_stand_ins(self, names, values):
         """Traces with string tensors standing in for arrays of objects (see UnconvertibleArray),
