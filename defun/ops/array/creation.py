@@ -51,6 +51,15 @@ def _small_constant_shape(value):
 
 
 def zeros(shape, dtype=dtypes.float32, name=None):
+    """Creates a tensor with all elements set to zero.
+
+    Args:
+      shape: The output shape (a list or 1-D int `Tensor`).
+      dtype: The element dtype.
+      name: A name for the operation (optional).
+
+    Returns:
+      A `Tensor` of `shape` and `dtype`."""
     dtype = dtypes.as_dtype(dtype)
     zero = b'' if dtype is dtypes.string else dtype.as_numpy_dtype(0)  # TF's zero string
     return fill(_shape_arg(shape, 'zeros'), to_tensor(zero, dtype=dtype, op='zeros'),
@@ -58,6 +67,15 @@ def zeros(shape, dtype=dtypes.float32, name=None):
 
 
 def ones(shape, dtype=dtypes.float32, name=None):
+    """Creates a tensor with all elements set to one.
+
+    Args:
+      shape: The output shape (a list or 1-D int `Tensor`).
+      dtype: The element dtype.
+      name: A name for the operation (optional).
+
+    Returns:
+      A `Tensor` of `shape` and `dtype`."""
     dtype = dtypes.as_dtype(dtype)
     one = 1 if dtype is dtypes.string else dtype.as_numpy_dtype(1)  # refused for strings, as TF
     return fill(_shape_arg(shape, 'ones'), to_tensor(one, dtype=dtype, op='ones'),
@@ -257,4 +275,10 @@ RANK = define_op('Rank', lambda x: np.int32(np.ndim(x)), lambda x: (dtypes.int32
 
 
 def rank(input, name=None):
+    """Returns the rank (number of dimensions) of a tensor as an int32 scalar.
+
+    Args:
+      input: A `Tensor`.
+      name: A name for the operation (optional).
+    """
     return apply_op(RANK, (to_tensor(input, op='rank'),), None, name)

@@ -19,7 +19,7 @@ from defun.ops.framework.base_ops import cast, sum_to, zeros_like
 from defun.ops.support.dtype_checks import INEXACT, NUMERIC, REAL, check_inputs, checked_kernel
 from defun.ops.math.logic import greater_equal, less_equal, where
 from defun.core.registry import define_op
-from defun.core.tensor import EagerTensor, convert_to_tensor, install_operator
+from defun.core.tensor import EagerTensor, convert_to_tensor
 from defun.ops.support import validation
 
 __all__ = ['add', 'subtract', 'multiply', 'divide', 'truediv', 'floordiv', 'floormod', 'mod',
@@ -93,16 +93,52 @@ def _operands(x, y, op):
 
 
 def add(x, y, name=None):
+    """Returns x + y element-wise, broadcasting.
+
+    Args:
+      x: A `Tensor`.
+      y: A `Tensor` of the same dtype as `x`; the two shapes broadcast.
+      name: A name for the operation (optional).
+
+    Returns:
+      A `Tensor` of the broadcast shape, dtype of `x`.
+
+    Raises:
+      InvalidArgumentError: if the shapes do not broadcast."""
     x, y = _operands(x, y, 'add')
     return apply_op(ADD, (x, y), None, name or 'Add')
 
 
 def subtract(x, y, name=None):
+    """Returns x - y element-wise, broadcasting.
+
+    Args:
+      x: A `Tensor`.
+      y: A `Tensor` of the same dtype as `x`; the two shapes broadcast.
+      name: A name for the operation (optional).
+
+    Returns:
+      A `Tensor` of the broadcast shape, dtype of `x`.
+
+    Raises:
+      InvalidArgumentError: if the shapes do not broadcast."""
     x, y = _operands(x, y, 'subtract')
     return apply_op(SUB, (x, y), None, name)
 
 
 def multiply(x, y, name=None):
+    """Returns x * y element-wise, broadcasting.
+
+    Args:
+      x: A `Tensor`.
+      y: A `Tensor` of the same dtype as `x`; the two shapes broadcast.
+      name: A name for the operation (optional).
+
+    Returns:
+      A `Tensor` of the broadcast shape, dtype of `x`.
+
+    Raises:
+      InvalidArgumentError: if the shapes do not broadcast."""
     x, y = _operands(x, y, 'multiply')
     return apply_op(MUL, (x, y), None, name)
 
@@ -113,6 +149,18 @@ def _int_div_dtype(dtype):
 
 
 def truediv(x, y, name=None):
+    """Returns x / y element-wise; integer operands are divided as floats.
+
+    Args:
+      x: A `Tensor`.
+      y: A `Tensor` of the same dtype as `x`; the two shapes broadcast.
+      name: A name for the operation (optional).
+
+    Returns:
+      A `Tensor` of the broadcast shape, dtype of `x`.
+
+    Raises:
+      InvalidArgumentError: if the shapes do not broadcast."""
     x, y = _operands(x, y, 'truediv')
     if not x.dtype.is_numeric:  # TF's wrapper checks this itself: a TypeError in both modes
         raise TypeError(f'truediv: Invalid dtype {x.dtype.name} in __truediv__ '
@@ -183,11 +231,35 @@ MINIMUM = _define_binary('Minimum', np.minimum, _min_max_grad(less_equal), 'mini
 
 
 def maximum(x, y, name=None):
+    """Returns the element-wise maximum of `x` and `y`, broadcasting.
+
+    Args:
+      x: A `Tensor`.
+      y: A `Tensor` of the same dtype as `x`; the two shapes broadcast.
+      name: A name for the operation (optional).
+
+    Returns:
+      A `Tensor` of the broadcast shape, dtype of `x`.
+
+    Raises:
+      InvalidArgumentError: if the shapes do not broadcast."""
     x, y = binary_args(x, y, 'maximum')
     return apply_op(MAXIMUM, (x, y), None, name)
 
 
 def minimum(x, y, name=None):
+    """Returns the element-wise minimum of `x` and `y`, broadcasting.
+
+    Args:
+      x: A `Tensor`.
+      y: A `Tensor` of the same dtype as `x`; the two shapes broadcast.
+      name: A name for the operation (optional).
+
+    Returns:
+      A `Tensor` of the broadcast shape, dtype of `x`.
+
+    Raises:
+      InvalidArgumentError: if the shapes do not broadcast."""
     x, y = binary_args(x, y, 'minimum')
     return apply_op(MINIMUM, (x, y), None, name)
 
@@ -233,10 +305,26 @@ SQUARE = define_op('Square', np.square, same_as_first,
 
 
 def negative(x, name=None):
+    """Computes -x element-wise.
+
+    Args:
+      x: A `Tensor`.
+      name: A name for the operation (optional).
+
+    Returns:
+      A `Tensor` with the shape and dtype of `x`."""
     return apply_op(NEG, (to_tensor(x, op='negative'),), None, name)
 
 
 def square(x, name=None):
+    """Computes x * x element-wise.
+
+    Args:
+      x: A `Tensor`.
+      name: A name for the operation (optional).
+
+    Returns:
+      A `Tensor` with the shape and dtype of `x`."""
     x = to_tensor(x, op='square')
     if x.dtype.is_bool:
         raise validation.dtype_mismatch(
@@ -265,6 +353,17 @@ ADD_N = define_op('AddN', _add_n_kernel, _add_n_infer,
 
 
 def add_n(inputs, name=None):
+    """Adds a list of tensors of one shape and dtype element-wise.
+
+    Args:
+      inputs: A non-empty list of `Tensor`s of the same shape and dtype.
+      name: A name for the operation (optional).
+
+    Returns:
+      Their sum.
+
+    Raises:
+      ValueError: if `inputs` is empty or the shapes differ."""
     if inputs is None:
         raise TypeError('add_n: `inputs` must be a list of tensors, got None')
     if isinstance(inputs, (list, tuple)) and not inputs:
@@ -334,15 +433,15 @@ def _named(fn, op):
     return method
 
 
+# This table's Python operators on Tensor (installed by defun/ops/tensor_methods.py).
+OPERATORS = {'__neg__': negative, '__pos__': lambda self: self}
 for _name, _opdef, _op, _kinds in [('__add__', ADD, 'add', _ADD_KINDS),
                                    ('__sub__', SUB, 'sub', NUMERIC),
                                    ('__mul__', MUL, 'mul', NUMERIC)]:
-    install_operator(_name, _fast_operator(_opdef, _op, _kinds))
-    install_operator('__r' + _name[2:], operator_method(_operator(_opdef, _op), reflected=True))
+    OPERATORS[_name] = _fast_operator(_opdef, _op, _kinds)
+    OPERATORS['__r' + _name[2:]] = operator_method(_operator(_opdef, _op), reflected=True)
 for _name, _fn in [('__truediv__', _named(truediv, 'truediv')),
                    ('__floordiv__', _named(floordiv, 'floordiv')),
                    ('__mod__', _named(floormod, 'mod'))]:
-    install_operator(_name, operator_method(_fn))
-    install_operator('__r' + _name[2:], operator_method(_fn, reflected=True))
-install_operator('__neg__', negative)
-install_operator('__pos__', lambda self: self)
+    OPERATORS[_name] = operator_method(_fn)
+    OPERATORS['__r' + _name[2:]] = operator_method(_fn, reflected=True)

@@ -63,6 +63,14 @@ def real(input, name=None):
 
 
 def imag(input, name=None):
+    """Returns the imaginary part of a complex tensor (zeros for a real one).
+
+    Args:
+      input: A `Tensor` (complex or real).
+      name: A name for the operation (optional).
+
+    Returns:
+      A real `Tensor` with the shape of `input`."""
     validation.op_name(name)
     x = to_tensor(input, name='input', op='imag')
     if x.dtype.is_complex:

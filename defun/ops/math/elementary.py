@@ -21,7 +21,6 @@ from defun.ops.support.dtype_checks import (FLOAT, INEXACT, NUMERIC, check_input
                                     half_in_float32, kernel_registered_for)
 from defun.ops.math.logic import greater, where
 from defun.core.registry import define_op
-from defun.core.tensor import install_operator
 
 __all__ = ['pow', 'abs', 'sign', 'reciprocal', 'sqrt', 'rsqrt', 'exp', 'log', 'log1p', 'expm1',
            'sin', 'cos', 'tan', 'asin', 'acos', 'atan', 'atan2', 'sinh', 'cosh', 'tanh', 'sigmoid',
@@ -129,14 +128,38 @@ RSQRT = _unary('Rsqrt', half_in_float32(lambda x: np.reciprocal(np.sqrt(x))),
 
 
 def reciprocal(x, name=None):
+    """Computes 1 / x element-wise.
+
+    Args:
+      x: A `Tensor`.
+      name: A name for the operation (optional).
+
+    Returns:
+      A `Tensor` with the shape and dtype of `x`."""
     return apply_op(RECIPROCAL, (_arg(x, 'reciprocal'),), None, name)
 
 
 def sqrt(x, name=None):
+    """Computes the square root of `x` element-wise.
+
+    Args:
+      x: A `Tensor`.
+      name: A name for the operation (optional).
+
+    Returns:
+      A `Tensor` with the shape and dtype of `x`."""
     return apply_op(SQRT, (_arg(x, 'sqrt'),), None, name)
 
 
 def rsqrt(x, name=None):
+    """Computes 1 / sqrt(x) element-wise.
+
+    Args:
+      x: A `Tensor`.
+      name: A name for the operation (optional).
+
+    Returns:
+      A `Tensor` with the shape and dtype of `x`."""
     return apply_op(RSQRT, (_arg(x, 'rsqrt'),), None, name)
 
 
@@ -149,18 +172,50 @@ EXPM1 = _unary('Expm1', np.expm1, lambda op, g: g * exp(_in(op)), 'expm1')
 
 
 def exp(x, name=None):
+    """Computes e**x element-wise.
+
+    Args:
+      x: A `Tensor`.
+      name: A name for the operation (optional).
+
+    Returns:
+      A `Tensor` with the shape and dtype of `x`."""
     return apply_op(EXP, (_arg(x, 'exp'),), None, name)
 
 
 def log(x, name=None):
+    """Computes the natural logarithm of `x` element-wise.
+
+    Args:
+      x: A `Tensor`.
+      name: A name for the operation (optional).
+
+    Returns:
+      A `Tensor` with the shape and dtype of `x`."""
     return apply_op(LOG, (_arg(x, 'log'),), None, name)
 
 
 def log1p(x, name=None):
+    """Computes log(1 + x) element-wise, accurately for small `x`.
+
+    Args:
+      x: A `Tensor`.
+      name: A name for the operation (optional).
+
+    Returns:
+      A `Tensor` with the shape and dtype of `x`."""
     return apply_op(LOG1P, (_arg(x, 'log1p'),), None, name)
 
 
 def expm1(x, name=None):
+    """Computes e**x - 1 element-wise, accurately for small `x`.
+
+    Args:
+      x: A `Tensor`.
+      name: A name for the operation (optional).
+
+    Returns:
+      A `Tensor` with the shape and dtype of `x`."""
     return apply_op(EXPM1, (_arg(x, 'expm1'),), None, name)
 
 
@@ -188,26 +243,74 @@ ATAN = _unary('Atan', np.arctan, lambda op, g: g * reciprocal(1 + square(_in(op)
 
 
 def sin(x, name=None):
+    """Computes sine of `x` element-wise.
+
+    Args:
+      x: A `Tensor`.
+      name: A name for the operation (optional).
+
+    Returns:
+      A `Tensor` with the shape and dtype of `x`."""
     return apply_op(SIN, (_arg(x, 'sin'),), None, name)
 
 
 def cos(x, name=None):
+    """Computes cosine of `x` element-wise.
+
+    Args:
+      x: A `Tensor`.
+      name: A name for the operation (optional).
+
+    Returns:
+      A `Tensor` with the shape and dtype of `x`."""
     return apply_op(COS, (_arg(x, 'cos'),), None, name)
 
 
 def tan(x, name=None):
+    """Computes tangent of `x` element-wise.
+
+    Args:
+      x: A `Tensor`.
+      name: A name for the operation (optional).
+
+    Returns:
+      A `Tensor` with the shape and dtype of `x`."""
     return apply_op(TAN, (_arg(x, 'tan'),), None, name)
 
 
 def asin(x, name=None):
+    """Computes the inverse sine of `x` element-wise (radians, in [-pi/2, pi/2]).
+
+    Args:
+      x: A `Tensor`.
+      name: A name for the operation (optional).
+
+    Returns:
+      A `Tensor` with the shape and dtype of `x`."""
     return apply_op(ASIN, (_arg(x, 'asin'),), None, name)
 
 
 def acos(x, name=None):
+    """Computes the inverse cosine of `x` element-wise (radians, in [0, pi]).
+
+    Args:
+      x: A `Tensor`.
+      name: A name for the operation (optional).
+
+    Returns:
+      A `Tensor` with the shape and dtype of `x`."""
     return apply_op(ACOS, (_arg(x, 'acos'),), None, name)
 
 
 def atan(x, name=None):
+    """Computes the inverse tangent of `x` element-wise.
+
+    Args:
+      x: A `Tensor`.
+      name: A name for the operation (optional).
+
+    Returns:
+      A `Tensor` with the shape and dtype of `x`."""
     return apply_op(ATAN, (_arg(x, 'atan'),), None, name)
 
 
@@ -284,18 +387,50 @@ ERFC = _unary('Erfc', lambda x: np.asarray(_erfc_scalar(x), dtype=x.dtype),
 
 
 def sinh(x, name=None):
+    """Computes hyperbolic sine of `x` element-wise.
+
+    Args:
+      x: A `Tensor`.
+      name: A name for the operation (optional).
+
+    Returns:
+      A `Tensor` with the shape and dtype of `x`."""
     return apply_op(SINH, (_arg(x, 'sinh'),), None, name)
 
 
 def cosh(x, name=None):
+    """Computes hyperbolic cosine of `x` element-wise.
+
+    Args:
+      x: A `Tensor`.
+      name: A name for the operation (optional).
+
+    Returns:
+      A `Tensor` with the shape and dtype of `x`."""
     return apply_op(COSH, (_arg(x, 'cosh'),), None, name)
 
 
 def tanh(x, name=None):
+    """Computes hyperbolic tangent of `x` element-wise.
+
+    Args:
+      x: A `Tensor`.
+      name: A name for the operation (optional).
+
+    Returns:
+      A `Tensor` with the shape and dtype of `x`."""
     return apply_op(TANH, (_arg(x, 'tanh'),), None, name)
 
 
 def sigmoid(x, name=None):
+    """Computes the logistic sigmoid 1 / (1 + exp(-x)) element-wise.
+
+    Args:
+      x: A `Tensor`.
+      name: A name for the operation (optional).
+
+    Returns:
+      A `Tensor` with the shape and dtype of `x`."""
     return apply_op(SIGMOID, (_arg(x, 'sigmoid'),), None, name)
 
 
@@ -305,6 +440,14 @@ def softplus(features, name=None):
 
 
 def erf(x, name=None):
+    """Computes the Gauss error function of `x` element-wise.
+
+    Args:
+      x: A `Tensor`.
+      name: A name for the operation (optional).
+
+    Returns:
+      A `Tensor` with the shape and dtype of `x`."""
     return apply_op(ERF, (_arg(x, 'erf'),), None, name)
 
 
@@ -358,10 +501,26 @@ def round(x, name=None):
 
 
 def floor(x, name=None):
+    """Returns the largest integer not greater than `x`, element-wise.
+
+    Args:
+      x: A `Tensor`.
+      name: A name for the operation (optional).
+
+    Returns:
+      A `Tensor` with the shape and dtype of `x`."""
     return apply_op(FLOOR, (_arg(x, 'floor'),), None, name)
 
 
 def ceil(x, name=None):
+    """Returns the smallest integer not less than `x`, element-wise.
+
+    Args:
+      x: A `Tensor`.
+      name: A name for the operation (optional).
+
+    Returns:
+      A `Tensor` with the shape and dtype of `x`."""
     return apply_op(CEIL, (_arg(x, 'ceil'),), None, name)
 
 
@@ -370,6 +529,7 @@ def _pow_operator(x, y):
     return pow(x, y, 'pow')
 
 
-install_operator('__pow__', op_helpers.operator_method(_pow_operator))
-install_operator('__rpow__', op_helpers.operator_method(_pow_operator, reflected=True))
-install_operator('__abs__', abs)
+# This table's Python operators on Tensor (installed by defun/ops/tensor_methods.py).
+OPERATORS = {'__pow__': op_helpers.operator_method(_pow_operator),
+             '__rpow__': op_helpers.operator_method(_pow_operator, reflected=True),
+             '__abs__': abs}

@@ -55,14 +55,38 @@ ATANH = _unary('Atanh', np.arctanh,
 
 
 def asinh(x, name=None):
+    """Computes inverse hyperbolic sine of `x` element-wise.
+
+    Args:
+      x: A `Tensor`.
+      name: A name for the operation (optional).
+
+    Returns:
+      A `Tensor` with the shape and dtype of `x`."""
     return apply_op(ASINH, (to_tensor(x, op='asinh'),), None, name)
 
 
 def acosh(x, name=None):
+    """Computes inverse hyperbolic cosine of `x` element-wise (NaN below 1).
+
+    Args:
+      x: A `Tensor`.
+      name: A name for the operation (optional).
+
+    Returns:
+      A `Tensor` with the shape and dtype of `x`."""
     return apply_op(ACOSH, (to_tensor(x, op='acosh'),), None, name)
 
 
 def atanh(x, name=None):
+    """Computes inverse hyperbolic tangent of `x` element-wise.
+
+    Args:
+      x: A `Tensor`.
+      name: A name for the operation (optional).
+
+    Returns:
+      A `Tensor` with the shape and dtype of `x`."""
     return apply_op(ATANH, (to_tensor(x, op='atanh'),), None, name)
 
 

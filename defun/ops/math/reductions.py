@@ -99,6 +99,19 @@ SUM = _define_reduction('Sum', _sum_kernel, _sum_grad, 'reduce_sum', NUMERIC)
 
 
 def reduce_sum(input_tensor, axis=None, keepdims=False, name=None):
+    """Computes the sum of elements across dimensions of a tensor.
+
+    Args:
+      input_tensor: The `Tensor` to reduce.
+      axis: The dimensions to reduce (an int, a list, or None for all).
+      keepdims: If true, keep reduced dimensions with length 1.
+      name: A name for the operation (optional).
+
+    Returns:
+      The reduced `Tensor`.
+
+    Raises:
+      InvalidArgumentError: if an axis is out of range."""
     return _reduce(SUM, input_tensor, axis, keepdims, name, 'reduce_sum')
 
 
@@ -163,10 +176,36 @@ MIN = _define_reduction('Min', _extreme_kernel(np.min, _highest), _min_or_max_gr
 
 
 def reduce_max(input_tensor, axis=None, keepdims=False, name=None):
+    """Computes the maximum of elements across dimensions of a tensor.
+
+    Args:
+      input_tensor: The `Tensor` to reduce.
+      axis: The dimensions to reduce (an int, a list, or None for all).
+      keepdims: If true, keep reduced dimensions with length 1.
+      name: A name for the operation (optional).
+
+    Returns:
+      The reduced `Tensor`.
+
+    Raises:
+      InvalidArgumentError: if an axis is out of range."""
     return _reduce(MAX, input_tensor, axis, keepdims, name, 'reduce_max')
 
 
 def reduce_min(input_tensor, axis=None, keepdims=False, name=None):
+    """Computes the minimum of elements across dimensions of a tensor.
+
+    Args:
+      input_tensor: The `Tensor` to reduce.
+      axis: The dimensions to reduce (an int, a list, or None for all).
+      keepdims: If true, keep reduced dimensions with length 1.
+      name: A name for the operation (optional).
+
+    Returns:
+      The reduced `Tensor`.
+
+    Raises:
+      InvalidArgumentError: if an axis is out of range."""
     return _reduce(MIN, input_tensor, axis, keepdims, name, 'reduce_min')
 
 
@@ -201,6 +240,19 @@ PROD = _define_reduction('Prod', lambda x, axis, keepdims: np.prod(
 
 
 def reduce_prod(input_tensor, axis=None, keepdims=False, name=None):
+    """Computes the product of elements across dimensions of a tensor.
+
+    Args:
+      input_tensor: The `Tensor` to reduce.
+      axis: The dimensions to reduce (an int, a list, or None for all).
+      keepdims: If true, keep reduced dimensions with length 1.
+      name: A name for the operation (optional).
+
+    Returns:
+      The reduced `Tensor`.
+
+    Raises:
+      InvalidArgumentError: if an axis is out of range."""
     return _reduce(PROD, input_tensor, axis, keepdims, name, 'reduce_prod')
 
 
@@ -229,11 +281,37 @@ def _bool_input(value, axis, op):
 
 
 def reduce_any(input_tensor, axis=None, keepdims=False, name=None):
+    """Computes the logical OR of elements across dimensions of a tensor.
+
+    Args:
+      input_tensor: The `Tensor` to reduce.
+      axis: The dimensions to reduce (an int, a list, or None for all).
+      keepdims: If true, keep reduced dimensions with length 1.
+      name: A name for the operation (optional).
+
+    Returns:
+      The reduced `Tensor`.
+
+    Raises:
+      InvalidArgumentError: if an axis is out of range."""
     return _reduce(ANY, _bool_input(input_tensor, axis, 'reduce_any'), axis, keepdims, name,
                    'reduce_any')
 
 
 def reduce_all(input_tensor, axis=None, keepdims=False, name=None):
+    """Computes the logical AND of elements across dimensions of a tensor.
+
+    Args:
+      input_tensor: The `Tensor` to reduce.
+      axis: The dimensions to reduce (an int, a list, or None for all).
+      keepdims: If true, keep reduced dimensions with length 1.
+      name: A name for the operation (optional).
+
+    Returns:
+      The reduced `Tensor`.
+
+    Raises:
+      InvalidArgumentError: if an axis is out of range."""
     return _reduce(ALL, _bool_input(input_tensor, axis, 'reduce_all'), axis, keepdims, name,
                    'reduce_all')
 
@@ -265,6 +343,19 @@ def reduce_variance(input_tensor, axis=None, keepdims=False, name=None):
 
 
 def reduce_std(input_tensor, axis=None, keepdims=False, name=None):
+    """Computes the (population) standard deviation across dimensions.
+
+    Args:
+      input_tensor: The `Tensor` to reduce.
+      axis: The dimensions to reduce (an int, a list, or None for all).
+      keepdims: If true, keep reduced dimensions with length 1.
+      name: A name for the operation (optional).
+
+    Returns:
+      The reduced `Tensor`.
+
+    Raises:
+      InvalidArgumentError: if an axis is out of range."""
     validation.op_name(name)
     return sqrt(reduce_variance(input_tensor, axis, keepdims))
 

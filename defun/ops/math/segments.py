@@ -126,6 +126,16 @@ def _segment_args(data, segment_ids, num_segments, op):
 
 
 def unsorted_segment_sum(data, segment_ids, num_segments, name=None):
+    """Computes the sum of the rows given each segment id.
+
+    Args:
+      data: A `Tensor`.
+      segment_ids: An int `Tensor` whose shape is a prefix of `data`'s; negative ids are dropped.
+      num_segments: The number of output rows.
+      name: A name for the operation (optional).
+
+    Returns:
+      A `Tensor` of shape `[num_segments] + data.shape[segment_ids.ndim:]`."""
     return apply_op(SEGMENT_SUM, _segment_args(data, segment_ids, num_segments,
                                                'unsorted_segment_sum'), None, name)
 
@@ -143,16 +153,46 @@ def segment_prod(data, segment_ids, name=None):
 
 
 def unsorted_segment_max(data, segment_ids, num_segments, name=None):
+    """Computes the maximum of the rows given each id.
+
+    Args:
+      data: A `Tensor`.
+      segment_ids: An int `Tensor` whose shape is a prefix of `data`'s; negative ids are dropped.
+      num_segments: The number of output rows.
+      name: A name for the operation (optional).
+
+    Returns:
+      A `Tensor` of shape `[num_segments] + data.shape[segment_ids.ndim:]`."""
     return apply_op(SEGMENT_MAX, _segment_args(data, segment_ids, num_segments,
                                                'unsorted_segment_max'), None, name)
 
 
 def unsorted_segment_min(data, segment_ids, num_segments, name=None):
+    """Computes the minimum of the rows given each id.
+
+    Args:
+      data: A `Tensor`.
+      segment_ids: An int `Tensor` whose shape is a prefix of `data`'s; negative ids are dropped.
+      num_segments: The number of output rows.
+      name: A name for the operation (optional).
+
+    Returns:
+      A `Tensor` of shape `[num_segments] + data.shape[segment_ids.ndim:]`."""
     return apply_op(SEGMENT_MIN, _segment_args(data, segment_ids, num_segments,
                                                'unsorted_segment_min'), None, name)
 
 
 def unsorted_segment_mean(data, segment_ids, num_segments, name=None):
+    """Computes the mean of the rows given each id.
+
+    Args:
+      data: A `Tensor`.
+      segment_ids: An int `Tensor` whose shape is a prefix of `data`'s; negative ids are dropped.
+      num_segments: The number of output rows.
+      name: A name for the operation (optional).
+
+    Returns:
+      A `Tensor` of shape `[num_segments] + data.shape[segment_ids.ndim:]`."""
     x, ids, n = _segment_args(data, segment_ids, num_segments, 'unsorted_segment_mean')
     total = apply_op(SEGMENT_SUM, (x, ids, n))
     counts = apply_op(SEGMENT_SUM, (ones_like(cast(ids, x.dtype)), ids, n))
@@ -162,16 +202,43 @@ def unsorted_segment_mean(data, segment_ids, num_segments, name=None):
 
 
 def segment_sum(data, segment_ids, name=None):
+    """Computes the sum of each segment of `data`'s rows.
+
+    Args:
+      data: A `Tensor`.
+      segment_ids: A sorted 1-D int `Tensor` of the length of `data`'s first dimension.
+      name: A name for the operation (optional).
+
+    Returns:
+      A `Tensor` with one row per segment (`segment_ids[-1] + 1` rows)."""
     return apply_op(SEGMENT_SUM, _segment_args(data, segment_ids, None, 'segment_sum'), None,
                     name)
 
 
 def segment_max(data, segment_ids, name=None):
+    """Computes the maximum of each segment of `data`'s rows.
+
+    Args:
+      data: A `Tensor`.
+      segment_ids: A sorted 1-D int `Tensor` of the length of `data`'s first dimension.
+      name: A name for the operation (optional).
+
+    Returns:
+      A `Tensor` with one row per segment (`segment_ids[-1] + 1` rows)."""
     validation.op_name(name)
     return _sorted_extremum(SEGMENT_MAX, data, segment_ids, 'segment_max')
 
 
 def segment_min(data, segment_ids, name=None):
+    """Computes the minimum of each segment of `data`'s rows.
+
+    Args:
+      data: A `Tensor`.
+      segment_ids: A sorted 1-D int `Tensor` of the length of `data`'s first dimension.
+      name: A name for the operation (optional).
+
+    Returns:
+      A `Tensor` with one row per segment (`segment_ids[-1] + 1` rows)."""
     validation.op_name(name)
     return _sorted_extremum(SEGMENT_MIN, data, segment_ids, 'segment_min')
 
@@ -187,6 +254,15 @@ def _sorted_extremum(opdef, data, segment_ids, op):
 
 
 def segment_mean(data, segment_ids, name=None):
+    """Computes the mean of each segment of `data`'s rows.
+
+    Args:
+      data: A `Tensor`.
+      segment_ids: A sorted 1-D int `Tensor` of the length of `data`'s first dimension.
+      name: A name for the operation (optional).
+
+    Returns:
+      A `Tensor` with one row per segment (`segment_ids[-1] + 1` rows)."""
     validation.op_name(name)
     x, ids, n = _segment_args(data, segment_ids, None, 'segment_mean')
     return unsorted_segment_mean(x, ids, n)

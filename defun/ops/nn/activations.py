@@ -57,6 +57,14 @@ def relu_grad(g, y):
 
 
 def relu(features, name=None):
+    """Computes the rectified linear max(features, 0).
+
+    Args:
+      features: A floating-point `Tensor`.
+      name: A name for the operation (optional).
+
+    Returns:
+      A `Tensor` with the shape and dtype of `features`."""
     x = validation.element_type(to_tensor(features, name='features', op='relu'), 'fiu', 'relu',
                                 'features')
     return apply_op(RELU, (x,), None, name)
@@ -70,6 +78,14 @@ RELU6 = define_op('Relu6', lambda x: np.clip(x, 0, 6).astype(x.dtype, copy=False
 
 
 def relu6(features, name=None):
+    """Computes min(max(features, 0), 6).
+
+    Args:
+      features: A floating-point `Tensor`.
+      name: A name for the operation (optional).
+
+    Returns:
+      A `Tensor` with the shape and dtype of `features`."""
     x = validation.element_type(to_tensor(features, name='features', op='relu6'), 'fiu',
                                 'relu6', 'features')
     return apply_op(RELU6, (x,), None, name)
@@ -94,6 +110,14 @@ ELU = define_op('Elu', _elu_kernel, same_as_first,
 
 
 def elu(features, name=None):
+    """Computes the exponential linear unit: exp(x) - 1 below 0, x above.
+
+    Args:
+      features: A floating-point `Tensor`.
+      name: A name for the operation (optional).
+
+    Returns:
+      A `Tensor` with the shape and dtype of `features`."""
     return apply_op(ELU, (_float_arg(features, 'elu'),), None, name)
 
 
@@ -112,6 +136,15 @@ LEAKY_RELU = define_op(
 
 
 def leaky_relu(features, alpha=0.2, name=None):
+    """Computes the leaky ReLU max(alpha * features, features).
+
+    Args:
+      features: A floating-point `Tensor`.
+      alpha: The slope below zero.
+      name: A name for the operation (optional).
+
+    Returns:
+      A `Tensor` with the shape and dtype of `features`."""
     x = to_tensor(features, name='features', op='leaky_relu')
     if x.dtype.is_integer:  # TF casts integer features to float32 here
         x = cast(x, dtypes.float32)
@@ -200,11 +233,29 @@ def _softmax_axis(x, axis, op):
 
 
 def softmax(logits, axis=None, name=None):
+    """Computes softmax: exp(logits) / reduce_sum(exp(logits), axis).
+
+    Args:
+      logits: A non-empty floating-point `Tensor`.
+      axis: The dimension normalised over (default -1, the last).
+      name: A name for the operation (optional).
+
+    Returns:
+      A `Tensor` with the shape and dtype of `logits`."""
     x = _float_arg(logits, 'softmax', 'logits')
     return apply_op(SOFTMAX, (x,), {'axis': _softmax_axis(x, axis, 'softmax')}, name)
 
 
 def log_softmax(logits, axis=None, name=None):
+    """Computes log-softmax: logits - log(reduce_sum(exp(logits), axis)).
+
+    Args:
+      logits: A non-empty floating-point `Tensor`.
+      axis: The dimension normalised over (default -1, the last).
+      name: A name for the operation (optional).
+
+    Returns:
+      A `Tensor` with the shape and dtype of `logits`."""
     x = _float_arg(logits, 'log_softmax', 'logits')
     return apply_op(LOG_SOFTMAX, (x,), {'axis': _softmax_axis(x, axis, 'log_softmax')}, name)
 

@@ -319,10 +319,34 @@ def _pool1d(pool, input, ksize, strides, padding, data_format, op):
 
 
 def max_pool1d(input, ksize, strides, padding, data_format='NWC', name=None):
+    """Max pooling over 1-D windows of a 3-D tensor.
+
+    Args:
+      input: A `Tensor` in `data_format` layout.
+      ksize: The window size (an int or one per dimension).
+      strides: The stride (an int or one per dimension).
+      padding: 'VALID' or 'SAME'.
+      data_format: The layout of `input`.
+      name: A name for the operation (optional).
+
+    Returns:
+      The pooled `Tensor`, in `data_format` layout."""
     return _pool1d(max_pool2d, input, ksize, strides, padding, data_format, 'max_pool1d')
 
 
 def avg_pool1d(input, ksize, strides, padding, data_format='NWC', name=None):
+    """Average pooling over 1-D windows of a 3-D tensor.
+
+    Args:
+      input: A `Tensor` in `data_format` layout.
+      ksize: The window size (an int or one per dimension).
+      strides: The stride (an int or one per dimension).
+      padding: 'VALID' or 'SAME'.
+      data_format: The layout of `input`.
+      name: A name for the operation (optional).
+
+    Returns:
+      The pooled `Tensor`, in `data_format` layout."""
     return _pool1d(avg_pool2d, input, ksize, strides, padding, data_format, 'avg_pool1d')
 
 

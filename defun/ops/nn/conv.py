@@ -354,10 +354,34 @@ def _pool(kind, opdef, input, ksize, strides, padding, data_format, name):
 
 
 def max_pool2d(input, ksize, strides, padding, data_format='NHWC', name=None):
+    """Max pooling over 2-D windows of a 4-D tensor.
+
+    Args:
+      input: A `Tensor` in `data_format` layout.
+      ksize: The window size (an int or one per dimension).
+      strides: The stride (an int or one per dimension).
+      padding: 'VALID' or 'SAME'.
+      data_format: The layout of `input`.
+      name: A name for the operation (optional).
+
+    Returns:
+      The pooled `Tensor`, in `data_format` layout."""
     return _pool('max_pool2d', MAX_POOL, input, ksize, strides, padding, data_format, name)
 
 
 def avg_pool2d(input, ksize, strides, padding, data_format='NHWC', name=None):
+    """Average pooling over 2-D windows of a 4-D tensor.
+
+    Args:
+      input: A `Tensor` in `data_format` layout.
+      ksize: The window size (an int or one per dimension).
+      strides: The stride (an int or one per dimension).
+      padding: 'VALID' or 'SAME'.
+      data_format: The layout of `input`.
+      name: A name for the operation (optional).
+
+    Returns:
+      The pooled `Tensor`, in `data_format` layout."""
     return _pool('avg_pool2d', AVG_POOL, input, ksize, strides, padding, data_format, name)
 
 

@@ -131,6 +131,15 @@ def scaled(z, mean, stddev, dtype, op):
 
 def stateless_normal(shape, seed, mean=0.0, stddev=1.0, dtype=dtypes.float32, name=None,
                      alg='auto_select'):
+    """Draws normal values with `mean` and `stddev` determined by `seed`.
+
+    Args:
+      shape: The output shape (a 1-D int `Tensor` or list).
+      seed: A shape-[2] int `Tensor`; the same seed gives the same values.
+      name: A name for the operation (optional).
+
+    Returns:
+      A `Tensor` of `shape` and `dtype`."""
     dtype = float_dtype(dtype, 'stateless_normal')
     z = draw(NORMAL, shape, *key_counter(seed), dtype, name=name, op='stateless_normal')
     return scaled(z, mean, stddev, dtype, 'stateless_normal')
@@ -138,6 +147,15 @@ def stateless_normal(shape, seed, mean=0.0, stddev=1.0, dtype=dtypes.float32, na
 
 def stateless_truncated_normal(shape, seed, mean=0.0, stddev=1.0, dtype=dtypes.float32,
                                name=None, alg='auto_select'):
+    """Draws normal values re-drawn beyond two standard deviations, determined by `seed`.
+
+    Args:
+      shape: The output shape (a 1-D int `Tensor` or list).
+      seed: A shape-[2] int `Tensor`; the same seed gives the same values.
+      name: A name for the operation (optional).
+
+    Returns:
+      A `Tensor` of `shape` and `dtype`."""
     dtype = float_dtype(dtype, 'stateless_truncated_normal')
     z = draw(TRUNCATED, shape, *key_counter(seed), dtype, name=name,
              op='stateless_truncated_normal')
@@ -168,11 +186,31 @@ def uniform_with(shape, key, counter, minval, maxval, dtype, name, op):
 
 def stateless_uniform(shape, seed, minval=0, maxval=None, dtype=dtypes.float32, name=None,
                       alg='auto_select'):
+    """Draws uniform values in [minval, maxval) determined by `seed` (ints need both bounds).
+
+    Args:
+      shape: The output shape (a 1-D int `Tensor` or list).
+      seed: A shape-[2] int `Tensor`; the same seed gives the same values.
+      name: A name for the operation (optional).
+
+    Returns:
+      A `Tensor` of `shape` and `dtype`."""
     return uniform_with(shape, *key_counter(seed), minval, maxval, dtype, name,
                         'stateless_uniform')
 
 
 def stateless_categorical(logits, num_samples, seed, dtype=dtypes.int64, name=None):
+    """Draws class indices from the categorical distributions given by `logits`, determined by `seed`.
+
+    Args:
+      logits: A 2-D `[batch, classes]` `Tensor` of unnormalised log-probabilities.
+      num_samples: Samples per row.
+      seed: A shape-[2] int `Tensor`.
+      dtype: int32 or int64.
+      name: A name for the operation (optional).
+
+    Returns:
+      A `[batch, num_samples]` `Tensor` of class indices."""
     x = to_tensor(logits, name='logits', op='stateless_categorical')
     op_helpers.float_only(x, 'stateless_categorical')
     n = to_tensor(num_samples, dtype=dtypes.int32, name='num_samples', op='stateless_categorical')
@@ -190,6 +228,15 @@ def stateless_binomial(shape, seed, counts, probs, output_dtype=dtypes.int32, na
 
 
 def stateless_gamma(shape, seed, alpha, beta=None, dtype=dtypes.float32, name=None):
+    """Draws gamma(alpha, beta) values determined by `seed`; `shape` must end with alpha's shape.
+
+    Args:
+      shape: The output shape (a 1-D int `Tensor` or list).
+      seed: A shape-[2] int `Tensor`; the same seed gives the same values.
+      name: A name for the operation (optional).
+
+    Returns:
+      A `Tensor` of `shape` and `dtype`."""
     dtype = float_dtype(dtype, 'stateless_gamma')
     a = to_tensor(alpha, dtype=dtype, name='alpha', op='stateless_gamma')
     if beta is not None:
@@ -200,6 +247,15 @@ def stateless_gamma(shape, seed, alpha, beta=None, dtype=dtypes.float32, name=No
 
 
 def stateless_poisson(shape, seed, lam, dtype=dtypes.int32, name=None):
+    """Draws Poisson(lam) values determined by `seed`.
+
+    Args:
+      shape: The output shape (a 1-D int `Tensor` or list).
+      seed: A shape-[2] int `Tensor`; the same seed gives the same values.
+      name: A name for the operation (optional).
+
+    Returns:
+      A `Tensor` of `shape` and `dtype`."""
     lam_t = to_tensor(lam, name='lam', op='stateless_poisson')
     return draw(POISSON, shape, *key_counter(seed), dtypes.as_dtype(dtype), (lam_t,), name,
                 'stateless_poisson')
