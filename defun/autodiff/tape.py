@@ -18,6 +18,7 @@ from defun.autodiff import backprop
 from defun.core import context, error_helpers, nest
 from defun.core.dispatch import OpRecord
 from defun.core.tensor import Tensor
+from defun.core.variable_base import is_variable
 
 __all__ = ['GradientTape', 'TapeRecords', 'variable_accessed', 'watch_tensor']
 
@@ -171,7 +172,6 @@ class GradientTape:
 
 
 def watch_tensor(records, t):
-    handle = getattr(t, 'handle', None)
     dtype = getattr(t, 'dtype', None)
     if dtype is not None and not (dtype.is_floating or dtype.is_complex or
                                   dtype.name in ('resource', 'variant')):
@@ -179,7 +179,7 @@ def watch_tensor(records, t):
         if context.log_first_n('watch_dtype', 5):
             _log.warning('The dtype of the watched tensor must be floating (e.g. tf.float32), '
                          'got %r', dtype)
-    if handle is not None and hasattr(t, 'assign'):
+    if is_variable(t):
         records.watch_variable(t)
     elif isinstance(t, Tensor):
         records.watch(t)

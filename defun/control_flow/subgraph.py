@@ -24,6 +24,7 @@ from defun.ops.framework import base_ops
 from defun.core.shapes import TensorShape
 from defun.autodiff.tape import variable_accessed
 from defun.core.tensor import Tensor, convert_to_tensor
+from defun.core.variable_base import is_variable
 
 __all__ = []
 
@@ -88,7 +89,7 @@ def to_graph_value(value):
         return value
     if isinstance(value, CompositeValue):
         return value.from_components([to_graph_value(t) for t in value.component_tensors()])
-    if hasattr(value, 'read_value') and hasattr(value, 'handle'):
+    if is_variable(value):
         value = value.read_value()
     if not isinstance(value, Tensor):
         value = convert_to_tensor(value)

@@ -16,6 +16,7 @@ from defun.control_flow.subgraph import CompositeValue
 from defun.core.shapes import TensorShape
 from defun.core.tensor import EagerTensor, Tensor, convert_to_tensor
 from defun.ops.support import validation
+from defun.core.variable_base import is_variable
 
 __all__ = ['TensorArray']
 
@@ -175,7 +176,7 @@ class TensorArray(CompositeValue):
     def _value(self, value, what):
         if isinstance(value, Tensor):
             tensor = value
-        elif hasattr(value, 'read_value') and hasattr(value, 'handle'):
+        elif is_variable(value):
             tensor = value.read_value()
         else:
             tensor = convert_to_tensor(value, dtype_hint=self._dtype)

@@ -35,6 +35,7 @@ from defun.ops.array import tensor_array_ops as ta_ops
 from defun.core.registry import define_op
 from defun.core.shapes import TensorShape
 from defun.core.tensor import Tensor, convert_to_tensor
+from defun.core.variable_base import is_variable
 
 __all__ = ['while_loop']
 
@@ -81,7 +82,7 @@ def while_loop(cond: Callable[..., Any], body: Callable[..., Any], loop_vars: An
 def _loop_value(value):
     if value is None or isinstance(value, cf.CompositeValue):
         return value
-    if hasattr(value, 'read_value') and hasattr(value, 'handle'):
+    if is_variable(value):
         return value.read_value()
     return value if isinstance(value, Tensor) else convert_to_tensor(value)
 

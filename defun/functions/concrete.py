@@ -25,6 +25,7 @@ from defun.ops.framework import base_ops
 from defun.core.registry import define_op
 from defun.autodiff.tape import variable_accessed
 from defun.core.tensor import EagerTensor
+from defun.core.variable_base import is_variable
 
 __all__ = ['ConcreteFunction']
 
@@ -177,7 +178,7 @@ class ConcreteFunction:
                             f'got {len(flat)}')
         checked = []
         for i, (value, ph) in enumerate(zip(flat, self._arg_placeholders)):
-            if ph.dtype is dtypes.resource and hasattr(value, 'handle'):
+            if ph.dtype is dtypes.resource and is_variable(value):
                 value = value.handle  # a Variable given for a Variable argument
             # As TF, a Python value converts to the argument's dtype (1 for a float32 spec).
             t = base_ops.to_tensor(value, dtype=ph.dtype, op=self.name) \

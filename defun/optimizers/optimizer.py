@@ -35,6 +35,7 @@ from defun.autodiff.tape import GradientTape
 from defun.state.trackable import AutoTrackable
 from defun.core import dtypes
 from defun.state.variables import Variable
+from defun.core.variable_base import is_variable
 
 __all__ = ['Optimizer']
 
@@ -176,7 +177,7 @@ class Optimizer(AutoTrackable):
         lr = self._learning_rate
         if isinstance(lr, LearningRateSchedule):
             return lr(self._iterations)
-        if isinstance(lr, Variable):
+        if is_variable(lr):
             return lr
         return lr() if callable(lr) else lr
 
@@ -184,7 +185,7 @@ class Optimizer(AutoTrackable):
     def learning_rate(self, value):
         current = self._learning_rate
         if isinstance(value, LearningRateSchedule) or callable(value) and \
-                not isinstance(value, Variable):
+                not is_variable(value):
             self._learning_rate = value
         elif isinstance(current, LearningRateSchedule):
             raise TypeError(
@@ -192,7 +193,7 @@ class Optimizer(AutoTrackable):
                 '`learning_rate` constructor argument, hence its learning rate is not settable. '
                 'If you need the learning rate to be settable, you should instantiate the '
                 'optimizer with a float `learning_rate` argument.')
-        elif isinstance(current, Variable):
+        elif is_variable(current):
             current.assign(value)
         else:
             self._learning_rate = self._learning_rate_from(value)
@@ -243,7 +244,7 @@ class Optimizer(AutoTrackable):
             return list(self._trainable_variables)
         variables = list(trainable_variables)
         for variable in variables:
-            if not isinstance(variable, Variable):
+            if not is_variable(variable):
                 raise TypeError(f'{self.name}: can only update Variables, got '
                                 f'{type(variable).__name__} {variable!r}')
         if not self.built:

@@ -17,6 +17,7 @@ from defun.ops.framework import base_ops, variable_ops as state
 from defun.ops.array import gathering
 from defun.ops.math import math_ops as math_more
 from defun.core.shapes import TensorShape
+from defun.core.variable_base import VariableBase
 from defun.autodiff.tape import variable_accessed
 from defun.core.tensor import (EagerTensor, Reference, Tensor, convert_to_tensor, numpy_text,
                           register_tensor_conversion_function)
@@ -68,7 +69,7 @@ class ResourceHandle(EagerTensor):
     __str__ = __repr__
 
 
-class Variable:
+class Variable(VariableBase):
     """A mutable tensor-valued state, as `tf.Variable`. As in TF, `Variable(...)` makes a
     `ResourceVariable` (the subclass TF's instances have); subclasses make their own class."""
 

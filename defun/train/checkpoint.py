@@ -17,6 +17,7 @@ from defun.state.trackable import (AutoTrackable, Saveable, can_wait, children, 
                              is_trackable, wrap)
 from defun.train import checkpoint_format, checkpoint_state
 from defun.state.variables import Variable
+from defun.core.variable_base import is_variable
 
 __all__ = ['Checkpoint', 'CheckpointLoadStatus', 'InitializationOnlyStatus', 'object_graph']
 
@@ -48,7 +49,7 @@ def object_graph(root):
                 queue.append(ids[id(value)])
             nodes[node_id]['children'].append([name, ids[id(value)]])
     for node, obj, path in zip(nodes, objects, paths):
-        if isinstance(obj, Variable):
+        if is_variable(obj):
             node['value'] = '/'.join(_escape(n) for n in path) + VALUE_SUFFIX
         elif isinstance(obj, Saveable):
             node['value'] = '/'.join(_escape(n) for n in path) + \
@@ -82,11 +83,11 @@ class _Restoration:
         assignments, waiting = [], []
         self._plan(node_id, obj, owner, owner_path, assignments, waiting)
         for target, key in assignments:
-            if isinstance(target, Variable):
+            if is_variable(target):
                 _check_value(key, target, self.arrays[key], self.table[key][1])
         with context.init_scope():
             for target, key in assignments:
-                if isinstance(target, Variable):
+                if is_variable(target):
                     target.assign(self.arrays[key])
                 else:
                     target.restore_state(self.arrays[key])
