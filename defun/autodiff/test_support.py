@@ -1,12 +1,10 @@
-"""tf.test: what a program asks about the build (no CUDA, ROCm, GPU or XLA here: defun runs numpy
-on the CPU) and `compute_gradient`, the theoretical and numeric jacobians of a function.
-
-TF's `TestCase`, `main` and `Benchmark` belong to its unittest framework and are not part of
-defun (NotInDefunError names them).
+"""What tf.test offers besides TF's unittest framework: what a program asks about the build (no
+CUDA, ROCm, GPU or XLA here: defun runs numpy on the CPU) and `compute_gradient`, the theoretical
+and numeric jacobians of a function.
 """
 import numpy as np
 
-from defun.core import nest, unsupported
+from defun.core import nest
 from defun.autodiff.tape import GradientTape
 from defun.core.tensor import convert_to_tensor
 
@@ -83,8 +81,3 @@ def _numeric_jacobian(f, xs, i, delta):
         columns.append((moved[0] - moved[1]) / scale)
     y_size = columns[0].size if columns else int(np.prod(_output(f, xs).shape.as_list()))
     return np.stack(columns, axis=1) if columns else np.zeros((y_size, 0), base.dtype)
-
-
-__getattr__ = unsupported.missing_names(
-    __name__, 'tf.test', {'TestCase': "TensorFlow's unittest framework", 'main': 'test runner',
-                          'Benchmark': 'benchmarks', 'benchmark_config': 'benchmarks'})

@@ -1,8 +1,9 @@
-"""The `tf.debugging` namespace."""
+"""tf.debugging's settings: whether tracebacks hide defun's own frames, and device-placement logging
+(recorded only: every op runs on the CPU). The state lives in context.py."""
 from defun.core import context
-from defun.ops.debugging.debug import Assert, check_numerics  # noqa: F401
-from defun.ops.debugging.asserts import *  # noqa: F401,F403
-from defun.ops.debugging.check_ops import *  # noqa: F401,F403
+
+__all__ = ['enable_traceback_filtering', 'disable_traceback_filtering',
+           'is_traceback_filtering_enabled', 'set_log_device_placement', 'get_log_device_placement']
 
 
 def enable_traceback_filtering():
