@@ -32,8 +32,7 @@ from defun.ops.array.sorting import sort, argsort
 from defun.ops.array.indexing import strided_slice
 from defun.ops.math.truncating import truncatediv, truncatemod, realdiv, unique_with_counts
 from defun.ops.debugging.debug import Assert, print
-from defun import math, linalg, nn, random
-from defun.core import debug_settings as debugging
+from defun import math, linalg, nn, random, debugging
 from defun.state.variables import Variable
 from defun.autodiff.indexed_slices import IndexedSlices
 from defun.autodiff.tape import GradientTape
@@ -49,15 +48,14 @@ from defun.functions.function import function, Function
 from defun.autodiff.custom_gradient import custom_gradient
 from defun.ops.framework.python_ops import stop_gradient, py_function, numpy_function
 from defun.core.registry import RegisterGradient, no_gradient
-from defun.autodiff import eager_functional as eager
+from defun import eager
 import autograph  # tf.autograph
 from defun.functions.concrete import ConcreteFunction
 from defun import types  # tf.types.experimental.TraceType, FunctionType, ...
 from defun.control_flow import (cond, case, switch_case, while_loop, TensorArray, map_fn, scan,
     foldl, foldr)
 from defun.state.module import Module
-from defun import config, version
-from defun.autodiff import test_support as test
+from defun import config, version, test
 from defun import train  # tf.train: checkpoints
 from defun import saved_model
 from defun.version import VERSION as __version__
@@ -74,7 +72,7 @@ from defun import data  # tf.data
 from defun import experimental  # tf.experimental.Optional
 from defun import keras
 from defun import optimizers  # tf.optimizers
-from defun.state import initializers
+from defun import initializers
 from defun.state.initializers import (zeros_initializer, ones_initializer, constant_initializer,
     random_normal_initializer, random_uniform_initializer)
 from defun.core import unsupported as _unsupported
