@@ -1,5 +1,5 @@
 """The segment reductions of tf.math: segment_* and unsorted_segment_* sum, prod, mean, max and
-min (math_more.py re-exports them).
+min (math_ops.py re-exports them).
 
 Each is one op (numpy's ufunc.at); their gradients gather the output gradient back to the data
 rows, max/min splitting it evenly among the rows equal to the result (TF's rule). Empty segments
