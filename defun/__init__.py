@@ -75,6 +75,10 @@ from defun import optimizers  # tf.optimizers
 from defun import initializers
 from defun.state.initializers import (zeros_initializer, ones_initializer, constant_initializer,
     random_normal_initializer, random_uniform_initializer)
+from defun import sparse, ragged
+from defun.ops.sparse.sparse_tensor import SparseTensor, SparseTensorSpec
+from defun.ops.ragged.ragged_tensor import RaggedTensor, RaggedTensorSpec
+from defun.core.composite import TypeSpec
 from defun.core import unsupported as _unsupported
 
 __getattr__ = _unsupported.missing_names(__name__, 'tf', _unsupported.TF_NAMESPACES)

@@ -150,8 +150,9 @@ class Function:
             key, feeds = signature_key(self._name, self._input_signature, names, values)
             # Trace from the converted tensors, not the raw values (a Python list where a
             # TensorSpec stands is one tensor here, as in TF).
-            return self._cached_or_traced(key, nest.pack_sequence_as(
-                list(self._input_signature), feeds), feeds, ()).call_flat(feeds)
+            values = nest.pack_sequence_as(list(self._input_signature), feeds,
+                                           expand_composites=True)
+            return self._cached_or_traced(key, values, feeds, ()).call_flat(feeds)
         try:
             key, feeds, holders = TraceKey.build(names, values)
         except UnconvertibleArray as exc:
