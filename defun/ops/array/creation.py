@@ -14,6 +14,7 @@ from defun.core.registry import define_op
 from defun.core.tensor import EagerTensor, Tensor, constant_from_array
 from defun.core.value_conversion import to_array
 from defun.ops.support import validation
+from defun.ops.support.docs import documented
 
 __all__ = ['constant', 'zeros', 'ones', 'eye', 'range', 'linspace', 'rank', 'newaxis']
 
@@ -50,32 +51,16 @@ def _small_constant_shape(value):
     return dims
 
 
+@documented('creation', 'Creates a tensor with all elements set to zero.')
 def zeros(shape, dtype=dtypes.float32, name=None):
-    """Creates a tensor with all elements set to zero.
-
-    Args:
-      shape: The output shape (a list or 1-D int `Tensor`).
-      dtype: The element dtype.
-      name: A name for the operation (optional).
-
-    Returns:
-      A `Tensor` of `shape` and `dtype`."""
     dtype = dtypes.as_dtype(dtype)
     zero = b'' if dtype is dtypes.string else dtype.as_numpy_dtype(0)  # TF's zero string
     return fill(_shape_arg(shape, 'zeros'), to_tensor(zero, dtype=dtype, op='zeros'),
                 name or 'zeros')
 
 
+@documented('creation', 'Creates a tensor with all elements set to one.')
 def ones(shape, dtype=dtypes.float32, name=None):
-    """Creates a tensor with all elements set to one.
-
-    Args:
-      shape: The output shape (a list or 1-D int `Tensor`).
-      dtype: The element dtype.
-      name: A name for the operation (optional).
-
-    Returns:
-      A `Tensor` of `shape` and `dtype`."""
     dtype = dtypes.as_dtype(dtype)
     one = 1 if dtype is dtypes.string else dtype.as_numpy_dtype(1)  # refused for strings, as TF
     return fill(_shape_arg(shape, 'ones'), to_tensor(one, dtype=dtype, op='ones'),

@@ -14,6 +14,7 @@ from defun.ops.support import helpers as op_helpers
 from defun.ops.support.helpers import dims, same_as_first, to_tensor
 from defun.core.registry import define_op
 from defun.ops.support import validation
+from defun.ops.support.docs import documented
 
 __all__ = ['identity', 'cast', 'shape', 'reshape', 'broadcast_to', 'zeros_like', 'ones_like',
            'fill', 'sum_to', 'reduced_shape', 'static_or_tensor_shape']
@@ -302,31 +303,15 @@ ZEROS_LIKE = define_op('ZerosLike', _zeros_like_kernel, same_as_first, None)
 ONES_LIKE = define_op('OnesLike', np.ones_like, same_as_first, None)
 
 
+@documented('like', 'Creates a tensor of zeros with the shape of `input`.')
 def zeros_like(input, dtype=None, name=None):
-    """Creates a tensor of zeros with the shape of `input`.
-
-    Args:
-      input: A `Tensor` (or value convertible to one).
-      dtype: The result dtype (default: `input`'s).
-      name: A name for the operation (optional).
-
-    Returns:
-      A `Tensor` with the shape of `input`."""
     x = to_tensor(input, op='zeros_like')
     result = apply_op(ZEROS_LIKE, (x,), None, name or 'zeros_like')
     return result if dtype is None else cast(result, dtype)
 
 
+@documented('like', 'Creates a tensor of ones with the shape of `input`.')
 def ones_like(input, dtype=None, name=None):
-    """Creates a tensor of ones with the shape of `input`.
-
-    Args:
-      input: A `Tensor` (or value convertible to one).
-      dtype: The result dtype (default: `input`'s).
-      name: A name for the operation (optional).
-
-    Returns:
-      A `Tensor` with the shape of `input`."""
     x = to_tensor(input, op='ones_like')
     if x.dtype.name == 'string':
         raise validation.dtype_mismatch(

@@ -21,6 +21,7 @@ from defun.ops.math.logic import greater_equal, less_equal, where
 from defun.core.registry import define_op
 from defun.core.tensor import EagerTensor, convert_to_tensor
 from defun.ops.support import validation
+from defun.ops.support.docs import documented
 
 __all__ = ['add', 'subtract', 'multiply', 'divide', 'truediv', 'floordiv', 'floormod', 'mod',
            'maximum', 'minimum', 'divide_no_nan', 'negative', 'square', 'add_n', 'clip_by_value',
@@ -92,53 +93,20 @@ def _operands(x, y, op):
     return binary_args(x, y, op)
 
 
+@documented('binary', 'Returns x + y element-wise, broadcasting.')
 def add(x, y, name=None):
-    """Returns x + y element-wise, broadcasting.
-
-    Args:
-      x: A `Tensor`.
-      y: A `Tensor` of the same dtype as `x`; the two shapes broadcast.
-      name: A name for the operation (optional).
-
-    Returns:
-      A `Tensor` of the broadcast shape, dtype of `x`.
-
-    Raises:
-      InvalidArgumentError: if the shapes do not broadcast."""
     x, y = _operands(x, y, 'add')
     return apply_op(ADD, (x, y), None, name or 'Add')
 
 
+@documented('binary', 'Returns x - y element-wise, broadcasting.')
 def subtract(x, y, name=None):
-    """Returns x - y element-wise, broadcasting.
-
-    Args:
-      x: A `Tensor`.
-      y: A `Tensor` of the same dtype as `x`; the two shapes broadcast.
-      name: A name for the operation (optional).
-
-    Returns:
-      A `Tensor` of the broadcast shape, dtype of `x`.
-
-    Raises:
-      InvalidArgumentError: if the shapes do not broadcast."""
     x, y = _operands(x, y, 'subtract')
     return apply_op(SUB, (x, y), None, name)
 
 
+@documented('binary', 'Returns x * y element-wise, broadcasting.')
 def multiply(x, y, name=None):
-    """Returns x * y element-wise, broadcasting.
-
-    Args:
-      x: A `Tensor`.
-      y: A `Tensor` of the same dtype as `x`; the two shapes broadcast.
-      name: A name for the operation (optional).
-
-    Returns:
-      A `Tensor` of the broadcast shape, dtype of `x`.
-
-    Raises:
-      InvalidArgumentError: if the shapes do not broadcast."""
     x, y = _operands(x, y, 'multiply')
     return apply_op(MUL, (x, y), None, name)
 
@@ -148,19 +116,8 @@ def _int_div_dtype(dtype):
     return dtypes.float32 if dtype.size <= 2 else dtypes.float64
 
 
+@documented('binary', 'Returns x / y element-wise; integer operands are divided as floats.')
 def truediv(x, y, name=None):
-    """Returns x / y element-wise; integer operands are divided as floats.
-
-    Args:
-      x: A `Tensor`.
-      y: A `Tensor` of the same dtype as `x`; the two shapes broadcast.
-      name: A name for the operation (optional).
-
-    Returns:
-      A `Tensor` of the broadcast shape, dtype of `x`.
-
-    Raises:
-      InvalidArgumentError: if the shapes do not broadcast."""
     x, y = _operands(x, y, 'truediv')
     if not x.dtype.is_numeric:  # TF's wrapper checks this itself: a TypeError in both modes
         raise TypeError(f'truediv: Invalid dtype {x.dtype.name} in __truediv__ '
@@ -230,36 +187,14 @@ MAXIMUM = _define_binary('Maximum', np.maximum, _min_max_grad(greater_equal), 'm
 MINIMUM = _define_binary('Minimum', np.minimum, _min_max_grad(less_equal), 'minimum', REAL)
 
 
+@documented('binary', 'Returns the element-wise maximum of `x` and `y`, broadcasting.')
 def maximum(x, y, name=None):
-    """Returns the element-wise maximum of `x` and `y`, broadcasting.
-
-    Args:
-      x: A `Tensor`.
-      y: A `Tensor` of the same dtype as `x`; the two shapes broadcast.
-      name: A name for the operation (optional).
-
-    Returns:
-      A `Tensor` of the broadcast shape, dtype of `x`.
-
-    Raises:
-      InvalidArgumentError: if the shapes do not broadcast."""
     x, y = binary_args(x, y, 'maximum')
     return apply_op(MAXIMUM, (x, y), None, name)
 
 
+@documented('binary', 'Returns the element-wise minimum of `x` and `y`, broadcasting.')
 def minimum(x, y, name=None):
-    """Returns the element-wise minimum of `x` and `y`, broadcasting.
-
-    Args:
-      x: A `Tensor`.
-      y: A `Tensor` of the same dtype as `x`; the two shapes broadcast.
-      name: A name for the operation (optional).
-
-    Returns:
-      A `Tensor` of the broadcast shape, dtype of `x`.
-
-    Raises:
-      InvalidArgumentError: if the shapes do not broadcast."""
     x, y = binary_args(x, y, 'minimum')
     return apply_op(MINIMUM, (x, y), None, name)
 
@@ -304,27 +239,13 @@ SQUARE = define_op('Square', np.square, same_as_first,
                    lambda op, g: g * (conj(op.inputs[0]) * 2))
 
 
+@documented('unary', 'Computes -x element-wise.')
 def negative(x, name=None):
-    """Computes -x element-wise.
-
-    Args:
-      x: A `Tensor`.
-      name: A name for the operation (optional).
-
-    Returns:
-      A `Tensor` with the shape and dtype of `x`."""
     return apply_op(NEG, (to_tensor(x, op='negative'),), None, name)
 
 
+@documented('unary', 'Computes x * x element-wise.')
 def square(x, name=None):
-    """Computes x * x element-wise.
-
-    Args:
-      x: A `Tensor`.
-      name: A name for the operation (optional).
-
-    Returns:
-      A `Tensor` with the shape and dtype of `x`."""
     x = to_tensor(x, op='square')
     if x.dtype.is_bool:
         raise validation.dtype_mismatch(

@@ -19,6 +19,7 @@ from defun.ops.framework.base_ops import sum_to, zeros_like
 from defun.ops.support.dtype_checks import BOOL, FLOAT, REAL, check_inputs, checked_kernel
 from defun.core.registry import define_op
 from defun.core.tensor import is_tensor
+from defun.ops.support.docs import documented
 
 __all__ = ['equal', 'not_equal', 'less', 'less_equal', 'greater', 'greater_equal', 'logical_and',
            'logical_or', 'logical_not', 'logical_xor', 'where', 'is_finite', 'is_nan', 'is_inf']
@@ -45,67 +46,23 @@ GREATER = _define_compare('Greater', operator.gt, 'greater')
 GREATER_EQUAL = _define_compare('GreaterEqual', operator.ge, 'greater_equal')
 
 
+@documented('compare', 'Returns the truth value of (x < y) element-wise.')
 def less(x, y, name=None):
-    """Returns the truth value of (x < y) element-wise.
-
-    Args:
-      x: A `Tensor`.
-      y: A `Tensor` of the same dtype as `x`; the two shapes broadcast.
-      name: A name for the operation (optional).
-
-    Returns:
-      A `bool` `Tensor` of the broadcast shape.
-
-    Raises:
-      InvalidArgumentError: if the shapes do not broadcast."""
     return apply_op(LESS, binary_args(x, y, 'less'), None, name)
 
 
+@documented('compare', 'Returns the truth value of (x <= y) element-wise.')
 def less_equal(x, y, name=None):
-    """Returns the truth value of (x <= y) element-wise.
-
-    Args:
-      x: A `Tensor`.
-      y: A `Tensor` of the same dtype as `x`; the two shapes broadcast.
-      name: A name for the operation (optional).
-
-    Returns:
-      A `bool` `Tensor` of the broadcast shape.
-
-    Raises:
-      InvalidArgumentError: if the shapes do not broadcast."""
     return apply_op(LESS_EQUAL, binary_args(x, y, 'less_equal'), None, name)
 
 
+@documented('compare', 'Returns the truth value of (x > y) element-wise.')
 def greater(x, y, name=None):
-    """Returns the truth value of (x > y) element-wise.
-
-    Args:
-      x: A `Tensor`.
-      y: A `Tensor` of the same dtype as `x`; the two shapes broadcast.
-      name: A name for the operation (optional).
-
-    Returns:
-      A `bool` `Tensor` of the broadcast shape.
-
-    Raises:
-      InvalidArgumentError: if the shapes do not broadcast."""
     return apply_op(GREATER, binary_args(x, y, 'greater'), None, name)
 
 
+@documented('compare', 'Returns the truth value of (x >= y) element-wise.')
 def greater_equal(x, y, name=None):
-    """Returns the truth value of (x >= y) element-wise.
-
-    Args:
-      x: A `Tensor`.
-      y: A `Tensor` of the same dtype as `x`; the two shapes broadcast.
-      name: A name for the operation (optional).
-
-    Returns:
-      A `bool` `Tensor` of the broadcast shape.
-
-    Raises:
-      InvalidArgumentError: if the shapes do not broadcast."""
     return apply_op(GREATER_EQUAL, binary_args(x, y, 'greater_equal'), None, name)
 
 
@@ -137,35 +94,13 @@ NOT_EQUAL = define_op('NotEqual', _equality_kernel(np.not_equal, True),
                       _equality_infer('not_equal'), None)
 
 
+@documented('compare', 'Returns the truth value of (x == y) element-wise.')
 def equal(x, y, name=None):
-    """Returns the truth value of (x == y) element-wise.
-
-    Args:
-      x: A `Tensor`.
-      y: A `Tensor` of the same dtype as `x`; the two shapes broadcast.
-      name: A name for the operation (optional).
-
-    Returns:
-      A `bool` `Tensor` of the broadcast shape.
-
-    Raises:
-      InvalidArgumentError: if the shapes do not broadcast."""
     return apply_op(EQUAL, binary_args(x, y, 'equal'), None, name)
 
 
+@documented('compare', 'Returns the truth value of (x != y) element-wise.')
 def not_equal(x, y, name=None):
-    """Returns the truth value of (x != y) element-wise.
-
-    Args:
-      x: A `Tensor`.
-      y: A `Tensor` of the same dtype as `x`; the two shapes broadcast.
-      name: A name for the operation (optional).
-
-    Returns:
-      A `bool` `Tensor` of the broadcast shape.
-
-    Raises:
-      InvalidArgumentError: if the shapes do not broadcast."""
     return apply_op(NOT_EQUAL, binary_args(x, y, 'not_equal'), None, name)
 
 
@@ -216,44 +151,20 @@ LOGICAL_NOT = define_op('LogicalNot', checked_kernel(np.logical_not, BOOL, 'logi
                         _logical_infer('logical_not'), None)
 
 
+@documented('logical', 'Returns the truth value of x AND y element-wise.')
 def logical_and(x, y, name=None):
-    """Returns the truth value of x AND y element-wise.
-
-    Args:
-      x: A `bool` `Tensor`.
-      y: A `bool` `Tensor` (binary forms); the shapes broadcast.
-      name: A name for the operation (optional).
-
-    Returns:
-      A `bool` `Tensor`."""
     return apply_op(LOGICAL_AND, binary_args(x, y, 'logical_and'), None, name)
 
 
+@documented('logical', 'Returns the truth value of x OR y element-wise.')
 def logical_or(x, y, name=None):
-    """Returns the truth value of x OR y element-wise.
-
-    Args:
-      x: A `bool` `Tensor`.
-      y: A `bool` `Tensor` (binary forms); the shapes broadcast.
-      name: A name for the operation (optional).
-
-    Returns:
-      A `bool` `Tensor`."""
     return apply_op(LOGICAL_OR, binary_args(x, y, 'logical_or'), None, name)
 
 
+@documented('logical', 'Returns the truth value of NOT x element-wise.')
 def logical_not(x, name=None):
     # LogicalNot's input is bool by its signature, so a Python value converts as bool ([] too);
     # a tensor of another dtype meets the kernel's refusal
-    """Returns the truth value of NOT x element-wise.
-
-    Args:
-      x: A `bool` `Tensor`.
-      y: A `bool` `Tensor` (binary forms); the shapes broadcast.
-      name: A name for the operation (optional).
-
-    Returns:
-      A `bool` `Tensor`."""
     dtype = None if is_tensor(x) else dtypes.bool
     return apply_op(LOGICAL_NOT, (to_tensor(x, dtype, op='logical_not'),), None, name)
 
@@ -363,37 +274,16 @@ IS_INF = define_op('IsInf', checked_kernel(np.isinf, FLOAT, 'is_inf'), _classify
                    None)
 
 
+@documented('classify', 'Returns which elements of `x` are finite (not inf, not NaN).')
 def is_finite(x, name=None):
-    """Returns which elements of `x` are finite (not inf, not NaN).
-
-    Args:
-      x: A floating-point `Tensor`.
-      name: A name for the operation (optional).
-
-    Returns:
-      A `bool` `Tensor` with the shape of `x`."""
     return apply_op(IS_FINITE, (to_tensor(x, op='is_finite'),), None, name)
 
 
+@documented('classify', 'Returns which elements of `x` are NaN.')
 def is_nan(x, name=None):
-    """Returns which elements of `x` are NaN.
-
-    Args:
-      x: A floating-point `Tensor`.
-      name: A name for the operation (optional).
-
-    Returns:
-      A `bool` `Tensor` with the shape of `x`."""
     return apply_op(IS_NAN, (to_tensor(x, op='is_nan'),), None, name)
 
 
+@documented('classify', 'Returns which elements of `x` are +inf or -inf.')
 def is_inf(x, name=None):
-    """Returns which elements of `x` are +inf or -inf.
-
-    Args:
-      x: A floating-point `Tensor`.
-      name: A name for the operation (optional).
-
-    Returns:
-      A `bool` `Tensor` with the shape of `x`."""
     return apply_op(IS_INF, (to_tensor(x, op='is_inf'),), None, name)

@@ -20,6 +20,7 @@ from defun.ops.support.helpers import dims, static_value, to_tensor
 from defun.ops.math.reductions import reduce_max
 from defun.ops.array.transform import expand_dims
 from defun.core.registry import define_op
+from defun.ops.support.docs import documented
 
 __all__ = ['unsorted_segment_sum', 'unsorted_segment_mean', 'unsorted_segment_max',
            'unsorted_segment_min', 'unsorted_segment_prod', 'segment_prod', 'segment_sum',
@@ -125,17 +126,8 @@ def _segment_args(data, segment_ids, num_segments, op):
     return x, ids, cast(n, ids.dtype)
 
 
+@documented('unsorted_segment', 'Computes the sum of the rows given each segment id.')
 def unsorted_segment_sum(data, segment_ids, num_segments, name=None):
-    """Computes the sum of the rows given each segment id.
-
-    Args:
-      data: A `Tensor`.
-      segment_ids: An int `Tensor` whose shape is a prefix of `data`'s; negative ids are dropped.
-      num_segments: The number of output rows.
-      name: A name for the operation (optional).
-
-    Returns:
-      A `Tensor` of shape `[num_segments] + data.shape[segment_ids.ndim:]`."""
     return apply_op(SEGMENT_SUM, _segment_args(data, segment_ids, num_segments,
                                                'unsorted_segment_sum'), None, name)
 
@@ -152,47 +144,20 @@ def segment_prod(data, segment_ids, name=None):
                     name)
 
 
+@documented('unsorted_segment', 'Computes the maximum of the rows given each id.')
 def unsorted_segment_max(data, segment_ids, num_segments, name=None):
-    """Computes the maximum of the rows given each id.
-
-    Args:
-      data: A `Tensor`.
-      segment_ids: An int `Tensor` whose shape is a prefix of `data`'s; negative ids are dropped.
-      num_segments: The number of output rows.
-      name: A name for the operation (optional).
-
-    Returns:
-      A `Tensor` of shape `[num_segments] + data.shape[segment_ids.ndim:]`."""
     return apply_op(SEGMENT_MAX, _segment_args(data, segment_ids, num_segments,
                                                'unsorted_segment_max'), None, name)
 
 
+@documented('unsorted_segment', 'Computes the minimum of the rows given each id.')
 def unsorted_segment_min(data, segment_ids, num_segments, name=None):
-    """Computes the minimum of the rows given each id.
-
-    Args:
-      data: A `Tensor`.
-      segment_ids: An int `Tensor` whose shape is a prefix of `data`'s; negative ids are dropped.
-      num_segments: The number of output rows.
-      name: A name for the operation (optional).
-
-    Returns:
-      A `Tensor` of shape `[num_segments] + data.shape[segment_ids.ndim:]`."""
     return apply_op(SEGMENT_MIN, _segment_args(data, segment_ids, num_segments,
                                                'unsorted_segment_min'), None, name)
 
 
+@documented('unsorted_segment', 'Computes the mean of the rows given each id.')
 def unsorted_segment_mean(data, segment_ids, num_segments, name=None):
-    """Computes the mean of the rows given each id.
-
-    Args:
-      data: A `Tensor`.
-      segment_ids: An int `Tensor` whose shape is a prefix of `data`'s; negative ids are dropped.
-      num_segments: The number of output rows.
-      name: A name for the operation (optional).
-
-    Returns:
-      A `Tensor` of shape `[num_segments] + data.shape[segment_ids.ndim:]`."""
     x, ids, n = _segment_args(data, segment_ids, num_segments, 'unsorted_segment_mean')
     total = apply_op(SEGMENT_SUM, (x, ids, n))
     counts = apply_op(SEGMENT_SUM, (ones_like(cast(ids, x.dtype)), ids, n))
@@ -201,44 +166,20 @@ def unsorted_segment_mean(data, segment_ids, num_segments, name=None):
     return divide_no_nan(total, counts)
 
 
+@documented('segment', "Computes the sum of each segment of `data`'s rows.")
 def segment_sum(data, segment_ids, name=None):
-    """Computes the sum of each segment of `data`'s rows.
-
-    Args:
-      data: A `Tensor`.
-      segment_ids: A sorted 1-D int `Tensor` of the length of `data`'s first dimension.
-      name: A name for the operation (optional).
-
-    Returns:
-      A `Tensor` with one row per segment (`segment_ids[-1] + 1` rows)."""
     return apply_op(SEGMENT_SUM, _segment_args(data, segment_ids, None, 'segment_sum'), None,
                     name)
 
 
+@documented('segment', "Computes the maximum of each segment of `data`'s rows.")
 def segment_max(data, segment_ids, name=None):
-    """Computes the maximum of each segment of `data`'s rows.
-
-    Args:
-      data: A `Tensor`.
-      segment_ids: A sorted 1-D int `Tensor` of the length of `data`'s first dimension.
-      name: A name for the operation (optional).
-
-    Returns:
-      A `Tensor` with one row per segment (`segment_ids[-1] + 1` rows)."""
     validation.op_name(name)
     return _sorted_extremum(SEGMENT_MAX, data, segment_ids, 'segment_max')
 
 
+@documented('segment', "Computes the minimum of each segment of `data`'s rows.")
 def segment_min(data, segment_ids, name=None):
-    """Computes the minimum of each segment of `data`'s rows.
-
-    Args:
-      data: A `Tensor`.
-      segment_ids: A sorted 1-D int `Tensor` of the length of `data`'s first dimension.
-      name: A name for the operation (optional).
-
-    Returns:
-      A `Tensor` with one row per segment (`segment_ids[-1] + 1` rows)."""
     validation.op_name(name)
     return _sorted_extremum(SEGMENT_MIN, data, segment_ids, 'segment_min')
 
@@ -253,16 +194,8 @@ def _sorted_extremum(opdef, data, segment_ids, op):
     return where(counts > 0, result, zeros_like(result))
 
 
+@documented('segment', "Computes the mean of each segment of `data`'s rows.")
 def segment_mean(data, segment_ids, name=None):
-    """Computes the mean of each segment of `data`'s rows.
-
-    Args:
-      data: A `Tensor`.
-      segment_ids: A sorted 1-D int `Tensor` of the length of `data`'s first dimension.
-      name: A name for the operation (optional).
-
-    Returns:
-      A `Tensor` with one row per segment (`segment_ids[-1] + 1` rows)."""
     validation.op_name(name)
     x, ids, n = _segment_args(data, segment_ids, None, 'segment_mean')
     return unsorted_segment_mean(x, ids, n)

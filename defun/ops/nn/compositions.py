@@ -30,6 +30,7 @@ from defun.ops.math.reductions import reduce_sum
 from defun.ops.array.transform import expand_dims, squeeze, transpose
 from defun.ops.support import validation
 from defun.core.registry import define_op
+from defun.ops.support.docs import documented
 
 __all__ = ['softsign', 'selu', 'l2_normalize', 'embedding_lookup', 'dropout', 'conv1d',
            'conv2d_transpose', 'depthwise_conv2d', 'batch_normalization', 'normalize_moments',
@@ -318,35 +319,13 @@ def _pool1d(pool, input, ksize, strides, padding, data_format, op):
     return squeeze(pool(expand_dims(x, 1), (1, k), (1, s), padding), [1])
 
 
+@documented('pool', 'Max pooling over 1-D windows of a 3-D tensor.')
 def max_pool1d(input, ksize, strides, padding, data_format='NWC', name=None):
-    """Max pooling over 1-D windows of a 3-D tensor.
-
-    Args:
-      input: A `Tensor` in `data_format` layout.
-      ksize: The window size (an int or one per dimension).
-      strides: The stride (an int or one per dimension).
-      padding: 'VALID' or 'SAME'.
-      data_format: The layout of `input`.
-      name: A name for the operation (optional).
-
-    Returns:
-      The pooled `Tensor`, in `data_format` layout."""
     return _pool1d(max_pool2d, input, ksize, strides, padding, data_format, 'max_pool1d')
 
 
+@documented('pool', 'Average pooling over 1-D windows of a 3-D tensor.')
 def avg_pool1d(input, ksize, strides, padding, data_format='NWC', name=None):
-    """Average pooling over 1-D windows of a 3-D tensor.
-
-    Args:
-      input: A `Tensor` in `data_format` layout.
-      ksize: The window size (an int or one per dimension).
-      strides: The stride (an int or one per dimension).
-      padding: 'VALID' or 'SAME'.
-      data_format: The layout of `input`.
-      name: A name for the operation (optional).
-
-    Returns:
-      The pooled `Tensor`, in `data_format` layout."""
     return _pool1d(avg_pool2d, input, ksize, strides, padding, data_format, 'avg_pool1d')
 
 

@@ -20,6 +20,7 @@ from defun.ops.random.stateful import (categorical_draw, categorical_infer, comp
 from defun.ops.support import validation
 from defun.ops.random.philox import Draws, key_counter_from_seed
 from defun.core.registry import define_op
+from defun.ops.support.docs import documented
 
 __all__ = ['stateless_normal', 'stateless_uniform', 'stateless_truncated_normal',
            'stateless_categorical', 'stateless_binomial', 'stateless_gamma', 'stateless_poisson']
@@ -129,33 +130,18 @@ def scaled(z, mean, stddev, dtype, op):
         mean, dtype=dtype, name='mean', op=op)
 
 
+@documented('stateless', 'Draws normal values with `mean` and `stddev` determined by `seed`.')
 def stateless_normal(shape, seed, mean=0.0, stddev=1.0, dtype=dtypes.float32, name=None,
                      alg='auto_select'):
-    """Draws normal values with `mean` and `stddev` determined by `seed`.
-
-    Args:
-      shape: The output shape (a 1-D int `Tensor` or list).
-      seed: A shape-[2] int `Tensor`; the same seed gives the same values.
-      name: A name for the operation (optional).
-
-    Returns:
-      A `Tensor` of `shape` and `dtype`."""
     dtype = float_dtype(dtype, 'stateless_normal')
     z = draw(NORMAL, shape, *key_counter(seed), dtype, name=name, op='stateless_normal')
     return scaled(z, mean, stddev, dtype, 'stateless_normal')
 
 
+@documented('stateless',
+            'Draws normal values re-drawn beyond two standard deviations, determined by `seed`.')
 def stateless_truncated_normal(shape, seed, mean=0.0, stddev=1.0, dtype=dtypes.float32,
                                name=None, alg='auto_select'):
-    """Draws normal values re-drawn beyond two standard deviations, determined by `seed`.
-
-    Args:
-      shape: The output shape (a 1-D int `Tensor` or list).
-      seed: A shape-[2] int `Tensor`; the same seed gives the same values.
-      name: A name for the operation (optional).
-
-    Returns:
-      A `Tensor` of `shape` and `dtype`."""
     dtype = float_dtype(dtype, 'stateless_truncated_normal')
     z = draw(TRUNCATED, shape, *key_counter(seed), dtype, name=name,
              op='stateless_truncated_normal')
@@ -184,17 +170,11 @@ def uniform_with(shape, key, counter, minval, maxval, dtype, name, op):
     return u * (hi - lo) + lo
 
 
+@documented('stateless',
+            'Draws uniform values in [minval, maxval) determined by `seed` (ints need both '
+            'bounds).')
 def stateless_uniform(shape, seed, minval=0, maxval=None, dtype=dtypes.float32, name=None,
                       alg='auto_select'):
-    """Draws uniform values in [minval, maxval) determined by `seed` (ints need both bounds).
-
-    Args:
-      shape: The output shape (a 1-D int `Tensor` or list).
-      seed: A shape-[2] int `Tensor`; the same seed gives the same values.
-      name: A name for the operation (optional).
-
-    Returns:
-      A `Tensor` of `shape` and `dtype`."""
     return uniform_with(shape, *key_counter(seed), minval, maxval, dtype, name,
                         'stateless_uniform')
 
@@ -227,16 +207,10 @@ def stateless_binomial(shape, seed, counts, probs, output_dtype=dtypes.int32, na
                 name, 'stateless_binomial')
 
 
+@documented('stateless',
+            "Draws gamma(alpha, beta) values determined by `seed`; `shape` must end with alpha's "
+            'shape.')
 def stateless_gamma(shape, seed, alpha, beta=None, dtype=dtypes.float32, name=None):
-    """Draws gamma(alpha, beta) values determined by `seed`; `shape` must end with alpha's shape.
-
-    Args:
-      shape: The output shape (a 1-D int `Tensor` or list).
-      seed: A shape-[2] int `Tensor`; the same seed gives the same values.
-      name: A name for the operation (optional).
-
-    Returns:
-      A `Tensor` of `shape` and `dtype`."""
     dtype = float_dtype(dtype, 'stateless_gamma')
     a = to_tensor(alpha, dtype=dtype, name='alpha', op='stateless_gamma')
     if beta is not None:
@@ -246,16 +220,8 @@ def stateless_gamma(shape, seed, alpha, beta=None, dtype=dtypes.float32, name=No
     return samples if beta is None else samples / b
 
 
+@documented('stateless', 'Draws Poisson(lam) values determined by `seed`.')
 def stateless_poisson(shape, seed, lam, dtype=dtypes.int32, name=None):
-    """Draws Poisson(lam) values determined by `seed`.
-
-    Args:
-      shape: The output shape (a 1-D int `Tensor` or list).
-      seed: A shape-[2] int `Tensor`; the same seed gives the same values.
-      name: A name for the operation (optional).
-
-    Returns:
-      A `Tensor` of `shape` and `dtype`."""
     lam_t = to_tensor(lam, name='lam', op='stateless_poisson')
     return draw(POISSON, shape, *key_counter(seed), dtypes.as_dtype(dtype), (lam_t,), name,
                 'stateless_poisson')
