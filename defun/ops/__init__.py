@@ -11,4 +11,6 @@ from defun.ops.nn import activations, conv, compositions  # noqa: F401
 from defun.ops.random import stateful, stateless  # noqa: F401
 from defun.ops.debugging import debug  # noqa: F401
 from defun.ops.linalg import diagonals, cholesky, decompositions  # noqa: F401
+from defun.ops.strings import string_ops, formatting, hashing  # noqa: F401
+from defun.ops.lookup import tables  # noqa: F401
 from defun.ops.support import op_docs  # noqa: F401  (sets the wrappers' docstrings)
