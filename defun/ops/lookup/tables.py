@@ -18,12 +18,14 @@ from defun.ops.math.arithmetic import add
 from defun.ops.math.logic import not_equal, where
 from defun.ops.strings.formatting import as_string
 from defun.ops.strings.hashing import to_hash_bucket_fast
+from defun.ops.strings.support import as_array
 from defun.ops.support.helpers import dims, static_value, to_tensor
 
 __all__ = ['KeyValueTensorInitializer', 'StaticHashTable', 'StaticVocabularyTable']
 
 
 def _find_kernel(keys, values, query, default):
+    keys, values, query = as_array(keys), as_array(values), as_array(query)
     index = {k: i for i, k in enumerate(keys.reshape(-1).tolist())}
     flat = query.reshape(-1).tolist()
     out = np.empty((len(flat),) + values.shape[1:], dtype=values.dtype)

@@ -13,7 +13,7 @@ from defun.core.tensor import is_tensor
 from defun.ops.debugging.debug import format_tensor
 from defun.ops.support import validation
 from defun.ops.support.helpers import dims, to_tensor
-from defun.ops.strings.support import map_elements, string_input
+from defun.ops.strings.support import as_array, map_elements, string_input
 
 __all__ = ['to_number', 'as_string', 'format']
 
@@ -81,6 +81,7 @@ def _printf_format(dtype, precision, scientific, shortest, width, fill):
 
 
 def _as_string_kernel(x, spec):
+    x = as_array(x)
     kind = x.dtype.kind
     if kind == 'c':
         return map_elements(lambda v: f'({spec % v.real},{spec % v.imag})'.encode(), x)
@@ -114,7 +115,7 @@ def as_string(input, precision=-1, scientific=False, shortest=False, width=-1, f
 # ---------------------------------------------------------------- format
 
 def _shown(array, summarize):
-    a = np.asarray(array)
+    a = as_array(array)
     if a.ndim == 0 and a.dtype.kind == 'O':  # a string scalar is quoted, as in a tensor
         text = a[()].decode('utf-8', 'replace')
         return '"' + text.encode('unicode_escape').decode('ascii').replace('"', '\\"') + '"'

@@ -16,7 +16,7 @@ from defun.core.dispatch import apply_op
 from defun.core.registry import define_op
 from defun.ops.support import validation
 from defun.ops.support.helpers import broadcast_dims, dims, same_as_first, static_value, to_tensor
-from defun.ops.strings.support import map_elements, string_input
+from defun.ops.strings.support import as_array, map_elements, scalar_bytes, string_input
 
 __all__ = ['join', 'reduce_join', 'length', 'lower', 'upper', 'strip', 'regex_full_match',
            'regex_replace', 'substr']
@@ -38,6 +38,7 @@ def _join_infer(*inputs, separator):
 
 
 def _join_kernel(*arrays, separator):
+    arrays = [as_array(a) for a in arrays]
     shape = ()
     for a in arrays:
         if a.ndim and shape and a.shape != shape:
@@ -76,6 +77,7 @@ def _reduce_join_infer(x, axis, keepdims, separator):
 
 
 def _reduce_join_kernel(x, axis, keepdims, separator):
+    x = as_array(x)
     kept = [i for i in range(x.ndim) if i not in axis]
     moved = np.transpose(x, kept + list(axis))
     rows = moved.reshape(moved.shape[:len(kept)] + (int(np.prod(moved.shape[len(kept):])),))
@@ -214,7 +216,7 @@ def _on_text(fn, value, pattern, *args):
 
 
 def _full_match_kernel(x, pattern):
-    pattern = pattern[()] if isinstance(pattern, np.ndarray) else pattern
+    pattern = scalar_bytes(pattern)
     return map_elements(lambda v: _on_text(lambda r, s: r.fullmatch(s) is not None, v, pattern),
                         x, np.bool_)
 
@@ -256,8 +258,7 @@ def _rewrite_function(rewrite):
 
 
 def _replace_kernel(x, pattern, rewrite, replace_global):
-    pattern = pattern[()] if isinstance(pattern, np.ndarray) else pattern
-    rewrite = rewrite[()] if isinstance(rewrite, np.ndarray) else rewrite
+    pattern, rewrite = scalar_bytes(pattern), scalar_bytes(rewrite)
     text_fn = _rewrite_function(rewrite.decode('utf-8', 'surrogateescape'))
     count = 0 if replace_global else 1
 
@@ -311,6 +312,7 @@ def _substr_one(value, pos, n, unit, index):
 
 
 def _substr_kernel(x, pos, n, unit):
+    x, pos, n = as_array(x), np.asarray(pos), np.asarray(n)
     shape = np.broadcast_shapes(x.shape, pos.shape, n.shape)
     xs, ps, ns = (np.broadcast_to(a, shape).reshape(-1) for a in (x, pos, n))
     out = np.empty(shape, dtype=object)

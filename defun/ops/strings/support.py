@@ -7,7 +7,7 @@ from defun.core.tensor import Tensor
 from defun.ops.support import validation
 from defun.ops.support.helpers import to_tensor
 
-__all__ = ['string_input', 'map_elements', 'utf8_decode']
+__all__ = ['string_input', 'map_elements', 'utf8_decode', 'as_array', 'scalar_bytes']
 
 
 def string_input(value, op, name='input'):
@@ -33,3 +33,15 @@ def utf8_decode(value, op):
         return value.decode('utf-8')
     except UnicodeDecodeError:
         raise validation.invalid_argument(f'{op}: Invalid UTF-8 in string: {value!r}') from None
+
+
+def as_array(value):
+    """A kernel's input as an array: compiled code passes a string scalar as a bare bytes object
+    (and a number scalar as a numpy scalar)."""
+    return value if isinstance(value, np.ndarray) else np.asarray(value, dtype=(
+        object if isinstance(value, bytes) else None))
+
+
+def scalar_bytes(value):
+    """The bytes of a string scalar input, given as a 0-d array or a bare bytes object."""
+    return value if isinstance(value, bytes) else value[()]
