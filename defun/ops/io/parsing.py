@@ -5,8 +5,9 @@ The op's `config` lists the requested features in order, each as (key, how, dtyp
 detail being the shape, or for 'ragged' the row-splits dtype; how is 'dense' (FixedLenFeature:
 one output, [batch] + shape), 'sequence' (FixedLenSequenceFeature: one output padded to the
 longest example), 'sparse' (VarLenFeature: indices, values, dense_shape) or 'ragged'
-(RaggedFeature: values, row_splits). Dense and sequence features take a default tensor input each (empty: the feature is required). A scalar `serialized` drops the batch
-dimension, as TF's parse_single_example. Not differentiable.
+(RaggedFeature: values, row_splits). Dense and sequence features take a default tensor input
+each (empty: the feature is required). A scalar `serialized` drops the batch dimension, as TF's
+parse_single_example. Not differentiable.
 """
 import numpy as np
 
