@@ -54,7 +54,7 @@ from defun import data  # noqa: E402  (tf.data)
 from defun import experimental  # noqa: E402  (tf.experimental.Optional)
 from defun import keras  # noqa: E402
 from defun import optimizers  # noqa: E402  (tf.optimizers)
-from defun import strings, lookup, io  # noqa: E402  (tf.strings, tf.lookup, tf.io)
+from defun import strings, lookup, io, image  # noqa: E402  (tf.strings, tf.lookup, tf.io, tf.image)
 from defun.core import unsupported as _unsupported  # noqa: E402
 __getattr__ = _unsupported.missing_names(__name__, 'tf', _unsupported.TF_NAMESPACES)  # TF names not here
 

@@ -20,7 +20,7 @@ TF_NAMESPACES = {
     'estimator': 'Estimators', 'distribute': 'distribution strategies',
     'sparse': 'sparse tensors', 'SparseTensor': 'sparse tensors',
     'ragged': 'ragged tensors', 'RaggedTensor': 'ragged tensors',
-    'summary': 'TensorBoard summaries', 'image': 'image ops',
+    'summary': 'TensorBoard summaries',
     'audio': 'audio ops', 'feature_column': 'feature columns',
     'lite': 'TensorFlow Lite', 'tpu': 'TPUs', 'xla': 'XLA', 'queue': 'queues',
     'sets': 'set ops', 'signal': 'signal processing', 'profiler': 'the profiler',
