@@ -6,8 +6,8 @@ import defun as tf
 from defun.core.unsupported import NotInDefunError, TF_NAMESPACES
 
 
-@pytest.mark.parametrize('path', ['estimator', 'distribute', 'strings',
-                                  'summary', 'image', 'io', 'lookup', 'keras.layers',
+@pytest.mark.parametrize('path', ['estimator', 'distribute',
+                                  'summary', 'keras.layers',
                                   'keras.Model', 'keras.losses', 'keras.optimizers.Adafactor',
                                   'keras.optimizers.legacy', 'compat.v1.Session',
                                   'compat.v1.variable_scope', 'keras.optimizers.schedules.'

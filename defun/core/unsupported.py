@@ -22,9 +22,7 @@ class NotInDefunError(AttributeError):
 # TensorFlow's top-level names outside defun's scope (a name leaves this table when it is built).
 TF_NAMESPACES = {
     'estimator': 'Estimators', 'distribute': 'distribution strategies',
-    'strings': 'string ops',
-    'summary': 'TensorBoard summaries', 'image': 'image ops', 'io': 'file and format I/O',
-    'lookup': 'lookup tables',
+    'summary': 'TensorBoard summaries',
     'audio': 'audio ops', 'feature_column': 'feature columns',
     'lite': 'TensorFlow Lite', 'tpu': 'TPUs', 'xla': 'XLA', 'queue': 'queues',
     'sets': 'set ops', 'signal': 'signal processing', 'profiler': 'the profiler',

@@ -12,15 +12,16 @@ from defun.data import experimental
 from defun.data.base import AUTOTUNE, INFINITE, UNKNOWN, Dataset
 from defun.data.iterators import OwnedIterator as Iterator, Options
 from defun.data.sources import TextLineDataset
+from defun.data.tfrecord import TFRecordDataset
 from defun.data.structure import DatasetSpec
 
 INFINITE_CARDINALITY = INFINITE
 UNKNOWN_CARDINALITY = UNKNOWN
 
 __all__ = ['Dataset', 'AUTOTUNE', 'INFINITE_CARDINALITY', 'UNKNOWN_CARDINALITY', 'Iterator',
-           'Options', 'DatasetSpec', 'TextLineDataset', 'experimental']
+           'Options', 'DatasetSpec', 'TextLineDataset', 'TFRecordDataset', 'experimental']
 
 __getattr__ = unsupported.missing_names(__name__, 'tf.data', {
-    'TFRecordDataset': 'TFRecord files', 'FixedLengthRecordDataset': 'binary record files',
+    'FixedLengthRecordDataset': 'binary record files',
     'ThreadingOptions': None, 'DistributeOptions': None, 'NumpyIterator': None,
     'IteratorSpec': None})
