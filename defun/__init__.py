@@ -54,6 +54,7 @@ from defun import data  # noqa: E402  (tf.data)
 from defun import experimental  # noqa: E402  (tf.experimental.Optional)
 from defun import keras  # noqa: E402
 from defun import optimizers  # noqa: E402  (tf.optimizers)
+from defun import distribute  # noqa: E402  (tf.distribute)
 from defun.core import unsupported as _unsupported  # noqa: E402
 __getattr__ = _unsupported.missing_names(__name__, 'tf', _unsupported.TF_NAMESPACES)  # TF names not here
 

@@ -65,6 +65,8 @@ TESTED_ELSEWHERE = {
     'TensorArrayGatherGrad': 'tests/control_flow/test_tensor_array.py (gradients)',
     'TensorArrayReadPadded': 'tests/control_flow/test_while.py (loop variables whose shape grows)',
     'TensorArrayReadPaddedGrad': 'tests/control_flow/test_while.py (second order, growing shapes)',
+    'CollectiveAllReduce': 'tests/distribute/test_multiprocess.py (2 MPI ranks)',
+    'CollectiveAllGather': 'tests/distribute/test_multiprocess.py (2 MPI ranks)',
 }
 
 
