@@ -80,6 +80,7 @@ from defun.ops.sparse.sparse_tensor import SparseTensor, SparseTensorSpec
 from defun.ops.ragged.ragged_tensor import RaggedTensor, RaggedTensorSpec
 from defun.core.composite import TypeSpec
 from defun import strings, lookup, io, image
+from defun import distribute
 from defun.core import unsupported as _unsupported
 
 __getattr__ = _unsupported.missing_names(__name__, 'tf', _unsupported.TF_NAMESPACES)

@@ -30,7 +30,8 @@ LAYERS = {
     'control_flow': {'core', 'compiler', 'graphs', 'ops', 'autodiff', 'state'},
     'functions': {'core', 'compiler', 'graphs', 'ops', 'autodiff', 'state', 'autograph'},
 }
-LIBRARIES = {'data', 'train', 'saved_model', 'optimizers', 'config', 'types', 'compat', 'keras'}
+LIBRARIES = {'data', 'train', 'saved_model', 'optimizers', 'config', 'types', 'compat', 'keras',
+             'distribute', 'tf_compat'}
 BELOW_LIBRARIES = set(LAYERS) | {'autograph'}
 
 
