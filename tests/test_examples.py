@@ -50,7 +50,41 @@ def test_serving_agrees_with_training(tmp_path):
     assert len(values) == 3 and values[0] == values[1] == values[2]
 
 
-@pytest.mark.parametrize('script', ['diff_sim.py', 'char_rnn.py'])
+def test_every_example_takes_short_and_plot():
+    # Each example parses the shared flags and saves its loss plot when asked (run below for the
+    # quick ones; the others' short runs above go through the same two calls).
+    for script in CASES:
+        with open(os.path.join(EXAMPLES, script)) as f:
+            source = f.read()
+        assert 'parse_args(' in source and 'save_plot(args' in source, script
+
+
+def test_a_missing_extra_says_how_to_install_it(tmp_path):
+    # Hide scikit-learn (installed or not): the example stops with the install line, not a traceback.
+    path = os.path.join(EXAMPLES, 'cnn_digits.py')
+    code = ('import runpy, sys; sys.modules["sklearn"] = None; sys.argv = [%r]; '
+            'sys.path.insert(0, %r); runpy.run_path(%r, run_name="__main__")' % (path, EXAMPLES, path))
+    env = dict(os.environ, PYTHONPATH=ROOT, DEFUN_EXAMPLES_SHORT='1')
+    out = subprocess.run([sys.executable, '-c', code], cwd=tmp_path, env=env, capture_output=True,
+                         text=True, timeout=300)
+    assert out.returncode == 1
+    assert "cnn_digits.py needs scikit-learn for the digits data set" in out.stderr
+    assert "python -m pip install '.[examples]'" in out.stderr
+    assert 'Traceback' not in out.stderr
+
+
+def test_progress_lines_go_through_tqdm_write(monkeypatch):
+    # A plain print under a tqdm bar splits the bar; tqdm.write prints above it and redraws it.
+    tqdm = pytest.importorskip('tqdm')
+    monkeypatch.syspath_prepend(EXAMPLES)
+    import example_utils
+    written = []
+    monkeypatch.setattr(tqdm.tqdm, 'write', classmethod(lambda cls, text, *a, **k: written.append(text)))
+    example_utils.say('epoch 1: mean loss 0.5')
+    assert written == ['epoch 1: mean loss 0.5']
+
+
+@pytest.mark.parametrize('script', ['quickstart.py', 'diff_sim.py', 'char_rnn.py'])
 def test_plot_flag_writes_a_png(script, tmp_path):
     pytest.importorskip('matplotlib')
     target = tmp_path / 'loss.png'

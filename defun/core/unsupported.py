@@ -8,7 +8,10 @@ name is implemented it simply exists and this hook is never asked about it.
 
 __all__ = ['NotInDefunError', 'missing_names', 'KNOWN_GAPS', 'TF_NAMESPACES']
 
-KNOWN_GAPS = 'the "Known gaps" section of defun\'s README.md'
+# Where a missing name sends the user: the table of what to use instead (the complete list of gaps
+# is one link away from it).
+KNOWN_GAPS = ('the table "What is not, and what to use instead" in defun\'s docs/porting.md '
+              '(every gap: docs/known_gaps.md)')
 
 
 class NotInDefunError(AttributeError):
