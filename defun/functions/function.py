@@ -403,8 +403,9 @@ def function(func=None, input_signature=None, autograph=True, jit_compile=None,
                 return x * y
             return x - y
 
-        step(tf.constant([1.0, 2.0]), tf.constant(3.0))   # traced once for these dtypes/shapes
+        print(step(tf.constant([1.0, 2.0]), tf.constant(3.0)))   # tf.Tensor([3. 6.], ...)
         square = tf.function(lambda x: x * x, input_signature=[tf.TensorSpec([None], tf.float32)])
+        print(square(tf.constant([3.0])))   # one trace serves every length
 
     `input_signature` fixes the trace (shapes may have None); `reduce_retracing=True` generalises
     shapes after a retrace; `autograph=False` leaves Python control flow as it is (it then runs
