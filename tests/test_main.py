@@ -1,4 +1,5 @@
 """`python -m defun`: version, extras and the docs location, run in a fresh interpreter."""
+import functools
 import importlib.util
 import os
 import subprocess
@@ -10,6 +11,7 @@ from defun import __main__ as main
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
+@functools.lru_cache(maxsize=None)   # one fresh interpreter serves every test here
 def run_main():
     env = dict(os.environ, PYTHONPATH=ROOT)
     out = subprocess.run([sys.executable, '-m', 'defun'], capture_output=True, text=True, env=env,
