@@ -84,7 +84,21 @@ def _user_frames_only(method):
 
 
 class GradientTape:
-    """Records operations for automatic differentiation, as `tf.GradientTape`."""
+    """Records operations for automatic differentiation, as `tf.GradientTape`.
+
+    Operations run inside the `with` block on watched values (trainable Variables read there are
+    watched automatically; `tape.watch(t)` adds tensors) are recorded; `gradient` runs them
+    backwards::
+
+        x = tf.Variable(3.0)
+        with tf.GradientTape() as tape:
+            y = x * x
+        print(tape.gradient(y, x))          # tf.Tensor(6.0, shape=(), dtype=float32)
+
+    A tape gives one `gradient` call unless `persistent=True`; nest tapes for higher order;
+    `jacobian` and `batch_jacobian` give full Jacobians. Calls of a `tf.function` are recorded as
+    one op whose gradient is the function's compiled backward.
+    """
 
     def __init__(self, persistent=False, watch_accessed_variables=True):
         self._persistent = persistent

@@ -12,7 +12,10 @@ import types
 __all__ = ['NotInDefunError', 'missing_names', 'tf_names_only', 'KNOWN_GAPS', 'TF_NAMESPACES',
            'TF_MODULES']
 
-KNOWN_GAPS = 'the "Known gaps" section of defun\'s README.md'
+# Where a missing name sends the user: the table of what to use instead (the complete list of gaps
+# is one link away from it).
+KNOWN_GAPS = ('the table "What is not, and what to use instead" in defun\'s docs/porting.md '
+              '(every gap: docs/known_gaps.md)')
 
 
 class NotInDefunError(AttributeError):

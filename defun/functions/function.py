@@ -21,6 +21,7 @@ import weakref
 
 from autograph import impl as autograph_impl
 from autograph import options as autograph_options
+from defun.functions.autograph_off import explain_python_control_flow
 from defun.core import context, error_helpers, nest
 from defun.functions.call_binding import Binder, WeakMethod, weak_refs
 from defun.functions.input_signature import signature_key
@@ -38,7 +39,24 @@ _config = context.CONFIG  # read by the hot path (run_functions_eagerly), withou
 
 
 class Function:
-    """A Python function compiled per input signature, as `tf.function` returns."""
+    """A Python function compiled per input signature, as `tf.function` returns.
+
+    Each new kind of argument (dtype and shape of a tensor, value of a Python number) traces the
+    function once into a graph, compiled to Python source; later calls with that kind run it::
+
+        @tf.function
+        def scale(x):
+            return x * 2.0
+
+        scale(tf.constant([1.0, 2.0]))      # traces, then runs
+        scale(tf.constant([3.0, 4.0]))      # runs the same trace
+        print(scale.source(tf.constant([1.0, 2.0])))   # the generated Python
+        print(scale.explain_retraces())     # [] : no retrace so far
+        print(scale.experimental_get_tracing_count())  # 1
+
+    `get_concrete_function(*args)` returns the trace itself (`ConcreteFunction`: its `graph`,
+    `function_source`, `backward_source`).
+    """
 
     def __init__(self, python_function, name=None, input_signature=None, autograph=True,
                  reduce_retracing=False, jit_compile=None, experimental_autograph_options=None):
@@ -92,6 +110,18 @@ class Function:
         """Every cached trace's signature in TF's text, in trace order."""
         return ('\n\n' if verbose else '\n').join(
             c.pretty_printed_signature(verbose) for c in self._cache.values())
+
+    def source(self, *args, **kwargs):
+        """The generated Python source of the trace these arguments select (tracing if needed),
+        as `get_concrete_function(*args, **kwargs).function_source`::
+
+            @tf.function
+            def scale(x):
+                return x * 2.0
+
+            print(scale.source(tf.constant([1.0, 2.0])))   # def scale(x): ... mul = x * ...
+        """
+        return self.get_concrete_function(*args, **kwargs).function_source
 
     def explain_retraces(self):
         """Every retrace so far: which arguments changed (name, old, new) and where it was called."""
@@ -325,7 +355,7 @@ class Function:
     def _traced_python_function(self):
         fn = self._python_function
         if not self._autograph:
-            return fn
+            return explain_python_control_flow(fn, self._name)
         if isinstance(fn, WeakMethod):  # a method: convert the function, keep the weak binding
             return fn.rebound(autograph_impl.convert(fn.function, self._autograph_features,
                                                      user_requested=True))
@@ -338,9 +368,26 @@ def function(func=None, input_signature=None, autograph=True, jit_compile=None,
              experimental_relax_shapes=None, experimental_compile=None,
              experimental_follow_type_hints=None):
     """Compiles `func` into a graph per input signature, as `tf.function` (TF's parameters;
-    an unknown keyword is Python's TypeError, as in TF). `experimental_implements`,
-    `experimental_attributes` and `experimental_follow_type_hints` are accepted and have no
-    effect here; `experimental_compile` is the old name of `jit_compile` (no XLA either way)."""
+    an unknown keyword is Python's TypeError, as in TF). A decorator or a call::
+
+        import defun as tf
+
+        @tf.function
+        def step(x, y):
+            if tf.reduce_sum(x) > 0:        # AutoGraph: a tensor `if` becomes tf.cond
+                return x * y
+            return x - y
+
+        print(step(tf.constant([1.0, 2.0]), tf.constant(3.0)))   # tf.Tensor([3. 6.], ...)
+        square = tf.function(lambda x: x * x, input_signature=[tf.TensorSpec([None], tf.float32)])
+        print(square(tf.constant([3.0])))   # one trace serves every length
+
+    `input_signature` fixes the trace (shapes may have None); `reduce_retracing=True` generalises
+    shapes after a retrace; `autograph=False` leaves Python control flow as it is (it then runs
+    once, while tracing). The result is a `Function`: see `help(tf.Function)` for what it shows.
+    `experimental_implements`, `experimental_attributes` and `experimental_follow_type_hints` are
+    accepted and have no effect here; `experimental_compile` is the old name of `jit_compile`
+    (no XLA either way)."""
     if experimental_relax_shapes is not None:
         reduce_retracing = reduce_retracing or experimental_relax_shapes
     if experimental_compile is not None and jit_compile is None:
