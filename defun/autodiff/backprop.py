@@ -14,7 +14,7 @@ from defun.core import nest, registry
 from defun.core.tensor import Tensor
 from defun.ops.array import joining as array_ops
 from defun.ops.math import exports as math_ops
-from defun.core.variable_base import is_variable
+from defun.core.variable_base import is_variable, read_variable
 
 __all__ = ['backward', 'gradient', 'jacobian', 'batch_jacobian', 'normalize_unconnected',
            'initial_grads']
@@ -192,7 +192,7 @@ def gradient(records, target, sources, output_gradients=None, unconnected_gradie
 
 def _read(value):
     """Variables used as targets or zero templates read their current value."""
-    return value.read_value() if is_variable(value) else value
+    return read_variable(value) if is_variable(value) else value
 
 
 def jacobian(records, target, sources, unconnected_gradients='none'):

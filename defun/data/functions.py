@@ -23,7 +23,7 @@ from defun.data import structure
 from defun.data.base import Dataset
 from defun.data.graph_ops import VariantDataset, variant_of
 from defun.data.structure import DatasetSpec
-from defun.core.variable_base import is_variable
+from defun.core.variable_base import is_variable, read_variable
 
 __all__ = ['StructuredFunction', 'call_args']
 
@@ -49,7 +49,7 @@ def _output(value, graph, what):
     if isinstance(value, Tensor):
         return graph.internalize(value)
     if is_variable(value):
-        return value.read_value()
+        return read_variable(value)
     try:
         return convert_to_tensor(value)
     except (TypeError, ValueError):
