@@ -303,7 +303,9 @@ class _Builder:
         hint = f'k_{op.type}' if kernel is op.opdef.graph_kernel else f'k_{kernel.__name__}'
         kernel_name = hint
         if self.namespace.get(hint) is not kernel:
-            kernel_name = hint if hint not in self.namespace else self.fresh(hint)
+            # (a parameter may hold the name too: inputs are named after what they capture)
+            taken = hint in self.namespace or hint in self.used
+            kernel_name = self.fresh(hint) if taken else hint
             self.namespace[kernel_name] = kernel
             self.used.add(kernel_name)
         args = list(in_names)
