@@ -88,12 +88,22 @@ def _contains(node, position):
     return start <= position <= end
 
 
-def _statements_at(module, line):
-    """The top-level statements of `module` whose lines (decorators included) hold `line`."""
-    for statement in module.body:
-        first = min([statement.lineno] + [d.lineno for d in getattr(statement, 'decorator_list', ())])
-        if first <= line <= statement.end_lineno:
-            yield statement
+def _nodes_spanning(module, line):
+    """The nodes of `module` whose lines (decorators included) hold `line`, and their children
+    without positions: where a lambda starting on that line can be (a big table of lambdas is
+    not walked whole for each)."""
+    stack = [module]
+    while stack:
+        node = stack.pop()
+        yield node
+        for child in ast.iter_child_nodes(node):
+            start = getattr(child, 'lineno', None)
+            if start is None:
+                stack.append(child)
+                continue
+            start = min([start] + [d.lineno for d in getattr(child, 'decorator_list', ())])
+            if start <= line <= child.end_lineno:
+                stack.append(child)
 
 
 def _parse_lambda(fn):
@@ -106,7 +116,7 @@ def _parse_lambda(fn):
     except SyntaxError as e:
         raise SourceUnavailableError('cannot parse %s: %s' % (filename, e)) from e
     line = fn.__code__.co_firstlineno
-    candidates = [n for statement in _statements_at(module, line) for n in ast.walk(statement)
+    candidates = [n for n in _nodes_spanning(module, line)
                   if isinstance(n, ast.Lambda) and n.lineno == line]
     position = _lambda_position(fn)
     if len(candidates) > 1 and position is not None:
