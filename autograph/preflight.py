@@ -87,8 +87,8 @@ class _Checker:
         self.alias = alias
         self.findings = []
 
-    def add(self, node, message, kind='conversion'):
-        self.findings.append(_Found(Finding(self.filename, node.lineno, message), kind))
+    def add(self, node, message, warns=True):
+        self.findings.append(_Found(Finding(self.filename, node.lineno, message), warns))
 
     def function(self, node):
         liveness.resolve(node)
@@ -137,12 +137,11 @@ class _Checker:
             branch = 'main' if name in in_body else 'else'
             self.add(node, "'%s' is assigned only in the %s branch of this `if` but used after it:"
                      ' with a tensor condition both branches must assign it' % (name, branch),
-                     kind='runtime')
+                     warns=False)
 
 
-# A finding and whether it is certain at conversion ('conversion') or depends on the values the
-# code runs on ('runtime': reported by check() only).
-_Found = collections.namedtuple('_Found', ['finding', 'kind'])
+# A finding and whether conversion warns about it too (else only check() reports it).
+_Found = collections.namedtuple('_Found', ['finding', 'warns'])
 
 
 def _found(fn):
@@ -177,12 +176,11 @@ def check(fn):
 
 
 def warn_at_conversion(fn):
-    """Conversion hook: issues each finding certain at conversion as an AutoGraphWarning (when
-    enabled)."""
+    """Conversion hook: issues the findings that warn as AutoGraphWarnings (when enabled)."""
     if not _settings['warn']:
         return
     for found in _found(fn):
-        if found.kind == 'conversion':
+        if found.warns:
             finding = found.finding
             warnings.warn_explicit(finding.message, errors.AutoGraphWarning, finding.filename,
                                    finding.lineno)

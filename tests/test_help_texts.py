@@ -15,7 +15,6 @@ NAMES = {
     'tf.GradientTape': tf.GradientTape,
     'tf.autograph.to_code': tf.autograph.to_code,
     'tf.autograph.check': tf.autograph.check,
-    'tf.Function.source': tf.Function.source,
 }
 
 

@@ -3,8 +3,11 @@
 `parse_entity(fn)` returns the function's gast node with line and column numbers already pointing at
 the user's file, so that code compiled from the converted tree reports the user's own lines. Plain
 functions are parsed from their (dedented) source block; lambdas from the whole file, because the
-lines holding a lambda are rarely a complete statement on their own.
+lines holding a lambda are rarely a complete statement on their own (the file is parsed with
+Python's own `ast`, and only the lambda found is turned into gast: converting a whole module to
+gast costs ten times as much, for every lambda converted).
 """
+import ast
 import inspect
 import linecache
 
@@ -85,18 +88,36 @@ def _contains(node, position):
     return start <= position <= end
 
 
+def _nodes_spanning(module, line):
+    """The nodes of `module` whose lines (decorators included) hold `line`, and their children
+    without positions: where a lambda starting on that line can be (a big table of lambdas is
+    not walked whole for each)."""
+    stack = [module]
+    while stack:
+        node = stack.pop()
+        yield node
+        for child in ast.iter_child_nodes(node):
+            start = getattr(child, 'lineno', None)
+            if start is None:
+                stack.append(child)
+                continue
+            start = min([start] + [d.lineno for d in getattr(child, 'decorator_list', ())])
+            if start <= line <= child.end_lineno:
+                stack.append(child)
+
+
 def _parse_lambda(fn):
     filename = fn.__code__.co_filename
     source = ''.join(linecache.getlines(filename, fn.__globals__))
     if not source:
         raise SourceUnavailableError('no source for the file %s' % filename)
     try:
-        module = gast.parse(source)
+        module = ast.parse(source)
     except SyntaxError as e:
         raise SourceUnavailableError('cannot parse %s: %s' % (filename, e)) from e
     line = fn.__code__.co_firstlineno
-    candidates = [n for n in gast.walk(module)
-                  if isinstance(n, gast.Lambda) and n.lineno == line]
+    candidates = [n for n in _nodes_spanning(module, line)
+                  if isinstance(n, ast.Lambda) and n.lineno == line]
     position = _lambda_position(fn)
     if len(candidates) > 1 and position is not None:
         inside = [n for n in candidates if _contains(n.body, position)]
@@ -106,7 +127,7 @@ def _parse_lambda(fn):
     if len(candidates) != 1:
         raise SourceUnavailableError(
             'cannot tell which lambda on line %d of %s is %r' % (line, filename, fn))
-    return candidates[0]
+    return gast.ast_to_gast(candidates[0])
 
 
 def parse_entity(fn):

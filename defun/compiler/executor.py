@@ -25,7 +25,7 @@ from defun.compiler import folding
 from defun.compiler.elementwise import rewrite_with_buffers
 from defun.compiler.forms import INFIX as _INFIX, PythonInts, infix
 from defun.compiler.keys import cse_key, python_identifier
-from defun.compiler.source_notes import capture_hint, constants_header
+from defun.compiler.source_notes import capture_hints, constants_header
 from defun.compiler.graph_callable import GraphCallable
 
 __all__ = ['compile_graph', 'GraphCallable', 'Optimizations', 'indent', 'infix', 'PythonInts']
@@ -157,8 +157,9 @@ class _Builder:
 
     # -- passes
     def build(self):
+        hints = capture_hints(self.graph)
         for ph in self.inputs:
-            self.names[id(ph)] = self.fresh(capture_hint(self.graph, ph))
+            self.names[id(ph)] = self.fresh(hints.get(id(ph), ph.op.name))
         live = self.live = self.live_ops()
         for op in self.graph.get_operations():
             if op in live:
@@ -303,7 +304,9 @@ class _Builder:
         hint = f'k_{op.type}' if kernel is op.opdef.graph_kernel else f'k_{kernel.__name__}'
         kernel_name = hint
         if self.namespace.get(hint) is not kernel:
-            kernel_name = hint if hint not in self.namespace else self.fresh(hint)
+            # (a parameter may hold the name too: inputs are named after what they capture)
+            taken = hint in self.namespace or hint in self.used
+            kernel_name = self.fresh(hint) if taken else hint
             self.namespace[kernel_name] = kernel
             self.used.add(kernel_name)
         args = list(in_names)

@@ -12,7 +12,7 @@ import numpy as np
 from defun.core.dtypes import DType
 from defun.compiler.keys import python_identifier
 
-__all__ = ['constants_header', 'capture_hint']
+__all__ = ['constants_header', 'capture_hints']
 
 _IDENTIFIER = re.compile(r'[A-Za-z_][A-Za-z0-9_]*')
 _SHOWN_VALUES = 8     # arrays up to this many elements show their values; larger ones dtype[shape]
@@ -54,15 +54,14 @@ def constants_header(lines, namespace):
     return ['# constants:'] + [f'#   {text}' for text in named[:_SHOWN_NAMES]] + more
 
 
-def capture_hint(graph, placeholder):
-    """A parameter name for a placeholder standing for a captured value: the variable's name for a
-    variable handle, the tensor's name for a tensor of an enclosing (or forward) graph; else the
-    placeholder's own name."""
+def capture_hints(graph):
+    """{id(placeholder): parameter name} for the placeholders of `graph` that stand for captured
+    values: the variable's name for a variable handle, the tensor's name for a tensor of an
+    enclosing (or forward) graph. Other inputs keep their placeholder's name."""
+    hints = {}
     for outer, inner in getattr(graph, 'captures', ()):
-        if inner is placeholder:
-            variable = getattr(outer, 'variable', None)
-            name = getattr(variable, 'name', None) or getattr(outer, 'name', None)
-            if isinstance(name, str) and name:
-                return python_identifier(name[:-2] if name.endswith(':0') else name)
-            break
-    return placeholder.op.name
+        variable = getattr(outer, 'variable', None)
+        name = getattr(variable, 'name', None) or getattr(outer, 'name', None)
+        if isinstance(name, str) and name:
+            hints[id(inner)] = python_identifier(name[:-2] if name.endswith(':0') else name)
+    return hints

@@ -51,10 +51,9 @@ class Function:
         scale(tf.constant([1.0, 2.0]))      # traces, then runs
         scale(tf.constant([3.0, 4.0]))      # runs the same trace
         print(scale.source(tf.constant([1.0, 2.0])))   # the generated Python
-        print(scale.explain_retraces())     # [] : no retrace so far
-        print(scale.experimental_get_tracing_count())  # 1
+        print(scale.experimental_get_tracing_count(), scale.explain_retraces())   # 1 []
 
-    `get_concrete_function(*args)` returns the trace itself (`ConcreteFunction`: its `graph`,
+    `get_concrete_function(*args)` returns the trace (`ConcreteFunction`: `graph`,
     `function_source`, `backward_source`).
     """
 
@@ -112,15 +111,8 @@ class Function:
             c.pretty_printed_signature(verbose) for c in self._cache.values())
 
     def source(self, *args, **kwargs):
-        """The generated Python source of the trace these arguments select (tracing if needed),
-        as `get_concrete_function(*args, **kwargs).function_source`::
-
-            @tf.function
-            def scale(x):
-                return x * 2.0
-
-            print(scale.source(tf.constant([1.0, 2.0])))   # def scale(x): ... mul = x * ...
-        """
+        """The generated Python source of the trace these arguments select (tracing if needed):
+        `get_concrete_function(*args, **kwargs).function_source` (see `help(tf.Function)`)."""
         return self.get_concrete_function(*args, **kwargs).function_source
 
     def explain_retraces(self):
@@ -369,8 +361,6 @@ def function(func=None, input_signature=None, autograph=True, jit_compile=None,
              experimental_follow_type_hints=None):
     """Compiles `func` into a graph per input signature, as `tf.function` (TF's parameters;
     an unknown keyword is Python's TypeError, as in TF). A decorator or a call::
-
-        import defun as tf
 
         @tf.function
         def step(x, y):

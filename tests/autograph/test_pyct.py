@@ -38,6 +38,34 @@ def test_parse_picks_the_right_lambda():
     assert [n.body.value for n in nodes] == [1, 2]
 
 
+_KEPT = []
+
+
+def _keep(value):
+    _KEPT.append(value)
+    return lambda fn: fn  # noqa: E731
+
+
+@_keep(lambda: 'in a decorator')  # noqa: E731
+def _decorated():
+    return None
+
+
+def test_parse_finds_lambdas_in_decorators_and_nested_blocks():
+    # Lambdas are found in the file's statements that span their line, decorators included, and
+    # come back as gast nodes located in the file.
+    node = parser.parse_entity(_KEPT[0])
+    assert isinstance(node, gast.Lambda) and node.body.value == 'in a decorator'
+
+    class Holder:
+        def method(self):
+            return [(lambda y: y * 3) for _ in range(1)][0]  # noqa: E731
+    inner = Holder().method()
+    node = parser.parse_entity(inner)
+    assert isinstance(node, gast.Lambda) and isinstance(node.body, gast.BinOp)
+    assert node.lineno == inner.__code__.co_firstlineno and node.col_offset > 8
+
+
 def test_parse_unavailable_source():
     namespace = {}
     exec('def g(x):\n    return x\n', namespace)

@@ -104,3 +104,15 @@ def test_generated_code_with_a_header_reports_failures_at_the_right_line():
         assert 'test_readable_source.py' in str(exc)
     else:
         raise AssertionError('an out-of-range gather must fail')
+
+
+def test_a_variable_named_like_a_kernel_does_not_shadow_it():
+    # Square's kernel is bound as `k_Square` in the generated module; the parameter for the
+    # variable takes that name first.
+    k = tf.Variable([1.0, -2.0], name='k_Square')
+
+    @tf.function
+    def f(x):
+        return tf.square(x) + tf.square(k)
+    assert 'def f(x, k_Square):' in f.source(tf.constant([-3.0, 4.0]))
+    assert f(tf.constant([-3.0, 4.0])).numpy().tolist() == [10.0, 20.0]
