@@ -17,6 +17,7 @@ CASES = {
     'char_rnn.py': ((), 'sample:'),
     'diff_sim.py': ((), 'finite difference'),
     'serve_module.py': ((), 'served by the SavedModel'),
+    'distributed_digits.py': (('sklearn',), 'test accuracy'),
 }
 
 
