@@ -101,11 +101,19 @@ def check_graph():
             grads = [x * 2., tf.reshape(x, [1, 1]), tf.cast(x, tf.float64)]
             return d.get_replica_context().all_reduce('SUM', grads)
         return STRATEGY.run(replica_fn, args=(x,))
+    @tf.function
+    def total(dataset):   # a graph loop over the distributed dataset, a collective per batch
+        t = tf.constant(0, tf.int64)
+        for x in dataset:
+            t += STRATEGY.reduce('SUM', STRATEGY.run(tf.reduce_sum, args=(x,)), axis=None)
+        return t
     outs = [step(tf.constant(float(RANK + i))) for i in range(3)]
     source = step.get_concrete_function(tf.constant(0.)).function_source
     return {'outs': [[o.numpy().tolist() for o in out] for out in outs],
             'traces': step.experimental_get_tracing_count(),
-            'collectives_in_source': source.count('k_CollectiveAllReduce(')}
+            'collectives_in_source': source.count('k_CollectiveAllReduce('),
+            'loop_total': int(total(STRATEGY.experimental_distribute_dataset(
+                tf.data.Dataset.range(10).batch(4))))}
 
 
 def check_train():

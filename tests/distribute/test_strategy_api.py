@@ -204,3 +204,20 @@ def test_communication_options():
             implementation=d.experimental.CommunicationImplementation.NCCL)
     s = d.MultiWorkerMirroredStrategy(communication_options=options)
     assert s.num_replicas_in_sync == 1
+
+
+def test_a_distributed_dataset_in_a_function():
+    s = d.MirroredStrategy()
+    dd = s.experimental_distribute_dataset(tf.data.Dataset.range(10).batch(4))
+
+    @tf.function
+    def total(ds):
+        t = tf.constant(0, tf.int64)
+        for x in ds:
+            t += s.reduce('SUM', s.run(tf.reduce_sum, args=(x,)), axis=None)
+        return t
+    assert int(total(dd)) == 45
+    it = iter(dd)
+    step = tf.function(lambda it: s.run(lambda v: v * 2, args=(next(it),)))
+    assert list(step(it).numpy()) == [0, 2, 4, 6] and list(step(it).numpy()) == [8, 10, 12, 14]
+    assert step.experimental_get_tracing_count() == 1
