@@ -8,11 +8,13 @@ import sys
 
 from defun.version import VERSION
 
-# The examples' extras (pyproject's `examples` extra) and the test extras, with what each is for.
+# The examples' extras (pyproject's `examples` extra), the mpi extra and the test extras, with
+# what each is for.
 EXTRAS = (
     ('tqdm', 'tqdm', 'progress bars in examples/'),
     ('matplotlib', 'matplotlib', 'loss plots in examples/ (--plot)'),
     ('scikit-learn', 'sklearn', 'the digits data set in examples/'),
+    ('mpi4py', 'mpi4py', 'tf.distribute across processes (the mpi extra)'),
     ('pytest', 'pytest', 'the test suite'),
     ('pytest-xdist', 'xdist', 'the test suite on several processes (-n 2)'),
     ('hypothesis', 'hypothesis', 'property tests'),

@@ -35,6 +35,7 @@ CASES = {
     'char_rnn.py': ((), 'sample:', None),
     'diff_sim.py': ((), 'finite difference', gradient_matches_finite_difference),
     'serve_module.py': ((), 'served by the SavedModel', serving_agrees_with_training),
+    'distributed_digits.py': (('sklearn',), 'test accuracy', None),
 }
 
 

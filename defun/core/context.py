@@ -234,7 +234,20 @@ def current_distribution():
 
 # Process-wide switches and counters, as TF's are: how often each at-most-n-times warning has been
 # logged, and whether tracebacks hide defun's own frames (tf.debugging.*_traceback_filtering).
-_process = {'log_counts': {}, 'traceback_filtering': True, 'lock': threading.Lock()}
+# 'collective' is the engine of the processes this one runs with (a launcher started them; set by
+# tf.distribute's first multi-process strategy), which checkpoint writing asks who the chief is.
+_process = {'log_counts': {}, 'traceback_filtering': True, 'lock': threading.Lock(),
+            'collective': None}
+
+
+def set_process_collective(engine):
+    """Records the collective engine this process runs with (one per process: its world)."""
+    _process['collective'] = engine
+
+
+def process_collective():
+    """The engine of this process's world of processes (rank, barrier), or None when alone."""
+    return _process['collective']
 
 
 def log_first_n(token, n):

@@ -21,6 +21,9 @@ class Engine:
     name = 'abstract'
     rank = 0
     world_size = 1
+    # Seconds a collective may take before the engine ends the job (None: no limit); an engine
+    # that cannot time its collectives leaves it unused.
+    timeout_seconds = None
 
     def allreduce(self, array, op):
         """The elementwise `op` ('sum', 'max' or 'min') of `array` over all processes."""

@@ -61,6 +61,10 @@ class DistributedDataset:
             return iter(self._dataset)   # inside a tf.function: the dataset's graph iterator
         return DistributedIterator(self._dataset)
 
+    def graph_iterator(self):
+        """What AutoGraph loops over for `for x in dist_dataset` inside a tf.function."""
+        return self._dataset.graph_iterator()
+
     def __repr__(self):
         return f'<DistributedDataset element_spec={self.element_spec}>'
 

@@ -3,6 +3,7 @@ engine, otherwise a world of one, so the same script runs as `python train.py` a
 `mpiexec -n 4 python train.py`."""
 import os
 
+from defun.core import context
 from defun.distribute import mpi_engine
 from defun.distribute.engine import LocalEngine
 
@@ -25,9 +26,14 @@ def launched_world_size(environ=None):
 
 
 def engine_for_process(environ=None):
-    """The engine of this process: MPI's when a launcher started more than one process, else a
-    world of one (mpi4py is not imported then)."""
+    """The engine of this process: MPI's when a launcher started more than one process (one
+    engine per process, shared by its strategies and known to checkpoint writing), else a world
+    of one (mpi4py is not imported then)."""
     world = launched_world_size(environ)
     if world is None or world == 1:
         return LocalEngine()
-    return mpi_engine.MPIEngine()
+    engine = context.process_collective()
+    if engine is None:
+        engine = mpi_engine.MPIEngine()
+        context.set_process_collective(engine)
+    return engine

@@ -62,6 +62,8 @@ class MultiWorkerMirroredStrategy(Strategy):
             raise ValueError('MultiWorkerMirroredStrategy: the workers and this process\'s rank '
                              f'come from the launcher, not a cluster_resolver. {ONE_REPLICA_PER_PROCESS}.')
         engine = launcher.engine_for_process()
+        if communication_options is not None:
+            engine.timeout_seconds = communication_options.timeout_seconds
         super().__init__(StrategyExtended(self, engine))
         self._resolver = LauncherClusterResolver(engine, launcher.launched_world_size() is not None)
 

@@ -6,10 +6,13 @@ pickling), in the dtype they have, except float16, which MPI has no sum for and 
 
 A rank that fails must not leave the others waiting in a collective: the engine installs an
 exception hook that prints the traceback and calls MPI_Abort, which ends every rank (a rank that
-is killed outright is seen by the launcher, which ends the others). See docs/distribute.md.
+is killed outright is seen by the launcher, which ends the others). MPI cannot cancel a collective,
+so a timeout (`timeout_seconds`, from CommunicationOptions) also ends the job: the collectives are
+started non-blocking and polled until done or out of time. See docs/distribute.md.
 """
 import importlib
 import sys
+import time
 
 import numpy as np
 
@@ -48,30 +51,49 @@ class MPIEngine(Engine):
     def allreduce(self, array, op):
         sent, dtype = _sendable(array)
         received = np.empty_like(sent)
-        self._comm.Allreduce(sent, received, op=self._ops[op])
+        self._wait(self._comm.Iallreduce(sent, received, op=self._ops[op]), 'allreduce')
         return received.astype(dtype, copy=False)
 
     def allgather(self, array):
         sent, dtype = _sendable(array)
         rows = np.empty(self.world_size, np.int64)
-        self._comm.Allgather(np.array([sent.shape[0] if sent.ndim else 1], np.int64), rows)
+        self._wait(self._comm.Iallgather(np.array([sent.shape[0] if sent.ndim else 1], np.int64),
+                                         rows), 'allgather')
         row_size = int(np.prod(sent.shape[1:], dtype=np.int64))
         counts = rows * row_size
         received = np.empty((int(rows.sum()),) + sent.shape[1:], sent.dtype)
-        self._comm.Allgatherv(sent, [received, counts])
+        self._wait(self._comm.Iallgatherv(sent, [received, counts]), 'allgather')
         return received.astype(dtype, copy=False)
 
     def broadcast(self, array, root=0):
         sent, dtype = _sendable(array)
         buffer = np.array(sent, copy=True)
-        self._comm.Bcast(buffer, root=root)
+        self._wait(self._comm.Ibcast(buffer, root=root), 'broadcast')
         return buffer.astype(dtype, copy=False)
 
     def barrier(self):
-        self._comm.Barrier()
+        self._wait(self._comm.Ibarrier(), 'barrier')
 
     def abort(self, code=1):
         self._comm.Abort(code)
+
+    def _wait(self, request, what):
+        # Without a timeout, MPI's own wait; with one, poll (spinning the first millisecond, then
+        # sleeping a millisecond between polls) and end the job when the time is up.
+        if self.timeout_seconds is None:
+            request.Wait()
+            return
+        start = time.monotonic()
+        while not request.Test():
+            waited = time.monotonic() - start
+            if waited > self.timeout_seconds:
+                sys.stderr.write(f'defun: rank {self.rank} of {self.world_size}: {what} not done '
+                                 f'after {self.timeout_seconds} s (CommunicationOptions.'
+                                 'timeout_seconds): a peer hangs or is gone; ending the job\n')
+                sys.stderr.flush()
+                self.abort(1)
+            if waited > 1e-3:
+                time.sleep(1e-3)
 
     def __repr__(self):
         return f'<MPIEngine rank {self.rank} of {self.world_size}>'

@@ -8,7 +8,7 @@ calls) is current and code runs in its replica context, as in TF.
 """
 import contextlib
 
-from defun.core import context, nest
+from defun.core import context, dtypes, nest
 from defun.core.tensor import convert_to_tensor
 from defun.distribute import input_lib, values
 from defun.distribute.engine import LocalEngine
@@ -80,7 +80,7 @@ class Strategy:
         sums = [reduce_sum(v, axis=axis) for v in flat]
         if reduce_op is ReduceOp.SUM:
             return nest.pack_sequence_as(local, self._extended.all_reduce(ReduceOp.SUM, sums))
-        counts = [shape(v)[axis] for v in flat]
+        counts = [_count_along(v, axis) for v in flat]
         totals = self._extended.all_reduce(ReduceOp.SUM, sums + counts)
         means = [truediv(s, cast(c, s.dtype)) for s, c in zip(totals[:len(flat)], totals[len(flat):])]
         return nest.pack_sequence_as(local, means)
@@ -120,6 +120,22 @@ class Strategy:
         engine = self._extended.engine
         return (f'<{type(self).__name__}: replica {engine.rank} of {engine.world_size} '
                 f'({engine.name} engine)>')
+
+
+def _count_along(value, axis):
+    """How many elements of `value` a reduction along `axis` (an int, tuple or list) takes in."""
+    axes = list(axis) if isinstance(axis, (tuple, list)) else [axis]
+    rank = value.shape.rank
+    for a in axes:
+        if not isinstance(a, int):
+            raise TypeError(f'Expected `axis` to be an integer, tuple or list not: {axis!r}')
+        if rank is not None and not -rank <= a < rank:
+            raise ValueError(f'`axis` = {a!r} out of range for `value` with rank {rank}')
+    sizes = shape(value, out_type=dtypes.int64)
+    count = sizes[axes[0]]
+    for a in axes[1:]:
+        count = count * sizes[a]
+    return count
 
 
 def _require_cross_replica(strategy):

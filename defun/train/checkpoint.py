@@ -18,7 +18,8 @@ from defun.state.trackable import (AutoTrackable, Saveable, can_wait, children, 
 from defun.train import checkpoint_format, checkpoint_state
 from defun.state.variables import Variable
 
-__all__ = ['Checkpoint', 'CheckpointLoadStatus', 'InitializationOnlyStatus', 'object_graph']
+__all__ = ['Checkpoint', 'CheckpointLoadStatus', 'InitializationOnlyStatus', 'object_graph',
+           'is_chief', 'wait_for_chief']
 
 VALUE_SUFFIX = '/.ATTRIBUTES/VARIABLE_VALUE'
 # TF's names for dtypes in its restore error (its DataTypeString), where they differ from ours.
@@ -237,13 +238,17 @@ class Checkpoint(AutoTrackable):
         return self._save_counter
 
     def write(self, file_prefix, options=None):
-        """Writes a checkpoint at exactly `file_prefix` and returns that path."""
+        """Writes a checkpoint at exactly `file_prefix` and returns that path. In a job of several
+        processes (tf.distribute), every process calls it, rank 0 alone writes, and all return
+        once the files are there."""
         file_prefix = os.fspath(file_prefix)
         nodes, objects, _ = object_graph(self)
         with context.init_scope():
             values = {node['value']: obj.save_state() if isinstance(obj, Saveable) else
                       obj.numpy() for node, obj in zip(nodes, objects) if node['value'] is not None}
-        checkpoint_format.write(file_prefix, nodes, values)
+        if is_chief():
+            checkpoint_format.write(file_prefix, nodes, values)
+        wait_for_chief()
         return file_prefix
 
     def save(self, file_prefix, options=None):
@@ -253,7 +258,9 @@ class Checkpoint(AutoTrackable):
         with context.init_scope():
             number = int(self.save_counter.assign_add(1).numpy())
         path = self.write(f'{file_prefix}-{number}')
-        checkpoint_state.update(os.path.dirname(file_prefix), path, [path])
+        if is_chief():
+            checkpoint_state.update(os.path.dirname(file_prefix), path, [path])
+        wait_for_chief()
         return path
 
     def restore(self, save_path, options=None):
@@ -270,6 +277,19 @@ class Checkpoint(AutoTrackable):
         return CheckpointLoadStatus(restoration, self)
 
     read = restore
+
+
+def is_chief():
+    """Whether this process writes checkpoints: always when alone, rank 0 in a job of several."""
+    collective = context.process_collective()
+    return collective is None or collective.rank == 0
+
+
+def wait_for_chief():
+    """In a job of several processes, returns once every process (the writing chief too) is here."""
+    collective = context.process_collective()
+    if collective is not None:
+        collective.barrier()
 
 
 def _require_trackable(name, value):

@@ -11,6 +11,7 @@ import time
 
 from defun.core import dtypes, errors
 from defun.train import checkpoint_format, checkpoint_state
+from defun.train.checkpoint import is_chief, wait_for_chief
 
 __all__ = ['CheckpointManager', 'CheckpointReader', 'CheckpointState', 'list_variables',
            'load_variable', 'load_checkpoint', 'get_checkpoint_state', 'checkpoints_iterator']
@@ -86,12 +87,16 @@ class CheckpointManager:
         path = self._checkpoint.write(f'{self._prefix}-{number}')
         now = time.time()
         self._kept = [(p, t) for p, t in self._kept if p != path] + [(path, now)]
-        self._sweep()
-        checkpoint_state.update(self._directory, path, self.checkpoints,
-                                [t for _, t in self._kept], self._last_preserved)
+        # In a job of several processes every one keeps the same list; rank 0 alone changes files.
+        chief = is_chief()
+        self._sweep(delete=chief)
+        if chief:
+            checkpoint_state.update(self._directory, path, self.checkpoints,
+                                    [t for _, t in self._kept], self._last_preserved)
+        wait_for_chief()
         return path
 
-    def _sweep(self):
+    def _sweep(self, delete=True):
         if self._max_to_keep is None:
             return
         while len(self._kept) > self._max_to_keep:
@@ -100,7 +105,7 @@ class CheckpointManager:
                 self._last_preserved = stamp  # kept on disk for good, no longer managed
                 continue
             for name in (checkpoint_format.index_path(path), checkpoint_format.data_path(path)):
-                if os.path.exists(name):
+                if delete and os.path.exists(name):
                     os.remove(name)
 
     def restore_or_initialize(self):

@@ -31,18 +31,20 @@ class MLP(tf.Module):
         return tf.matmul(tf.nn.relu(tf.matmul(x, self.w1) + self.b1), self.w2) + self.b2
 
 
-def train(strategy, steps, seed, model=None, optimizer=None, iterator=None):
-    """`steps` Adam steps of TF's custom training loop; returns (model, optimizer, iterator,
-    losses, traces)."""
-    if model is None:
-        with strategy.scope():
-            model = MLP(seed)
-            optimizer = tf.keras.optimizers.Adam(0.01)
-    if iterator is None:
-        x, y = digits_like_data()
-        dataset = tf.data.Dataset.from_tensor_slices((x, y)).repeat().batch(GLOBAL_BATCH)
-        iterator = iter(strategy.experimental_distribute_dataset(dataset))
+def build(strategy, seed):
+    """The model and Adam (created in the strategy's scope) and the iterator over the global
+    batches (distributed by the strategy)."""
+    with strategy.scope():
+        model = MLP(seed)
+        optimizer = tf.keras.optimizers.Adam(0.01)
+    x, y = digits_like_data()
+    dataset = tf.data.Dataset.from_tensor_slices((x, y)).repeat().batch(GLOBAL_BATCH)
+    return model, optimizer, iter(strategy.experimental_distribute_dataset(dataset))
 
+
+def make_step(strategy, model, optimizer):
+    """TF's custom training step: the per-replica loss scaled by the global batch, gradients
+    applied by the optimizer (which sums them over the replicas), the losses summed."""
     @tf.function
     def train_step(iterator):
         def step_fn(inputs):
@@ -56,9 +58,15 @@ def train(strategy, steps, seed, model=None, optimizer=None, iterator=None):
             return loss
         per_replica = strategy.run(step_fn, args=(next(iterator),))
         return strategy.reduce(tf.distribute.ReduceOp.SUM, per_replica, axis=None)
+    return train_step
 
-    losses = [float(train_step(iterator)) for _ in range(steps)]
-    return model, optimizer, iterator, losses, train_step
+
+def train(strategy, steps, seed):
+    """`steps` Adam steps; returns (model, losses, the compiled step)."""
+    model, optimizer, iterator = build(strategy, seed)
+    step = make_step(strategy, model, optimizer)
+    losses = [float(step(iterator)) for _ in range(steps)]
+    return model, losses, step
 
 
 def weights(model):

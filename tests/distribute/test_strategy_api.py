@@ -1,5 +1,7 @@
 """tf.distribute in one process: the default strategy and the one-replica strategies, as TF 2.21
 behaves (the expected values were recorded from TensorFlow with the same programs)."""
+import sys
+
 import numpy as np
 import pytest
 
@@ -168,3 +170,54 @@ def test_optimizer_step_in_a_replica_context():
         s.run(step)
     train()
     np.testing.assert_allclose(w.numpy(), [0., 0.])
+
+
+def test_one_process_needs_no_mpi(monkeypatch):
+    for variable in ('PMI_SIZE', 'OMPI_COMM_WORLD_SIZE', 'MV2_COMM_WORLD_SIZE',
+                     'SLURM_STEP_NUM_TASKS'):
+        monkeypatch.delenv(variable, raising=False)
+    monkeypatch.setitem(sys.modules, 'mpi4py', None)      # as if mpi4py were not installed
+    monkeypatch.setitem(sys.modules, 'mpi4py.MPI', None)
+    s = d.MultiWorkerMirroredStrategy()
+    assert s.num_replicas_in_sync == 1
+    assert (s.cluster_resolver.task_type, s.cluster_resolver.task_id) == (None, None)
+
+
+def test_a_launcher_without_mpi4py_names_the_extra(monkeypatch):
+    monkeypatch.setenv('PMI_SIZE', '2')
+    monkeypatch.setitem(sys.modules, 'mpi4py', None)
+    monkeypatch.setitem(sys.modules, 'mpi4py.MPI', None)
+    with pytest.raises(ImportError, match=r"pip install 'defun\[mpi\]'"):
+        d.MultiWorkerMirroredStrategy()
+
+
+def test_communication_options():
+    options = d.experimental.CommunicationOptions(timeout_seconds=3)
+    assert (options.bytes_per_pack, options.timeout_seconds) == (0, 3)
+    assert options.implementation is d.experimental.CommunicationImplementation.AUTO
+    assert repr(options) == ('Options(bytes_per_pack=0,timeout_seconds=3, '
+                             'implementation=CommunicationImplementation.AUTO)')
+    with pytest.raises(ValueError, match='`bytes_per_pack` must be >=0, Received -1.'):
+        d.experimental.CommunicationOptions(bytes_per_pack=-1)
+    with pytest.raises(NotInDefunError, match='NCCL'):
+        d.experimental.CommunicationOptions(
+            implementation=d.experimental.CommunicationImplementation.NCCL)
+    s = d.MultiWorkerMirroredStrategy(communication_options=options)
+    assert s.num_replicas_in_sync == 1
+
+
+def test_a_distributed_dataset_in_a_function():
+    s = d.MirroredStrategy()
+    dd = s.experimental_distribute_dataset(tf.data.Dataset.range(10).batch(4))
+
+    @tf.function
+    def total(ds):
+        t = tf.constant(0, tf.int64)
+        for x in ds:
+            t += s.reduce('SUM', s.run(tf.reduce_sum, args=(x,)), axis=None)
+        return t
+    assert int(total(dd)) == 45
+    it = iter(dd)
+    step = tf.function(lambda it: s.run(lambda v: v * 2, args=(next(it),)))
+    assert list(step(it).numpy()) == [0, 2, 4, 6] and list(step(it).numpy()) == [8, 10, 12, 14]
+    assert step.experimental_get_tracing_count() == 1
