@@ -19,6 +19,7 @@ from defun.ops.math.truncating import truncatediv, truncatemod, realdiv, unique_
 from defun.ops.debugging.debug import Assert, print  # noqa
 from defun import math, linalg, nn, random, debugging  # noqa: F401
 from defun.state.variables import Variable  # noqa
+from defun.state.variable_policy import VariableAggregation, VariableSynchronization  # noqa
 from defun.autodiff.indexed_slices import IndexedSlices  # noqa
 from defun.autodiff.tape import GradientTape  # noqa
 from defun.core.context import executing_eagerly, init_scope  # noqa
@@ -53,6 +54,7 @@ from defun.ops.debugging.check_ops import assert_rank  # noqa: E402  (TF's top-l
 from defun import data  # noqa: E402  (tf.data)
 from defun import experimental  # noqa: E402  (tf.experimental.Optional)
 from defun import keras  # noqa: E402
+from defun.tf_compat import internal as __internal__  # noqa: E402  (tf.__internal__, for Keras)
 from defun import optimizers  # noqa: E402  (tf.optimizers)
 from defun.core import unsupported as _unsupported  # noqa: E402
 __getattr__ = _unsupported.missing_names(__name__, 'tf', _unsupported.TF_NAMESPACES)  # TF names not here
