@@ -56,6 +56,10 @@ from defun import experimental  # noqa: E402  (tf.experimental.Optional)
 from defun import keras  # noqa: E402
 from defun.tf_compat import internal as __internal__  # noqa: E402  (tf.__internal__, for Keras)
 from defun import optimizers  # noqa: E402  (tf.optimizers)
+from defun import sparse, ragged  # noqa: E402  (tf.sparse, tf.ragged)
+from defun.ops.sparse.sparse_tensor import SparseTensor, SparseTensorSpec  # noqa: E402
+from defun.ops.ragged.ragged_tensor import RaggedTensor, RaggedTensorSpec  # noqa: E402
+from defun.core.composite import TypeSpec  # noqa: E402
 from defun.core import unsupported as _unsupported  # noqa: E402
 __getattr__ = _unsupported.missing_names(__name__, 'tf', _unsupported.TF_NAMESPACES)  # TF names not here
 

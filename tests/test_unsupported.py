@@ -6,7 +6,7 @@ import defun as tf
 from defun.core.unsupported import NotInDefunError, TF_NAMESPACES
 
 
-@pytest.mark.parametrize('path', ['estimator', 'distribute', 'strings', 'sparse', 'ragged',
+@pytest.mark.parametrize('path', ['estimator', 'distribute', 'strings',
                                   'summary', 'image', 'io', 'lookup', 'keras.layers',
                                   'keras.Model', 'keras.losses', 'keras.optimizers.Adafactor',
                                   'keras.optimizers.legacy', 'compat.v1.Session',

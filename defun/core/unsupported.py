@@ -18,8 +18,7 @@ class NotInDefunError(AttributeError):
 # TensorFlow's top-level names outside defun's scope (a name leaves this table when it is built).
 TF_NAMESPACES = {
     'estimator': 'Estimators', 'distribute': 'distribution strategies',
-    'strings': 'string ops', 'sparse': 'sparse tensors', 'SparseTensor': 'sparse tensors',
-    'ragged': 'ragged tensors', 'RaggedTensor': 'ragged tensors',
+    'strings': 'string ops',
     'summary': 'TensorBoard summaries', 'image': 'image ops', 'io': 'file and format I/O',
     'lookup': 'lookup tables',
     'audio': 'audio ops', 'feature_column': 'feature columns',
