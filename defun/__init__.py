@@ -54,6 +54,8 @@ from defun.ops.debugging.check_ops import assert_rank  # noqa: E402  (TF's top-l
 from defun import data  # noqa: E402  (tf.data)
 from defun import experimental  # noqa: E402  (tf.experimental.Optional)
 from defun import keras  # noqa: E402
+from defun import bitwise  # noqa: E402  (tf.bitwise)
+from defun.ops.array.bitcast import bitcast  # noqa: E402
 from defun.tf_compat import internal as __internal__  # noqa: E402  (tf.__internal__, for Keras)
 from defun import optimizers  # noqa: E402  (tf.optimizers)
 from defun import sparse, ragged  # noqa: E402  (tf.sparse, tf.ragged)

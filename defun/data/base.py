@@ -17,6 +17,7 @@ from defun.core.errors import InvalidArgumentError
 from defun.core.shapes import TensorShape, TensorSpec
 from defun.functions.trace_types import TraceType
 from defun.core.unsupported import KNOWN_GAPS, NotInDefunError
+from defun.tf_compat.dataset_ops import DatasetV2
 
 __all__ = ['Dataset', 'DatasetSpec', 'ElementTraceType', 'VariantDataset', 'KINDS', 'register',
            'count_or_tensor', 'resolved', 'check_count', 'INFINITE', 'UNKNOWN', 'AUTOTUNE']
@@ -48,7 +49,7 @@ def _kind(name):
     return KINDS[name]
 
 
-class Dataset:
+class Dataset(DatasetV2):  # DatasetV2: TF's identity for it, which Keras recognises
     """A sequence of elements, as `tf.data.Dataset`: sources are its static methods."""
 
     element_spec = None
@@ -78,13 +79,14 @@ class Dataset:
         clone.rebound()
         return clone
 
-    def restart_random(self):
-        """Restarts the random streams of this pipeline's functions (done for each new iterator,
-        whose functions TF instantiates anew)."""
+    def start_iterator(self):
+        """Called once for each new iterator over this pipeline, before it takes an element: as TF
+        instantiates the pipeline then, its functions restart their random streams (fresh
+        kernels)."""
         for f in self._functions:
             f.restart_random()
         for d in self._inputs:
-            d.restart_random()
+            d.start_iterator()
 
     def rebound(self):
         """Hook for kinds that derive state from _inputs/_tensors after a rebind."""

@@ -44,6 +44,7 @@ PRIVATE_MODULES = {
     'tensorflow.python.ops.linalg.sparse.sparse_csr_matrix_ops':
         'defun.tf_compat.sparse_csr_matrix_ops',
     'tensorflow.python.framework.config': 'defun.tf_compat.framework_config',
+    'tensorflow.python.data.ops.dataset_ops': 'defun.tf_compat.dataset_ops',
 }
 KERAS_PREFIX = 'keras._tf_keras.keras'
 
@@ -109,16 +110,19 @@ class _Finder(importlib.abc.MetaPathFinder):
     def find_spec(self, fullname, path=None, target=None):
         if fullname != 'tensorflow' and not fullname.startswith('tensorflow.'):
             return None
-        if not self.installed and not (fullname == 'tensorflow' and _keras_is_asking()):
-            return None
         if not self.installed:
-            install()
+            # A runner may have put defun in sys.modules as `tensorflow` itself: that asks too.
+            aliased = sys.modules.get('tensorflow') is sys.modules.get('defun')
+            if not enabled() or not (aliased or (fullname == 'tensorflow' and _keras_is_asking())):
+                return None
+            # Not install(): the import under way binds `tensorflow` itself, through the loader
+            # (a module put in sys.modules now would make Python load the spec it has instead).
+            _activate()
         return _spec_for(fullname)
 
 
 def _keras_is_asking():
-    backend = os.environ.get('KERAS_BACKEND', 'tensorflow')
-    return enabled() and backend == 'tensorflow' and 'keras' in sys.modules
+    return os.environ.get('KERAS_BACKEND', 'tensorflow') == 'tensorflow' and 'keras' in sys.modules
 
 
 def _spec_for(fullname):
@@ -174,11 +178,15 @@ def install():
     when the environment switch turns the aliasing off."""
     if not enabled():
         raise RuntimeError(f'defun is not installed as `tensorflow`: {SWITCH}=0 turns it off.')
-    if _real_tensorflow() is not None:
-        raise _conflict('defun.tf_compat.install()')
-    finder = hook()
-    finder.installed = True
+    _activate()
     sys.modules['tensorflow'] = sys.modules['defun']
+
+
+def _activate():
+    """The hook starts answering for `tensorflow`, unless the real TensorFlow is imported."""
+    if _real_tensorflow() is not None:
+        raise _conflict('defun as `tensorflow`')
+    hook().installed = True
 
 
 def uninstall():

@@ -1,18 +1,20 @@
 """`tf.__internal__`: the pieces of TF's internal API that Keras 3's TensorFlow backend builds on.
 
 Each entry is defun's own object under the name TF gives it there: the tensor base class Keras's
-variables derive from, TF's Trackable protocol, the eager tensor and FuncGraph classes, and
-`smart_cond` (a `cond` that runs only the taken branch when the predicate is known while tracing).
+variables derive from, TF's Trackable protocol, the eager tensor, FuncGraph and CompositeTensor
+classes, and `smart_cond` (a `cond` that runs only the taken branch when the predicate is known
+while tracing).
 """
 import types as _types
 
 from defun.compiler.folding import get_static_value
 from defun.control_flow.cond import cond
+from defun.core.composite import CompositeTensor
 from defun.core.tensor import AbstractTensor, EagerTensor
 from defun.graphs.funcgraph import FuncGraph
 from defun.tf_compat import tracking as _tracking
 
-__all__ = ['types', 'tracking', 'smart_cond', 'EagerTensor', 'FuncGraph']
+__all__ = ['types', 'tracking', 'smart_cond', 'EagerTensor', 'FuncGraph', 'CompositeTensor']
 
 
 def _smart_cond(pred, true_fn=None, false_fn=None, name=None):

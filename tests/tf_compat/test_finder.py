@@ -87,3 +87,18 @@ def test_the_switch_turns_it_off(monkeypatch):
     assert tf.keras.optimizers is tf.optimizers
     with pytest.raises(NotInDefunError, match='DEFUN_AS_TENSORFLOW=0'):
         tf.keras.layers
+
+
+def test_keras_importing_asks_for_defun_only_with_the_tensorflow_backend(monkeypatch):
+    from defun.tf_compat import finder
+    monkeypatch.setitem(sys.modules, 'keras', types.ModuleType('keras'))  # Keras importing
+    monkeypatch.setenv('KERAS_BACKEND', 'jax')
+    assert finder.hook().find_spec('tensorflow') is None and not tf_compat.is_installed()
+    monkeypatch.setenv('KERAS_BACKEND', 'tensorflow')
+    try:
+        spec = finder.hook().find_spec('tensorflow')
+        assert spec.name == 'tensorflow' and finder.hook().installed
+    finally:
+        tf_compat.uninstall()
+    monkeypatch.delitem(sys.modules, 'keras')
+    assert finder.hook().find_spec('tensorflow') is None
