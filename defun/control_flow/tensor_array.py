@@ -16,7 +16,7 @@ from defun.control_flow.subgraph import CompositeValue
 from defun.core.shapes import TensorShape
 from defun.core.tensor import EagerTensor, Tensor, convert_to_tensor
 from defun.ops.support import validation
-from defun.core.variable_base import is_variable
+from defun.core.variable_base import is_variable, read_variable
 
 __all__ = ['TensorArray']
 
@@ -177,7 +177,7 @@ class TensorArray(CompositeValue):
         if isinstance(value, Tensor):
             tensor = value
         elif is_variable(value):
-            tensor = value.read_value()
+            tensor = read_variable(value)
         else:
             tensor = convert_to_tensor(value, dtype_hint=self._dtype)
         if tensor.dtype is not self._dtype:

@@ -1,12 +1,16 @@
-"""VariableBase and `is_variable`: the one answer to "is this a Variable?" for every layer.
+"""VariableBase, `is_variable` and `read_variable`: the one answer to "is this a Variable?" for
+every layer, and the one way to read one.
 
 Variables are defined in defun/state/variables.py, above the layers that must recognise them (tapes
 record reads through their handles, tracing captures them by reference, control flow and tf.data
 read their values, folding must not fold them). Those layers import this module, never the state
-layer: every defun Variable derives from VariableBase, which states what they may rely on.
+layer. Every defun Variable derives from VariableBase. As in TF (`is_resource_variable`), a class of
+another library that wraps one, such as Keras 3's variables, says so with the class attribute
+`_should_act_as_resource_variable`; it exposes the wrapped variable's `handle` and converts to a
+tensor through `__tf_tensor__`.
 """
 
-__all__ = ['VariableBase', 'is_variable']
+__all__ = ['VariableBase', 'is_variable', 'read_variable']
 
 
 class VariableBase:
@@ -18,6 +22,13 @@ class VariableBase:
 
 
 def is_variable(value):
-    """Whether `value` is a Variable (of any kind: tf.Variable, an optimizer's slot, a restored
-    or argument variable)."""
-    return isinstance(value, VariableBase)
+    """Whether `value` is a Variable: one of defun's (tf.Variable, an optimizer's slot, a restored
+    or argument variable) or a wrapper that acts as one (TF's rule)."""
+    return isinstance(value, VariableBase) or hasattr(value, '_should_act_as_resource_variable')
+
+
+def read_variable(variable):
+    """The current value of a Variable (`is_variable`) as a tensor."""
+    if isinstance(variable, VariableBase):
+        return variable.read_value()
+    return variable.__tf_tensor__()

@@ -78,6 +78,14 @@ class Dataset:
         clone.rebound()
         return clone
 
+    def restart_random(self):
+        """Restarts the random streams of this pipeline's functions (done for each new iterator,
+        whose functions TF instantiates anew)."""
+        for f in self._functions:
+            f.restart_random()
+        for d in self._inputs:
+            d.restart_random()
+
     def rebound(self):
         """Hook for kinds that derive state from _inputs/_tensors after a rebind."""
 

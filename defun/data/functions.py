@@ -18,12 +18,13 @@ from defun.graphs.funcgraph import FuncGraph
 from defun.graphs.operation import GraphTensor
 from defun.core.shapes import TensorSpec
 from defun.core.tensor import Tensor, convert_to_tensor
+from defun.ops.random.stateful import restart_streams
 
 from defun.data import structure
 from defun.data.base import Dataset
 from defun.data.graph_ops import VariantDataset, variant_of
 from defun.data.structure import DatasetSpec
-from defun.core.variable_base import is_variable
+from defun.core.variable_base import is_variable, read_variable
 
 __all__ = ['StructuredFunction', 'call_args']
 
@@ -49,7 +50,7 @@ def _output(value, graph, what):
     if isinstance(value, Tensor):
         return graph.internalize(value)
     if is_variable(value):
-        return value.read_value()
+        return read_variable(value)
     try:
         return convert_to_tensor(value)
     except (TypeError, ValueError):
@@ -110,6 +111,10 @@ class StructuredFunction:
                                f'transformation: {error}')
         except TypeError:   # an exception type with another constructor: keep it as it is
             return error
+
+    def restart_random(self):
+        """Its random ops start their streams again (a new iterator's fresh kernels)."""
+        restart_streams(self.concrete.graph.get_operations())
 
     def symbolic_inputs(self, out):
         for t in self._captures:

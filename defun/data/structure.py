@@ -13,7 +13,7 @@ from defun.core.shapes import TensorSpec
 from defun.core.tensor import EagerTensor, Tensor, convert_to_tensor
 
 from defun.data.base import DatasetSpec
-from defun.core.variable_base import is_variable
+from defun.core.variable_base import is_variable, read_variable
 
 __all__ = ['DatasetSpec', 'normalize', 'spec_of', 'Packer', 'flat_arrays', 'is_dataset',
            'check_compatible', 'most_specific', 'flatten_up_to']
@@ -28,7 +28,7 @@ def _leaf(value, what):
     if is_dataset(value) or isinstance(value, Tensor):
         return value
     if is_variable(value):
-        return value.read_value()
+        return read_variable(value)
     try:
         return convert_to_tensor(value)
     except (TypeError, ValueError) as exc:

@@ -19,7 +19,7 @@ from defun.graphs.operation import GraphTensor
 from defun.ops.framework import base_ops
 from defun.core.tensor import Tensor, convert_to_tensor
 from defun.core.shapes import TensorShape
-from defun.core.variable_base import is_variable
+from defun.core.variable_base import is_variable, read_variable
 
 __all__ = ['trace_function', 'VariablePolicy']
 
@@ -141,7 +141,7 @@ def _output_tensor(value, graph, fn_name):
     if isinstance(value, Tensor):
         return graph.internalize(value)
     if is_variable(value):
-        return value.read_value()
+        return read_variable(value)
     if isinstance(value, (bool, int, float, complex, str, bytes, np.ndarray, np.generic)):
         return convert_to_tensor(value)
     if isinstance(value, TensorShape) and value.is_fully_defined():

@@ -35,7 +35,6 @@ from defun.autodiff.tape import GradientTape
 from defun.state.trackable import AutoTrackable
 from defun.core import dtypes
 from defun.state.variables import Variable
-from defun.core.variable_base import is_variable
 
 __all__ = ['Optimizer']
 
@@ -177,7 +176,7 @@ class Optimizer(AutoTrackable):
         lr = self._learning_rate
         if isinstance(lr, LearningRateSchedule):
             return lr(self._iterations)
-        if is_variable(lr):
+        if isinstance(lr, Variable):
             return lr
         return lr() if callable(lr) else lr
 
@@ -185,7 +184,7 @@ class Optimizer(AutoTrackable):
     def learning_rate(self, value):
         current = self._learning_rate
         if isinstance(value, LearningRateSchedule) or callable(value) and \
-                not is_variable(value):
+                not isinstance(value, Variable):
             self._learning_rate = value
         elif isinstance(current, LearningRateSchedule):
             raise TypeError(
@@ -193,7 +192,7 @@ class Optimizer(AutoTrackable):
                 '`learning_rate` constructor argument, hence its learning rate is not settable. '
                 'If you need the learning rate to be settable, you should instantiate the '
                 'optimizer with a float `learning_rate` argument.')
-        elif is_variable(current):
+        elif isinstance(current, Variable):
             current.assign(value)
         else:
             self._learning_rate = self._learning_rate_from(value)
@@ -245,7 +244,7 @@ class Optimizer(AutoTrackable):
             return list(self._trainable_variables)
         variables = list(trainable_variables)
         for variable in variables:
-            if not is_variable(variable):
+            if not isinstance(variable, Variable):
                 raise TypeError(f'{self.name}: can only update Variables, got '
                                 f'{type(variable).__name__} {variable!r}')
         if not self.built:

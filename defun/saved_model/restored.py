@@ -14,7 +14,7 @@ from defun.functions.concrete import ConcreteFunction
 from defun.core.shapes import TensorSpec
 from defun.core.tensor import Tensor, convert_to_tensor
 from defun.state.trackable import AutoTrackable
-from defun.core.variable_base import is_variable
+from defun.state.variables import Variable
 
 __all__ = ['UserObject', 'RestoredFunction', 'SignatureFunction', 'SignatureMap',
            'GraphGradient']
@@ -72,7 +72,7 @@ def _accepts(spec, value, flat):
 
 def _accepts_leaf(spec, value, flat):
     if isinstance(spec, TensorSpec):
-        if is_variable(value):
+        if isinstance(value, Variable):
             value = value.value()
         if not isinstance(value, Tensor):
             try:

@@ -23,9 +23,9 @@ from defun.saved_model.restored import SignatureMap
 from defun.saved_model.layout import (FORMAT, VERSION, constants_path, graph_path,
                                       variables_prefix)
 from defun.state.trackable import AutoTrackable
+from defun.state.variables import Variable
 from defun.train.checkpoint import object_graph
 from defun.train import checkpoint_format
-from defun.core.variable_base import is_variable
 
 __all__ = ['save', 'function_entries']
 
@@ -120,7 +120,7 @@ class _Saver:
         encoded = []
         for node, obj in zip(self.nodes, self.objects):
             entry = {'children': node['children'], 'kind': _kind(obj)}
-            if is_variable(obj):
+            if isinstance(obj, Variable):
                 entry.update(value=node['value'], dtype=obj.dtype.name, name=obj.name,
                              trainable=obj.trainable, shape=self.writer.value(obj.shape, 'shape'))
             entry['functions'] = [[name, self._function(fn)] for name, fn in _functions_of(obj)]
@@ -138,7 +138,7 @@ class _Saver:
 
 
 def _kind(obj):
-    if is_variable(obj):
+    if isinstance(obj, Variable):
         return 'variable'
     for kind in (dict, list, tuple):
         if isinstance(obj, kind):

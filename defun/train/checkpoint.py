@@ -17,7 +17,6 @@ from defun.state.trackable import (AutoTrackable, Saveable, can_wait, children, 
                              is_trackable, wrap)
 from defun.train import checkpoint_format, checkpoint_state
 from defun.state.variables import Variable
-from defun.core.variable_base import is_variable
 
 __all__ = ['Checkpoint', 'CheckpointLoadStatus', 'InitializationOnlyStatus', 'object_graph']
 
@@ -49,7 +48,7 @@ def object_graph(root):
                 queue.append(ids[id(value)])
             nodes[node_id]['children'].append([name, ids[id(value)]])
     for node, obj, path in zip(nodes, objects, paths):
-        if is_variable(obj):
+        if isinstance(obj, Variable):
             node['value'] = '/'.join(_escape(n) for n in path) + VALUE_SUFFIX
         elif isinstance(obj, Saveable):
             node['value'] = '/'.join(_escape(n) for n in path) + \
@@ -83,11 +82,11 @@ class _Restoration:
         assignments, waiting = [], []
         self._plan(node_id, obj, owner, owner_path, assignments, waiting)
         for target, key in assignments:
-            if is_variable(target):
+            if isinstance(target, Variable):
                 _check_value(key, target, self.arrays[key], self.table[key][1])
         with context.init_scope():
             for target, key in assignments:
-                if is_variable(target):
+                if isinstance(target, Variable):
                     target.assign(self.arrays[key])
                 else:
                     target.restore_state(self.arrays[key])

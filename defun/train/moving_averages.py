@@ -10,7 +10,6 @@ from defun.core import context, errors
 from defun.ops.math.arithmetic import minimum
 from defun.ops.framework.base_ops import cast
 from defun.state.variables import Variable
-from defun.core.variable_base import is_variable
 
 __all__ = ['ExponentialMovingAverage']
 
@@ -51,7 +50,7 @@ class ExponentialMovingAverage:
         """Creates the missing shadows, then moves every shadow toward its Variable."""
         var_list = list(var_list or ())
         for var in var_list:
-            if not is_variable(var) or not var.dtype.is_floating:
+            if not isinstance(var, Variable) or not var.dtype.is_floating:
                 raise TypeError(f'The variables must be half, float, or double: {var!r}')
         for var in var_list:
             if var.ref() not in self._averages:
