@@ -36,8 +36,21 @@ def trace(*args):
 
 
 def to_code(entity, recursive=True, experimental_optional_features=None):
-    """Returns the source of the converted function, as a string."""
+    """Returns the source of the converted function, as a string: what AutoGraph made of your
+    `if`/`while`/`for` (`ag__.if_stmt(...)`, `ag__.for_stmt(...)`). `entity` may be a function,
+    a method or a `tf.function` (its Python function is shown)::
+
+        import defun as tf
+
+        def clip(x):
+            if x > 1.0:
+                x = tf.constant(1.0)
+            return x
+
+        print(tf.autograph.to_code(clip))   # def clip(x): ... ag__.if_stmt(x > 1.0, ...)
+    """
     del recursive
+    entity = getattr(entity, 'python_function', entity)
     return impl.converted_source(entity, options.features(experimental_optional_features))
 
 

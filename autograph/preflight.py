@@ -11,10 +11,15 @@
   * a variable assigned in only one branch of an `if` and used after it: with a tensor condition
     that is an error (both branches must define it).
 
-The same findings are issued as `AutoGraphWarning`s when a function is first converted, unless
-turned off with `set_warnings(False)`.
+The same findings, but for the last, are issued as `AutoGraphWarning`s when a function is first
+converted, unless turned off with `set_warnings(False)`. The one-branch finding is not: whether the
+condition is a tensor is known only when the code runs (`if training:` on a Python bool is
+everyday code, and TF does not warn), and with a tensor condition tracing raises TF's error naming
+the variable anyway.
 """
 import collections
+import inspect
+import types
 import warnings
 
 import gast
@@ -58,14 +63,32 @@ def _breaks_on_if(statements):
     return None
 
 
+def _module_alias(fn):
+    """The name `fn`'s module gives defun (`tf` after `import defun as tf`), so that hints speak
+    as the user writes; 'tf' when it has none."""
+    for name, value in getattr(fn, '__globals__', {}).items():
+        if isinstance(value, types.ModuleType) and value.__name__ in ('defun', 'tensorflow'):
+            return name
+    return 'tf'
+
+
+def _unwrap(fn):
+    """The Python function behind a `tf.function` (or a method bound to one), a bound method, or
+    `functools.wraps`-style wrappers: what the checker parses."""
+    fn = getattr(fn, 'python_function', fn)
+    fn = getattr(fn, '__func__', fn)
+    return inspect.unwrap(fn)
+
+
 class _Checker:
 
-    def __init__(self, filename):
+    def __init__(self, filename, alias='tf'):
         self.filename = filename
+        self.alias = alias
         self.findings = []
 
-    def add(self, node, message):
-        self.findings.append(Finding(self.filename, node.lineno, message))
+    def add(self, node, message, kind='conversion'):
+        self.findings.append(_Found(Finding(self.filename, node.lineno, message), kind))
 
     def function(self, node):
         liveness.resolve(node)
@@ -86,7 +109,7 @@ class _Checker:
         if length is not None and length > UNROLL_LIMIT:
             self.add(node, 'this Python loop over range(...) runs %d times: inside a compiled function'
                      ' it unrolls, adding %d copies of its body to the graph; iterate over'
-                     ' defun.range(...) to make it one tensor loop' % (length, length))
+                     ' %s.range(...) to make it one tensor loop' % (length, length, self.alias))
 
     def _while(self, node):
         if isinstance(node.test, gast.Constant) and node.test.value:
@@ -113,24 +136,53 @@ class _Checker:
         for name in sorted((in_body ^ in_else) & live - set(defined)):
             branch = 'main' if name in in_body else 'else'
             self.add(node, "'%s' is assigned only in the %s branch of this `if` but used after it:"
-                     ' with a tensor condition both branches must assign it' % (name, branch))
+                     ' with a tensor condition both branches must assign it' % (name, branch),
+                     kind='runtime')
 
 
-def check(fn):
-    """Returns the list of Findings for `fn` (empty when nothing looks surprising)."""
+# A finding and whether it is certain at conversion ('conversion') or depends on the values the
+# code runs on ('runtime': reported by check() only).
+_Found = collections.namedtuple('_Found', ['finding', 'kind'])
+
+
+def _found(fn):
+    fn = _unwrap(fn)
     node = parser.parse_entity(fn)
     if not isinstance(node, _SCOPES):
         return []
-    checker = _Checker(fn.__code__.co_filename)
+    checker = _Checker(fn.__code__.co_filename, _module_alias(fn))
     for scope in [node] + [n for n in gast.walk(node) if isinstance(n, _SCOPES) and n is not node]:
         checker.function(scope)
-    return sorted(set(checker.findings), key=lambda f: f.lineno)
+    return sorted(set(checker.findings), key=lambda f: f.finding.lineno)
+
+
+def check(fn):
+    """Returns the list of Findings for `fn` (empty when nothing looks surprising).
+
+    `fn` may be a plain function, a method, or a `tf.function`; hints name defun as `fn`'s module
+    does (`tf.range` after `import defun as tf`)::
+
+        import defun as tf
+
+        @tf.function
+        def total(x):
+            for _ in range(5000):
+                x = x + 1.0
+            return x
+
+        for finding in tf.autograph.check(total):
+            print(finding)   # file:line: this Python loop over range(...) runs 5000 times ...
+    """
+    return [found.finding for found in _found(fn)]
 
 
 def warn_at_conversion(fn):
-    """Conversion hook: issues each finding as an AutoGraphWarning (when enabled)."""
+    """Conversion hook: issues each finding certain at conversion as an AutoGraphWarning (when
+    enabled)."""
     if not _settings['warn']:
         return
-    for finding in check(fn):
-        warnings.warn_explicit(finding.message, errors.AutoGraphWarning, finding.filename,
-                               finding.lineno)
+    for found in _found(fn):
+        if found.kind == 'conversion':
+            finding = found.finding
+            warnings.warn_explicit(finding.message, errors.AutoGraphWarning, finding.filename,
+                                   finding.lineno)

@@ -1,4 +1,7 @@
-"""`python -m defun`: print defun's version, which optional extras import, and where the docs are."""
+"""`python -m defun`: print defun's version, which optional extras import, and where the docs are
+(the pages installed with the package or beside a source checkout, and their online address when
+the installed package's metadata records one)."""
+import importlib.metadata
 import importlib.util
 import os
 import sys
@@ -11,6 +14,7 @@ EXTRAS = (
     ('matplotlib', 'matplotlib', 'loss plots in examples/ (--plot)'),
     ('scikit-learn', 'sklearn', 'the digits data set in examples/'),
     ('pytest', 'pytest', 'the test suite'),
+    ('pytest-xdist', 'xdist', 'the test suite on several processes (-n 2)'),
     ('hypothesis', 'hypothesis', 'property tests'),
 )
 
@@ -21,10 +25,23 @@ def extras_found():
 
 
 def docs_dir():
-    """Return the repository's docs/ folder beside the installed package, or None if absent."""
+    """Return the folder holding the docs pages: the source checkout's docs/ beside the package,
+    else the copy `pip install` puts under `<prefix>/share/doc/defun/docs`; None if neither."""
     here = os.path.dirname(os.path.abspath(__file__))
-    candidate = os.path.join(os.path.dirname(here), 'docs')
-    return candidate if os.path.isfile(os.path.join(candidate, 'api.md')) else None
+    for candidate in (os.path.join(os.path.dirname(here), 'docs'),
+                      os.path.join(sys.prefix, 'share', 'doc', 'defun', 'docs')):
+        if os.path.isfile(os.path.join(candidate, 'features.md')):
+            return candidate
+    return None
+
+
+def online_docs():
+    """Return the documentation addresses the installed package's metadata records, if any."""
+    try:
+        urls = importlib.metadata.metadata('defun').get_all('Project-URL') or []
+    except importlib.metadata.PackageNotFoundError:
+        return []
+    return [u.split(',', 1)[1].strip() for u in urls if ',' in u]
 
 
 def report():
@@ -33,11 +50,15 @@ def report():
     for dist, _mod, why, found in extras_found():
         lines.append('  %-13s %-13s %s' % (dist, 'found' if found else 'not installed', why))
     docs = docs_dir()
+    readme = os.path.join(os.path.dirname(docs), 'README.md') if docs else None
     if docs:
-        lines.append('docs: %s (start with api.md)' % docs)
+        start = readme if os.path.isfile(readme) else os.path.join(docs, 'features.md')
+        lines.append('docs: %s (start with %s)' % (docs, start))
     else:
-        lines.append('docs: not beside the installed package; they are the docs/ folder of the '
-                     'repository (api.md, compiled_functions.md, porting.md)')
+        lines.append('docs: not installed here; they are the README.md and docs/ folder of '
+                     "defun's source repository")
+    for url in online_docs():
+        lines.append('online: %s' % url)
     return '\n'.join(lines)
 
 

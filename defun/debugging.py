@@ -1,31 +1,5 @@
-"""The `tf.debugging` namespace."""
-from defun.core import context
+"""The `tf.debugging` namespace: re-exports only."""
 from defun.ops.debugging.debug import Assert, check_numerics  # noqa: F401
 from defun.ops.debugging.asserts import *  # noqa: F401,F403
 from defun.ops.debugging.check_ops import *  # noqa: F401,F403
-
-
-def enable_traceback_filtering():
-    """Tracebacks of errors from compiled functions and tapes show the user's frames only (the
-    default, as TF)."""
-    context.set_traceback_filtering(True)
-
-
-def disable_traceback_filtering():
-    """Tracebacks show defun's own frames too (for debugging defun itself)."""
-    context.set_traceback_filtering(False)
-
-
-def is_traceback_filtering_enabled():
-    """Returns whether tracebacks hide defun's own frames (`enable_traceback_filtering`)."""
-    return context.traceback_filtering_enabled()
-
-
-def set_log_device_placement(enabled):
-    """Recorded only: TF logs each op's device to stderr; in defun every op runs on the CPU."""
-    context.set_config_value('log_device_placement', bool(enabled))
-
-
-def get_log_device_placement():
-    """Returns whether device placement logging is on (`set_log_device_placement`)."""
-    return context.config_value('log_device_placement')
+from defun.core.debug_settings import *  # noqa: F401,F403

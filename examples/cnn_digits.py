@@ -4,12 +4,12 @@ Adam in a compiled step over a tf.data pipeline. Needs scikit-learn (pip install
     python examples/cnn_digits.py [--short] [--plot [PATH]]
 """
 import numpy as np
-from sklearn.datasets import load_digits
 
 import defun as tf
-from example_utils import parse_args, progress, save_plot
+from example_utils import parse_args, progress, require, save_plot, say
 
 args = parse_args(__doc__.splitlines()[0])
+load_digits = require('sklearn.datasets', 'scikit-learn', 'the digits data set').load_digits
 digits = load_digits()
 images = (digits.images / 16.0).astype(np.float32)[..., None]      # [N, 8, 8, 1], NHWC
 labels = digits.target.astype(np.int64)
@@ -60,7 +60,7 @@ losses = []
 for epoch in progress(range(epochs), epochs, 'epochs'):
     epoch_losses = [float(train_step(xb, yb)) for xb, yb in train_ds]
     losses.extend(epoch_losses)
-    print(f'epoch {epoch + 1}: mean loss {np.mean(epoch_losses):.4f}')
+    say(f'epoch {epoch + 1}: mean loss {np.mean(epoch_losses):.4f}')
 test_accuracy = float(accuracy(tf.constant(images[test]), tf.constant(labels[test])))
 print(f'test accuracy {test_accuracy:.3f} after {epochs} epochs; '
       f'train_step traced {train_step.experimental_get_tracing_count()} times')

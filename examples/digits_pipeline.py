@@ -7,12 +7,12 @@ gradient step inside it. Needs scikit-learn (only for the data): pip install '.[
     python examples/digits_pipeline.py [--short] [--plot [PATH]]
 """
 import numpy as np
-from sklearn.datasets import load_digits
 
 import defun as tf
-from example_utils import parse_args, progress, save_plot
+from example_utils import parse_args, progress, require, save_plot, say
 
 args = parse_args(__doc__.splitlines()[0])
+load_digits = require('sklearn.datasets', 'scikit-learn', 'the digits data set').load_digits
 
 digits = load_digits()
 x = (digits.data / 16.0).astype(np.float32)
@@ -75,7 +75,7 @@ for epoch in progress(range(epochs), epochs, 'epochs'):
     mean_loss = train_epoch(train_ds, tf.constant(0.2))
     losses.append(float(mean_loss))
     if epoch % 5 == 4 or epoch == epochs - 1:
-        print(f'epoch {epoch + 1:2d}: mean loss {float(mean_loss):.4f}, '
-              f'test accuracy {float(accuracy(test_ds)):.3f}')
+        say(f'epoch {epoch + 1:2d}: mean loss {float(mean_loss):.4f}, '
+            f'test accuracy {float(accuracy(test_ds)):.3f}')
 print('traces of train_epoch:', train_epoch.experimental_get_tracing_count())
 save_plot(args, 'digits_pipeline_loss.png', {'mean training loss': losses}, xlabel='epoch')

@@ -1,7 +1,11 @@
 """Shared by the examples: the --short / --plot flags, progress over long loops (tqdm when it is
-installed, plain prints otherwise) and the loss plot (matplotlib, only when --plot is given)."""
+installed, plain prints otherwise), lines printed beside a progress bar without breaking it, the
+loss plot (matplotlib, only when --plot is given), and optional imports that say how to install
+what is missing."""
 import argparse
+import importlib
 import os
+import sys
 
 try:
     from tqdm import tqdm
@@ -19,6 +23,26 @@ def parse_args(description, argv=None):
     args = parser.parse_args(argv)
     args.short = args.short or os.environ.get('DEFUN_EXAMPLES_SHORT') == '1'
     return args
+
+
+def require(module, distribution, purpose):
+    """Import optional `module`, or stop with a message saying what needs it and how to get it
+    (instead of a bare ModuleNotFoundError)."""
+    try:
+        return importlib.import_module(module)
+    except ImportError:
+        script = os.path.basename(sys.argv[0])
+        sys.exit(f"{script} needs {distribution} for {purpose}, and it is not installed. Install "
+                 f"the examples' extras with:  python -m pip install '.[examples]'  (or just "
+                 f"python -m pip install {distribution})")
+
+
+def say(text):
+    """Print a line; beside a tqdm bar, through tqdm.write, so the bar is redrawn below it."""
+    if tqdm is not None:
+        tqdm.write(text)
+    else:
+        print(text, flush=True)
 
 
 def progress(iterable, total, desc):

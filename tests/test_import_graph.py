@@ -1,13 +1,14 @@
-"""The layers of DESIGN.md, checked on the source: the import graph of defun/ and autograph/, built
-with `ast` from every import statement (at module level or inside a function alike), has no cycle,
-and the op tables in defun/ops/ import only the registry, dispatch, the tensor types and the
-utilities below them, never graphs, the executor, autodiff, functions or control flow. The bottom
-layer imports only itself; graphs, the executor and autodiff never import control flow; AutoGraph's
-runtime never imports the face `defun`; and no module of ours is imported inside a function.
+"""The layers of docs/architecture.md, checked on the source as rules about folders: the import
+graph of defun/ and autograph/, built with `ast` from every import statement (at module level or
+inside a function alike), has no cycle, and each folder of defun/ imports only the folders below it
+(LAYERS). The bottom layer (defun/core/) imports only itself; the op tables (defun/ops/) only the
+core; graphs, the compiler and autodiff never import control flow; the functions layer never
+imports control flow; AutoGraph's runtime never imports the face `defun`; and no module of ours is
+imported inside a function.
 
-An import of a package's submodule (`from defun import nest`, `import defun.ops.math.exports`) is an edge to
-that submodule; Python's implicit import of the parent package is not an edge (the face
-`defun/__init__.py` imports nearly everything, and a submodule never needs it).
+An import of a package's submodule (`from defun.core import nest`, `import defun.ops.math.exports`)
+is an edge to that submodule; Python's implicit import of the parent package is not an edge (the
+face `defun/__init__.py` imports nearly everything, and a submodule never needs it).
 """
 import ast
 import pathlib
@@ -17,11 +18,25 @@ import pytest
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 PACKAGES = ('defun', 'autograph')
 
-# What defun/ops/ may import from defun: the registry, dispatch, the tensor types and utilities.
-OPS_MAY_IMPORT = frozenset(['defun.core.registry', 'defun.core.dispatch', 'defun.core.tensor', 'defun.core.dtypes',
-                            'defun.core.value_conversion', 'defun.core.shapes', 'defun.core.nest', 'defun.core.errors',
-                            'defun.core.error_helpers', 'defun.core.composite',  # errors' helpers; composites
-                            'defun.core.context', 'defun.core.names'])  # names: a leaf below context
+# Each folder of defun/ (a layer) and the folders it may import besides itself, bottom up. The face
+# (defun/__init__.py) and the TF namespace modules directly in defun/ may import anything.
+LAYERS = {
+    'core': set(),
+    'compiler': {'core'},                   # the executor knows graphs only through given objects
+    'graphs': {'core', 'compiler'},         # a FuncGraph compiles values it lifts out of itself
+    'ops': {'core'},
+    'autodiff': {'core', 'compiler', 'graphs', 'ops'},
+    'state': {'core', 'compiler', 'graphs', 'ops', 'autodiff'},
+    'control_flow': {'core', 'compiler', 'graphs', 'ops', 'autodiff', 'state'},
+    'functions': {'core', 'compiler', 'graphs', 'ops', 'autodiff', 'state', 'autograph'},
+}
+LIBRARIES = {'data', 'train', 'saved_model', 'optimizers', 'config', 'types', 'compat',
+             'distribute'}
+# Faces besides defun/__init__.py: tf_compat/ makes defun importable as `tensorflow`, private module
+# paths included, and keras/ (tf.keras) is the Keras package run on it: both re-export from
+# anywhere, as the face does.
+FACES = {'tf_compat', 'keras'}
+BELOW_LIBRARIES = set(LAYERS) | {'autograph'}
 
 
 def _module_files():
@@ -99,7 +114,8 @@ def _cycles():
 
 
 def test_the_graph_sees_the_packages():
-    assert {'defun', 'defun.ops.math.exports', 'defun.control_flow.while_ops', 'autograph.impl'} <= set(MODULES)
+    assert {'defun', 'defun.ops.math.exports', 'defun.control_flow.while_ops',
+            'autograph.impl'} <= set(MODULES)
     assert 'defun.control_flow' in GRAPH['autograph.operators.control_flow']
     assert 'autograph.impl' in GRAPH['defun.functions.function']
 
@@ -108,10 +124,38 @@ def test_no_import_cycle():
     assert _cycles() == []
 
 
+def _folder(name):
+    """The layer folder of a module of defun/ ('core', 'ops', ...), 'autograph' for AutoGraph, or
+    None for the face and the namespace modules directly in defun/."""
+    parts = name.split('.')
+    if parts[0] == 'autograph':
+        return 'autograph'
+    if len(parts) == 2 and not MODULES[name][1] or len(parts) == 1 or parts[1] in FACES:
+        return None
+    return parts[1]
+
+
+def test_every_folder_of_defun_is_a_layer():
+    folders = {_folder(n) for n in MODULES if n.startswith('defun.')} - {None}
+    assert folders <= set(LAYERS) | LIBRARIES, folders - set(LAYERS) - LIBRARIES
+
+
+@pytest.mark.parametrize('name', sorted(n for n in MODULES if _folder(n) in LAYERS))
+def test_each_layer_imports_only_the_layers_below(name):
+    here = _folder(name)
+    upward = sorted(m for m in GRAPH[name] if _folder(m) not in LAYERS[here] | {here})
+    assert upward == [], f'{name} ({here}/) imports {upward}: above its layer'
+
+
+@pytest.mark.parametrize('name', sorted(n for n in MODULES if _folder(n) in LIBRARIES))
+def test_libraries_never_import_the_face_or_namespaces(name):
+    upward = sorted(m for m in GRAPH[name] if _folder(m) is None)
+    assert upward == [], f'{name} imports the face or a namespace module: {upward}'
+
+
 @pytest.mark.parametrize('name', sorted(n for n in MODULES if n.startswith('defun.ops.')))
-def test_op_tables_import_only_the_layers_below(name):
-    upward = sorted(m for m in GRAPH[name]
-                    if not m.startswith('defun.ops') and m not in OPS_MAY_IMPORT)
+def test_op_tables_import_only_the_core(name):
+    upward = sorted(m for m in GRAPH[name] if _folder(m) not in ('ops', 'core'))
     assert upward == [], f'{name} imports {upward}: op tables must stay below graphs and autodiff'
 
 
@@ -132,28 +176,20 @@ def test_the_core_imports_autograph_only_in_function_and_the_face():
     assert importers == ['defun', 'defun.functions.function']
 
 
-# The bottom layer (DESIGN.md: the registry and dispatch over context, tensors, dtypes, shapes,
-# nest and errors): it imports only itself, so it never reaches the graphs or the op tables.
-BOTTOM = frozenset(['defun.core.registry', 'defun.core.dispatch', 'defun.core.context', 'defun.core.tensor',
-                    'defun.core.value_conversion', 'defun.core.dtypes', 'defun.core.shapes', 'defun.core.nest',
-                    'defun.core.errors', 'defun.core.error_helpers', 'defun.core.names', 'defun.core.dimension',
-                    'defun.core.composite'])
-# Graphs, the executor and autodiff: below control flow, which builds on them.
-BELOW_CONTROL_FLOW = frozenset(['defun.graphs.operation', 'defun.graphs.graph', 'defun.graphs.funcgraph',
-                                'defun.compiler.folding', 'defun.compiler.executor', 'defun.compiler.keys',
-                                'defun.compiler.graph_callable',
-                                'defun.autodiff.backprop', 'defun.autodiff.tape', 'defun.autodiff.gradients',
-                                'defun.autodiff.gradient_graph'])
-
-
-@pytest.mark.parametrize('name', sorted(BOTTOM))
+# The bottom layer (the registry and dispatch over context, tensors, dtypes, shapes, nest and
+# errors): it imports only itself, so it never reaches the graphs or the op tables.
+@pytest.mark.parametrize('name', sorted(n for n in MODULES if _folder(n) == 'core'))
 def test_the_bottom_layer_imports_only_itself(name):
-    assert sorted(GRAPH[name] - BOTTOM) == [], f'{name} imports above the bottom layer'
+    assert sorted(m for m in GRAPH[name] if _folder(m) != 'core') == [], \
+        f'{name} imports above the bottom layer'
 
 
-@pytest.mark.parametrize('name', sorted(BELOW_CONTROL_FLOW))
-def test_graphs_executor_and_autodiff_never_import_control_flow(name):
-    assert not [m for m in GRAPH[name] if m.startswith('defun.control_flow')]
+# Graphs, the compiler, autodiff and the functions layer never import control flow (control flow
+# builds on the first three; traced code reaches it through AutoGraph or the user's own calls).
+@pytest.mark.parametrize('name', sorted(n for n in MODULES if _folder(n) in
+                                        ('graphs', 'compiler', 'autodiff', 'functions')))
+def test_graphs_compiler_autodiff_and_functions_never_import_control_flow(name):
+    assert not [m for m in GRAPH[name] if _folder(m) == 'control_flow']
 
 
 def _imports_inside_functions(name):

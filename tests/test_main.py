@@ -1,4 +1,5 @@
 """`python -m defun`: version, extras and the docs location, run in a fresh interpreter."""
+import functools
 import importlib.util
 import os
 import subprocess
@@ -10,6 +11,7 @@ from defun import __main__ as main
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
+@functools.lru_cache(maxsize=None)   # one fresh interpreter serves every test here
 def run_main():
     env = dict(os.environ, PYTHONPATH=ROOT)
     out = subprocess.run([sys.executable, '-m', 'defun'], capture_output=True, text=True, env=env,
@@ -31,7 +33,20 @@ def test_prints_version_and_extras():
 def test_docs_location():
     text = run_main()
     docs = os.path.join(ROOT, 'docs')
-    if os.path.isfile(os.path.join(docs, 'api.md')):
-        assert 'docs: %s' % docs in text
-    else:
-        assert 'not beside the installed package' in text
+    assert 'docs: %s (start with %s)' % (docs, os.path.join(ROOT, 'README.md')) in text
+
+
+def test_docs_installed_with_the_package_are_found(tmp_path, monkeypatch):
+    # pip install puts README.md and docs/*.md under <prefix>/share/doc/defun (pyproject's
+    # data-files); the package itself then lives in site-packages, with no docs/ beside it.
+    installed = tmp_path / 'share' / 'doc' / 'defun'
+    (installed / 'docs').mkdir(parents=True)
+    (installed / 'docs' / 'features.md').write_text('# What defun covers\n')
+    (installed / 'README.md').write_text('# defun\n')
+    monkeypatch.setattr(main, '__file__', str(tmp_path / 'site-packages' / 'defun' / '__main__.py'))
+    monkeypatch.setattr(sys, 'prefix', str(tmp_path))
+    assert main.docs_dir() == str(installed / 'docs')
+    assert 'docs: %s (start with %s)' % (installed / 'docs', installed / 'README.md') in main.report()
+    monkeypatch.setattr(sys, 'prefix', str(tmp_path / 'elsewhere'))
+    assert main.docs_dir() is None
+    assert "source repository" in main.report()

@@ -6,7 +6,7 @@ import pytest
 
 import defun as tf
 from defun.core import registry
-from defun.ops.framework import variable_ops as state
+from defun.ops.framework import variable_ops
 
 
 def test_creation_follows_conversion_rules():
@@ -250,7 +250,7 @@ def test_variable_ops_are_registered_stateful_with_their_gradients():
 
 def test_read_variable_op_inference_matches_kernel():
     v = tf.Variable(np.ones((2, 3), np.float64))
-    out = state.read_variable(v.handle, v.dtype, v.shape.as_tuple())
+    out = variable_ops.read_variable(v.handle, v.dtype, v.shape.as_tuple())
     dtype, shape = registry.get_op('ReadVariableOp').infer(v.handle, dtype=v.dtype,
                                                             shape=v.shape.as_tuple())
     assert dtype is out.dtype and tuple(shape) == out.shape.as_tuple()
@@ -263,10 +263,10 @@ def test_assign_ops_kernel_and_inference(mode, fn):
     b = np.array([0.5, 4.0], np.float32)
     v = tf.Variable(a)
     value = tf.constant(b)
-    out = state.assign_variable(v.handle, value, mode)
+    out = variable_ops.assign_variable(v.handle, value, mode)
     np.testing.assert_array_equal(out.numpy(), fn(a, b))
     np.testing.assert_array_equal(v.numpy(), fn(a, b))
-    dtype, shape = state.ASSIGN_OPS[mode].infer(v.handle, value)
+    dtype, shape = variable_ops.ASSIGN_OPS[mode].infer(v.handle, value)
     assert dtype is out.dtype and tuple(shape) == out.shape.as_tuple()
 
 

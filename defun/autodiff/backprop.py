@@ -14,6 +14,7 @@ from defun.core import dtypes, nest, registry
 from defun.core.tensor import Tensor
 from defun.ops.array import joining as array_ops
 from defun.ops.math import exports as math_ops
+from defun.core.variable_base import is_variable, read_variable
 
 __all__ = ['backward', 'gradient', 'jacobian', 'batch_jacobian', 'normalize_unconnected',
            'initial_grads']
@@ -135,7 +136,7 @@ def _gather_output_grads(op, pending, source_ids, results):
 def _source_tensor(source):
     """A variable's gradient flows to its handle; everything else is its own key. (Variables of
     other libraries built on defun's, such as Keras's, may spell their dtype as a string.)"""
-    if hasattr(source, 'handle') and hasattr(source, 'assign'):
+    if is_variable(source):
         return source.handle, dtypes.as_dtype(source.dtype)
     if not isinstance(source, Tensor):
         raise TypeError(f'GradientTape.gradient sources must be tensors or variables, got '
@@ -176,7 +177,7 @@ def gradient(records, target, sources, output_gradients=None, unconnected_gradie
     source_ids = {id(k) for k, _ in keyed}
     # As TF: a variable target stands for its handle, so d v / d v is 1 (and a target that is
     # also a source gets its output gradient, watched or not, whatever its dtype).
-    target_keys = [t.handle if _is_variable(t) else t for t in targets]
+    target_keys = [t.handle if is_variable(t) else t for t in targets]
     identity_ids = source_ids.intersection(id(k) for k in target_keys)
     target_grads = initial_grads([_read(t) for t in targets], output_gradients, target_keys,
                                  identity_ids)
@@ -190,13 +191,9 @@ def gradient(records, target, sources, output_gradients=None, unconnected_gradie
     return nest.pack_sequence_as(sources, flat)
 
 
-def _is_variable(value):
-    return hasattr(value, 'handle') and hasattr(value, 'read_value')
-
-
 def _read(value):
     """Variables used as targets or zero templates read their current value."""
-    return value.read_value() if _is_variable(value) else value
+    return read_variable(value) if is_variable(value) else value
 
 
 def jacobian(records, target, sources, unconnected_gradients='none'):

@@ -15,6 +15,7 @@ from defun.core import context, nest
 from defun.graphs.operation import GraphTensor
 from defun.ops.framework import base_ops
 from defun.core.tensor import Tensor, convert_to_tensor
+from defun.core.variable_base import is_variable
 
 __all__ = ['gradients', 'UnconnectedGradients', 'AggregationMethod']
 
@@ -34,7 +35,7 @@ class AggregationMethod:
 
 
 def _as_graph_tensor(graph, value, role):
-    if hasattr(value, 'handle') and hasattr(value, 'assign'):
+    if is_variable(value):
         return graph.internalize(value.handle), value.dtype
     if isinstance(value, GraphTensor):
         if value.op.graph is not graph:

@@ -18,6 +18,7 @@ from defun.autodiff import backprop
 from defun.core import context, dtypes, error_helpers, nest
 from defun.core.dispatch import OpRecord
 from defun.core.tensor import Tensor
+from defun.core.variable_base import is_variable
 
 __all__ = ['GradientTape', 'TapeRecords', 'variable_accessed', 'watch_tensor']
 
@@ -83,7 +84,21 @@ def _user_frames_only(method):
 
 
 class GradientTape:
-    """Records operations for automatic differentiation, as `tf.GradientTape`."""
+    """Records operations for automatic differentiation, as `tf.GradientTape`.
+
+    Operations run inside the `with` block on watched values (trainable Variables read there are
+    watched automatically; `tape.watch(t)` adds tensors) are recorded; `gradient` runs them
+    backwards::
+
+        x = tf.Variable(3.0)
+        with tf.GradientTape() as tape:
+            y = x * x
+        print(tape.gradient(y, x))          # tf.Tensor(6.0, shape=(), dtype=float32)
+
+    A tape gives one `gradient` call unless `persistent=True`; nest tapes for higher order;
+    `jacobian` and `batch_jacobian` give full Jacobians. Calls of a `tf.function` are recorded as
+    one op whose gradient is the function's compiled backward.
+    """
 
     def __init__(self, persistent=False, watch_accessed_variables=True):
         self._persistent = persistent
@@ -171,7 +186,6 @@ class GradientTape:
 
 
 def watch_tensor(records, t):
-    handle = getattr(t, 'handle', None)
     dtype = getattr(t, 'dtype', None)
     dtype = None if dtype is None else dtypes.as_dtype(dtype)  # Keras variables: a string
     if dtype is not None and not (dtype.is_floating or dtype.is_complex or
@@ -180,7 +194,7 @@ def watch_tensor(records, t):
         if context.log_first_n('watch_dtype', 5):
             _log.warning('The dtype of the watched tensor must be floating (e.g. tf.float32), '
                          'got %r', dtype)
-    if handle is not None and hasattr(t, 'assign'):
+    if is_variable(t):
         records.watch_variable(t)
     elif isinstance(t, Tensor):
         records.watch(t)

@@ -25,6 +25,7 @@ from defun.compiler import folding
 from defun.compiler.elementwise import rewrite_with_buffers
 from defun.compiler.forms import INFIX as _INFIX, PythonInts, infix
 from defun.compiler.keys import cse_key, python_identifier
+from defun.compiler.source_notes import capture_hint, constants_header
 from defun.compiler.graph_callable import GraphCallable
 
 __all__ = ['compile_graph', 'GraphCallable', 'Optimizations', 'indent', 'infix', 'PythonInts']
@@ -157,7 +158,7 @@ class _Builder:
     # -- passes
     def build(self):
         for ph in self.inputs:
-            self.names[id(ph)] = self.fresh(ph.op.name)
+            self.names[id(ph)] = self.fresh(capture_hint(self.graph, ph))
         live = self.live = self.live_ops()
         for op in self.graph.get_operations():
             if op in live:
@@ -384,9 +385,12 @@ class _Builder:
         self.write_0d_operands()
         lines = self.lines_freeing_dead_values()
         lines.append((f'return ({", ".join(outs)}{"," if len(outs) == 1 else ""})', None))
-        source = f'def {self.fn_name}({", ".join(params)}):\n' + ''.join(
-            f'    {text}\n' for text, _ in lines)
-        return source, {i + 2: owner for i, (_, owner) in enumerate(lines) if owner is not None}
+        header = constants_header([text for text, _ in lines], self.namespace)
+        source = ''.join(f'{text}\n' for text in header) + (
+            f'def {self.fn_name}({", ".join(params)}):\n' + ''.join(
+                f'    {text}\n' for text, _ in lines))
+        first = len(header) + 2
+        return source, {i + first: owner for i, (_, owner) in enumerate(lines) if owner is not None}
 
     def finish(self):
         params = [self.names[id(ph)] for ph in self.inputs]

@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 
 from defun.core.tensor import EagerTensor, Tensor
+from defun.core.variable_base import is_variable
 
 __all__ = ['fold', 'fold_outputs', 'get_static_value', 'FOLD_LIMIT']
 
@@ -89,6 +90,6 @@ def get_static_value(tensor: Any, partial: bool = False) -> np.ndarray | None:
     if isinstance(tensor, Tensor):
         value = tensor.op.graph.fold(tensor)
         return None if value is None else np.asarray(value)
-    if hasattr(tensor, 'numpy') and hasattr(tensor, 'assign'):
+    if is_variable(tensor):
         return None  # variables can change
     return np.asarray(tensor)

@@ -18,6 +18,7 @@ import numpy as np
 
 from defun.core import context, dtypes, error_helpers, nest
 from defun.core.composite import CompositeTensor, spec_of
+from defun.core.variable_base import is_variable, read_variable
 from defun.core.dispatch import apply_op
 from defun.compiler.executor import compile_graph
 from defun.graphs.funcgraph import FuncGraph
@@ -118,8 +119,8 @@ def to_graph_value(value):
         return value
     if is_composite(value):
         return rebuild(value, [to_graph_value(t) for t in components(value)])
-    if hasattr(value, 'read_value') and hasattr(value, 'handle'):
-        value = value.read_value()
+    if is_variable(value):
+        value = read_variable(value)
     if not isinstance(value, Tensor):
         value = convert_to_tensor(value)
     graph = context.current_graph()

@@ -16,6 +16,7 @@ from defun.control_flow.subgraph import CompositeValue
 from defun.core.shapes import TensorShape
 from defun.core.tensor import EagerTensor, Tensor, convert_to_tensor
 from defun.ops.support import validation
+from defun.core.variable_base import is_variable, read_variable
 
 __all__ = ['TensorArray']
 
@@ -175,8 +176,8 @@ class TensorArray(CompositeValue):
     def _value(self, value, what):
         if isinstance(value, Tensor):
             tensor = value
-        elif hasattr(value, 'read_value') and hasattr(value, 'handle'):
-            tensor = value.read_value()
+        elif is_variable(value):
+            tensor = read_variable(value)
         else:
             tensor = convert_to_tensor(value, dtype_hint=self._dtype)
         if tensor.dtype is not self._dtype:

@@ -10,7 +10,7 @@
         while_0 = add_1                 # loop variables rebound one at a time
         while_1 = Tanh
     while_3, while_4 = stack_iterations(while_3, ...)
-    while_0 = np.int32(while_0)
+    while_0 = np.int32(while_0)         # only if something reads the counter after the loop
 
 Counters (loop_counters) run as Python ints; the iteration count is kept only when something
 reads it. When the body has loop-invariant values (loop_invariants: a variable read the loop never
@@ -146,8 +146,12 @@ class _Loop:
                 continue
             call = f'{repeat_fn}({value}, {self.count}, ' if r else f'{stack_fn}({s}, '
             lines.append(f'{s}, {shapes} = {call}{shape}, {dtype})')
-        lines += [f'{self.loop[j]} = np.int32({self.loop[j]})' for j in self.counters]
-        if self.counting:
+        # Counters ran as Python ints: the ones read after the loop become int32 tensors again
+        # (a cast nothing reads would be a dead line in the source users read).
+        used = self.ctx.is_used
+        lines += [f'{self.loop[j]} = np.int32({self.loop[j]})' for j in self.counters
+                  if used(self.op.outputs[j])]
+        if self.counting and used(self.op.outputs[self.n]):
             lines.append(f'{self.count} = np.int32({self.count})')
         return lines
 

@@ -36,6 +36,7 @@ from defun.ops.array import tensor_array_ops as ta_ops
 from defun.core.registry import define_op
 from defun.core.shapes import TensorShape
 from defun.core.tensor import Tensor, convert_to_tensor
+from defun.core.variable_base import is_variable, read_variable
 
 __all__ = ['while_loop']
 
@@ -82,8 +83,8 @@ def while_loop(cond: Callable[..., Any], body: Callable[..., Any], loop_vars: An
 def _loop_value(value):
     if value is None or cf.is_composite(value):
         return value
-    if hasattr(value, 'read_value') and hasattr(value, 'handle'):
-        return value.read_value()
+    if is_variable(value):
+        return read_variable(value)
     return value if isinstance(value, Tensor) else convert_to_tensor(value)
 
 

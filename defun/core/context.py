@@ -38,6 +38,9 @@ class _State(threading.local):
         self.quiet = True
         self.variable_hooks = []   # callables told of each new Variable (function tracing)
         self.default_graph = None  # what get_default_graph() returns outside any graph
+        # tf.distribute's scopes, innermost last: (strategy, its replica context inside
+        # strategy.run, or None in its cross-replica context, as strategy.scope() enters)
+        self.distribution = []
 
     @property
     def graph(self):
@@ -209,6 +212,24 @@ def variable_creation_hook(hook):
 def variable_created(variable):
     for hook in reversed(_state.variable_hooks):
         hook(variable)
+
+
+@contextlib.contextmanager
+def distribution_scope(strategy, replica_context=None):
+    """Makes `strategy` the current tf.distribute strategy in the block: in its replica context
+    `replica_context` (strategy.run), or in its cross-replica context when that is None."""
+    st = _state
+    st.distribution.append((strategy, replica_context))
+    try:
+        yield
+    finally:
+        st.distribution.pop()
+
+
+def current_distribution():
+    """(strategy, replica context or None) of the innermost tf.distribute scope, or None."""
+    entries = _state.distribution
+    return entries[-1] if entries else None
 
 
 # Process-wide switches and counters, as TF's are: how often each at-most-n-times warning has been

@@ -28,7 +28,7 @@ _SHOWN_FRAMES = 10
 def staging_error(exc):
     """TF's StagingError for a RecursionError while tracing: 'in user code:' and the user's
     frames of the runaway recursion (the innermost few), then the RecursionError itself."""
-    frames = [f for f in traceback.extract_tb(exc.__traceback__) if _is_user_file(f.filename)]
+    frames = [f for f in traceback.extract_tb(exc.__traceback__) if is_user_file(f.filename)]
     lines = [f'    File "{f.filename}", line {f.lineno}, in {f.name}  *\n        {f.line or ""}'
              for f in frames[-_SHOWN_FRAMES:]]
     if len(frames) > _SHOWN_FRAMES:
@@ -57,7 +57,8 @@ def filtered(exc):
     return exc.with_traceback(rebuilt)
 
 
-def _is_user_file(filename):
+def is_user_file(filename):
+    """Whether `filename` is the user's (not defun's, AutoGraph's, Python's or generated)."""
     path = os.path.abspath(filename)
     return not (path.startswith(_INTERNAL_DIRS) or filename.startswith('<'))
 

@@ -2,8 +2,8 @@
 
 `Tensor` holds what both kinds share (dtype, shape, the Python protocol). `EagerTensor` holds an ndarray
 and is what every eager op returns; graph tensors live in operation.py and extend `Tensor`. Arithmetic
-operators and indexing are ops, so the op tables install them here (`install_operator`) rather than
-this module importing the op tables (see DESIGN.md's layering).
+operators and indexing are ops, so defun/ops/tensor_methods.py installs them here (`install_operator`)
+rather than this module importing the op tables, which sit above it.
 
 convert_to_tensor turns Tensors, registered tensor-likes (Variables), lists holding tensors and Python
 or numpy values into tensors; the rules for the last (value_conversion.py) follow TensorFlow 2.
@@ -102,7 +102,7 @@ _OPERATOR_NAMES = frozenset([
 
 
 def install_operator(name, fn):
-    """Installs a Python operator (e.g. '__add__') on every Tensor; used by the op tables only."""
+    """Installs a Python operator (e.g. '__add__') on every Tensor (by defun/ops/tensor_methods.py)."""
     if name not in _OPERATOR_NAMES:
         raise ValueError(f'{name} is not an operator Tensor supports')
     setattr(Tensor, name, fn)
@@ -285,10 +285,10 @@ def _contains_tensor(seq):
     return False
 
 
-# A list holding tensors converts by stacking them; the array op table installs `stack` here.
+# A list holding tensors converts by stacking them; defun/ops/tensor_methods.py installs `stack` here.
 _packer = []
 
 
 def install_packer(fn):
-    """fn(nested list holding tensors, dtype or None) -> Tensor; installed by the array op table."""
+    """fn(nested list holding tensors, dtype or None) -> Tensor (installed by ops/tensor_methods.py)."""
     _packer[:] = [fn]

@@ -6,9 +6,16 @@ names, and `getattr(module, name, None)` still gives None (the error is an Attri
 name is implemented it simply exists and this hook is never asked about it.
 """
 
-__all__ = ['NotInDefunError', 'missing_names', 'KNOWN_GAPS', 'TF_NAMESPACES']
+import sys
+import types
 
-KNOWN_GAPS = 'the "Known gaps" section of defun\'s README.md'
+__all__ = ['NotInDefunError', 'missing_names', 'tf_names_only', 'KNOWN_GAPS', 'TF_NAMESPACES',
+           'TF_MODULES']
+
+# Where a missing name sends the user: the table of what to use instead (the complete list of gaps
+# is one link away from it).
+KNOWN_GAPS = ('the table "What is not, and what to use instead" in defun\'s docs/porting.md '
+              '(every gap: docs/known_gaps.md)')
 
 
 class NotInDefunError(AttributeError):
@@ -17,10 +24,8 @@ class NotInDefunError(AttributeError):
 
 # TensorFlow's top-level names outside defun's scope (a name leaves this table when it is built).
 TF_NAMESPACES = {
-    'estimator': 'Estimators', 'distribute': 'distribution strategies',
-    'strings': 'string ops',
-    'summary': 'TensorBoard summaries', 'image': 'image ops', 'io': 'file and format I/O',
-    'lookup': 'lookup tables',
+    'estimator': 'Estimators',
+    'summary': 'TensorBoard summaries',
     'audio': 'audio ops', 'feature_column': 'feature columns',
     'lite': 'TensorFlow Lite', 'tpu': 'TPUs', 'xla': 'XLA', 'queue': 'queues',
     'sets': 'set ops', 'signal': 'signal processing', 'profiler': 'the profiler',
@@ -28,6 +33,15 @@ TF_NAMESPACES = {
     'sysconfig': 'build configuration', 'saved_model_cli': 'SavedModel', 'tools': 'tools',
     'Session': 'TF1 sessions (use tf.function)', 'load_op_library': 'custom C++ ops',
 }
+
+# TensorFlow 2.21's top-level namespace modules: the modules a face may list as its own names.
+TF_MODULES = frozenset([
+    'audio', 'autodiff', 'autograph', 'bitwise', 'compat', 'config', 'data', 'debugging',
+    'distribute', 'dtensor', 'dtypes', 'errors', 'experimental', 'feature_column', 'graph_util',
+    'image', 'initializers', 'io', 'keras', 'linalg', 'lite', 'lookup', 'losses', 'math', 'metrics',
+    'mlir', 'nest', 'nn', 'optimizers', 'profiler', 'quantization', 'queue', 'ragged', 'random',
+    'raw_ops', 'saved_model', 'security', 'sets', 'signal', 'sparse', 'strings', 'summary',
+    'sysconfig', 'test', 'tools', 'tpu', 'train', 'types', 'version', 'xla', 'eager'])
 
 
 def missing_names(module_name, public_name, names=None, reason=None):
@@ -45,3 +59,16 @@ def missing_names(module_name, public_name, names=None, reason=None):
         raise NotInDefunError(f'{public_name}.{name}{detail} is not part of defun.{why} '
                               f'See {KNOWN_GAPS}.')
     return __getattr__
+
+
+def tf_names_only(module_name):
+    """A `__dir__` for a namespace module that lists its names except defun's own modules: the
+    layer packages Python binds on a package when their modules load (`defun.core`, `defun.ops`...)
+    stay importable but are not TensorFlow's names. Modules named as TF namespaces are listed."""
+    def __dir__():  # noqa: N807 - the PEP 562 hook
+        module = sys.modules[module_name]
+        return sorted(name for name, value in vars(module).items()
+                      if not (isinstance(value, types.ModuleType)
+                              and value.__name__ == f'{module_name}.{name}'
+                              and name not in TF_MODULES))
+    return __dir__

@@ -6,21 +6,22 @@ elements) and packs them into tensors at the edge. User functions are traced onc
 into graphs whose generated code runs per element (functions.py). Inside compiled functions a
 dataset is a variant tensor and iteration is a while_loop over a stateful iterator (graph_ops.py).
 """
-from defun.data import sources, batching, ordering, mapping, iterators, sampling as extra  # noqa: F401
+from defun.data import sources, batching, ordering, mapping, iterators, sampling  # noqa: F401
 from defun.core import unsupported
 from defun.data import experimental
 from defun.data.base import AUTOTUNE, INFINITE, UNKNOWN, Dataset
 from defun.data.iterators import OwnedIterator as Iterator, Options
 from defun.data.sources import TextLineDataset
+from defun.data.tfrecord import TFRecordDataset
 from defun.data.structure import DatasetSpec
 
 INFINITE_CARDINALITY = INFINITE
 UNKNOWN_CARDINALITY = UNKNOWN
 
 __all__ = ['Dataset', 'AUTOTUNE', 'INFINITE_CARDINALITY', 'UNKNOWN_CARDINALITY', 'Iterator',
-           'Options', 'DatasetSpec', 'TextLineDataset', 'experimental']
+           'Options', 'DatasetSpec', 'TextLineDataset', 'TFRecordDataset', 'experimental']
 
 __getattr__ = unsupported.missing_names(__name__, 'tf.data', {
-    'TFRecordDataset': 'TFRecord files', 'FixedLengthRecordDataset': 'binary record files',
+    'FixedLengthRecordDataset': 'binary record files',
     'ThreadingOptions': None, 'DistributeOptions': None, 'NumpyIterator': None,
     'IteratorSpec': None})

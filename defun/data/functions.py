@@ -24,6 +24,7 @@ from defun.data import structure
 from defun.data.base import Dataset
 from defun.data.graph_ops import VariantDataset, variant_of
 from defun.data.structure import DatasetSpec
+from defun.core.variable_base import is_variable, read_variable
 
 __all__ = ['StructuredFunction', 'call_args']
 
@@ -48,8 +49,8 @@ def _output(value, graph, what):
         return graph.internalize(variant_of(value))
     if isinstance(value, Tensor):
         return graph.internalize(value)
-    if hasattr(value, 'read_value') and hasattr(value, 'handle'):
-        return value.read_value()
+    if is_variable(value):
+        return read_variable(value)
     try:
         return convert_to_tensor(value)
     except (TypeError, ValueError):

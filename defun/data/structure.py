@@ -13,6 +13,7 @@ from defun.core.shapes import TensorSpec
 from defun.core.tensor import EagerTensor, Tensor, convert_to_tensor
 
 from defun.data.base import DatasetSpec
+from defun.core.variable_base import is_variable, read_variable
 
 __all__ = ['DatasetSpec', 'normalize', 'spec_of', 'Packer', 'flat_arrays', 'is_dataset',
            'check_compatible', 'most_specific', 'flatten_up_to']
@@ -26,8 +27,8 @@ def is_dataset(value):
 def _leaf(value, what):
     if is_dataset(value) or isinstance(value, Tensor):
         return value
-    if hasattr(value, 'read_value') and hasattr(value, 'handle'):
-        return value.read_value()
+    if is_variable(value):
+        return read_variable(value)
     try:
         return convert_to_tensor(value)
     except (TypeError, ValueError) as exc:

@@ -18,6 +18,7 @@ from defun.core.composite import is_composite
 from defun.core.dispatch import apply_op, kernel_error
 from defun.compiler.executor import compile_graph
 from defun.graphs.funcgraph import variable_of
+from defun.functions.call_plan import CallPlan
 from defun.functions.function_type import from_placeholders
 from defun.autodiff.gradient_graph import GradientGraph
 from defun.graphs.operation import GraphTensor
@@ -25,6 +26,7 @@ from defun.ops.framework import base_ops
 from defun.core.registry import define_op
 from defun.autodiff.tape import variable_accessed
 from defun.core.tensor import EagerTensor
+from defun.core.variable_base import is_variable
 
 __all__ = ['ConcreteFunction']
 
@@ -178,7 +180,7 @@ class ConcreteFunction:
                             f'got {len(flat)}')
         checked = []
         for i, (value, ph) in enumerate(zip(flat, self._arg_placeholders)):
-            if ph.dtype is dtypes.resource and hasattr(value, 'handle'):
+            if ph.dtype is dtypes.resource and is_variable(value):
                 value = value.handle  # a Variable given for a Variable argument
             # As TF, a Python value converts to the argument's dtype (1 for a float32 spec).
             t = base_ops.to_tensor(value, dtype=ph.dtype, op=self.name) \
@@ -213,6 +215,10 @@ class ConcreteFunction:
         """The error for `exc` raised by `callable.fn` on `tensors` (the arguments), exactly as a
         call through apply_op raises it: for callers that run the generated function themselves."""
         return kernel_error(self._opdef, tensors + self._captured_values, self._plain_attrs, exc)
+
+    def call_plan(self, key):
+        """The fast call of this trace for eager tensors of the (dtype, shape) pairs `key`."""
+        return CallPlan(self, key)
 
     def pack_arrays(self, out):
         """The structured result for the arrays `callable.fn` returned."""

@@ -21,11 +21,12 @@ import weakref
 
 from autograph import impl as autograph_impl
 from autograph import options as autograph_options
+from defun.functions.autograph_off import explain_python_control_flow
 from defun.core import context, error_helpers, nest
 from defun.functions.call_binding import Binder, WeakMethod, weak_refs
 from defun.functions.input_signature import signature_key
 from defun.functions.retraces import RetraceLog
-from defun.functions.hot_call import MISS, HotCall
+from defun.functions.call_plan import MISS
 from defun.core.tensor import EagerTensor
 from defun.functions.trace_key import TraceKey
 from defun.functions.trace_leaves import UnconvertibleArray, positional_key
@@ -35,11 +36,27 @@ __all__ = ['function', 'Function']
 
 _state = context.state()
 _config = context.CONFIG  # read by the hot path (run_functions_eagerly), without a call
-_new_tensor = object.__new__  # skips EagerTensor.__init__'s frame on the hot path
 
 
 class Function:
-    """A Python function compiled per input signature, as `tf.function` returns."""
+    """A Python function compiled per input signature, as `tf.function` returns.
+
+    Each new kind of argument (dtype and shape of a tensor, value of a Python number) traces the
+    function once into a graph, compiled to Python source; later calls with that kind run it::
+
+        @tf.function
+        def scale(x):
+            return x * 2.0
+
+        scale(tf.constant([1.0, 2.0]))      # traces, then runs
+        scale(tf.constant([3.0, 4.0]))      # runs the same trace
+        print(scale.source(tf.constant([1.0, 2.0])))   # the generated Python
+        print(scale.explain_retraces())     # [] : no retrace so far
+        print(scale.experimental_get_tracing_count())  # 1
+
+    `get_concrete_function(*args)` returns the trace itself (`ConcreteFunction`: its `graph`,
+    `function_source`, `backward_source`).
+    """
 
     def __init__(self, python_function, name=None, input_signature=None, autograph=True,
                  reduce_retracing=False, jit_compile=None, experimental_autograph_options=None):
@@ -60,8 +77,8 @@ class Function:
         self._cache = {}            # TraceKey -> ConcreteFunction
         self._saving = {}           # TraceKey -> its trace made for a SavedModel
         self._memo = {}             # (names, tree, leaves) -> ConcreteFunction
-        self._positional = {}       # leaves -> HotCall of the trace: the hot path's part of _memo
-        self._hot = None            # HotCall: the last one-argument trace __call__ hit
+        self._plans = {}            # arguments' (dtype, shape) pairs -> CallPlan of the trace
+        self._hot = None            # CallPlan: the last one __call__ ran
         self._flat_tree = TraceKey.flat_tree(len(self._binder.names))
         self._holders = {}          # TraceKey -> weak refs of objects keyed by identity
         self._dead = []             # keys whose objects died: dropped on the next miss
@@ -94,6 +111,18 @@ class Function:
         return ('\n\n' if verbose else '\n').join(
             c.pretty_printed_signature(verbose) for c in self._cache.values())
 
+    def source(self, *args, **kwargs):
+        """The generated Python source of the trace these arguments select (tracing if needed),
+        as `get_concrete_function(*args, **kwargs).function_source`::
+
+            @tf.function
+            def scale(x):
+                return x * 2.0
+
+            print(scale.source(tf.constant([1.0, 2.0])))   # def scale(x): ... mul = x * ...
+        """
+        return self.get_concrete_function(*args, **kwargs).function_source
+
     def explain_retraces(self):
         """Every retrace so far: which arguments changed (name, old, new) and where it was called."""
         return list(self._retrace_log.entries)
@@ -122,72 +151,30 @@ class Function:
     # -- calling
     def __call__(self, *args, **kwargs):
         try:
-            # The hot path: the last memoized trace, called positionally with eager tensors of its
-            # dtypes and shapes while nothing records, runs the generated function itself (as the
-            # call op's kernel would, without its lists and attrs); in this one frame for one
-            # argument, in one more (HotCall.call) for several.
-            hot = self._hot
-            if not kwargs and hot is not None and len(args) == hot.arity and _state.quiet and \
+            # The hot path: the last trace called with eager tensors, called so again while
+            # nothing records, runs through its CallPlan (the generated function itself).
+            plan = self._hot
+            if plan is not None and not kwargs and _state.quiet and \
                     not _config['run_functions_eagerly']:
-                if hot.arity != 1:
-                    result = hot.call(args)
-                    if result is not MISS:
-                        return result
-                elif (arg := args[0]).__class__ is EagerTensor:
-                    array = arg.array
-                    if array.dtype is hot.dtype and array.shape == hot.shape:
-                        try:
-                            out = hot.callable.fn(array, *hot.captured) if hot.captured else \
-                                hot.callable.fn(array)
-                        except Exception as exc:
-                            raise hot.concrete.call_error(list(args), exc) from None
-                        if hot.bare:
-                            result = _new_tensor(EagerTensor)
-                            result.array = out[0]
-                            return result
-                        return hot.concrete.pack_arrays(out)
+                result = plan.call(args)
+                if result is not MISS:
+                    return result
             return self._call(args, kwargs)
         except Exception as exc:
             # TF's traceback filtering: the user's frames only (see error_helpers.filtered).
             raise error_helpers.filtered(exc)
 
     def _call(self, args, kwargs):
-        """__call__ past its hot path: a memoized trace called with eager tensors positionally
-        (looked up by their flat (dtype, shape) pairs, see trace_leaves.positional_key) runs its
-        generated function, and becomes the hot path's; anything else takes the general path."""
+        """The one lookup: memo -> key -> cache -> trace, then the call."""
         if context.functions_run_eagerly():  # tf.config.run_functions_eagerly(True)
             return self._python_function(*args, **kwargs)
-        hot = None
-        if not kwargs and self._all_positional == len(args):
-            hot, arrays = self._positional_hit(args)
-        if hot is None:
-            return self._call_general(args, kwargs)
-        self._hot = hot
-        concrete = hot.concrete
-        if not _state.quiet:
-            return concrete.call_flat(list(args))
-        try:
-            out = concrete.callable.fn(*arrays, *concrete.captured_arrays)
-        except Exception as exc:
-            raise concrete.call_error(list(args), exc) from None
-        return concrete.pack_arrays(out)
-
-    def _positional_hit(self, args):
-        """(the memoized trace's HotCall, the arguments' arrays) when every argument is an eager
-        tensor and their (dtype, shape) pairs were traced; else (None, None)."""
-        key, arrays = [], []
-        for v in args:
-            if type(v) is not EagerTensor:
-                return None, None
-            array = v.array
-            key.append(array.dtype)
-            key.append(array.shape)
-            arrays.append(array)
-        return self._positional.get(tuple(key)), arrays
-
-    def _call_general(self, args, kwargs):
-        """__call__ for everything but a memoized call with eager tensors: binds the arguments,
-        builds the trace key, and traces on a miss."""
+        # 1. The memo of plans: eager tensors given positionally, by their (dtype, shape) pairs.
+        plan = self._plans.get(self._positional_key(args)) if not kwargs and \
+            self._all_positional == len(args) else None
+        if plan is not None:
+            self._hot = plan
+            return plan.call(args) if _state.quiet else plan.concrete.call_flat(list(args))
+        # 2. The key: the arguments bound to the signature and encoded.
         names, values, _ = self._binder.bind(args, kwargs)
         if self._input_signature is not None:
             key, feeds = signature_key(self._name, self._input_signature, names, values)
@@ -195,29 +182,46 @@ class Function:
             # TensorSpec stands is one tensor here, as in TF).
             values = nest.pack_sequence_as(list(self._input_signature), feeds,
                                            expand_composites=True)
-            holders = ()
-        else:
-            try:
-                key, feeds, holders = TraceKey.build(names, values)
-            except UnconvertibleArray as exc:
-                self._trace_stand_ins(names, values)
-                raise ValueError(str(exc)) from None
-            # The memo maps the key's raw fields (hashed in C) to a trace; keys holding objects by
-            # identity stay out of it, since their liveness must be checked on every call.
-            concrete = self._memo.get((names, key.tree, key.leaves))
-            if concrete is not None:
-                return concrete.call_flat(feeds)
+            return self._cached_or_traced(key, values, feeds, ()).call_flat(feeds)
+        try:
+            key, feeds, holders = TraceKey.build(names, values)
+        except UnconvertibleArray as exc:
+            self._trace_stand_ins(names, values)
+            raise ValueError(str(exc)) from None
+        # The key's raw fields (hashed in C) map to a trace; keys holding objects by identity stay
+        # out of this memo, since their liveness must be checked on every call.
+        concrete = self._memo.get((names, key.tree, key.leaves))
+        if concrete is None:
+            # 3. the cache, 4. a trace.
+            concrete = self._cached_or_traced(key, values, feeds, holders)
+            if not holders and not concrete.captures_enclosing_graph():
+                self._remember(names, key, concrete)
+        return concrete.call_flat(feeds)
+
+    def _positional_key(self, args):
+        """The flat (dtype, shape) pairs of `args` when all are eager tensors, else None."""
+        key = []
+        for v in args:
+            if v.__class__ is not EagerTensor:
+                return None
+            array = v.array
+            key.append(array.dtype)
+            key.append(array.shape)
+        return tuple(key)
+
+    def _remember(self, names, key, concrete):
+        """Memoizes a trace by its key's raw fields, and by its arguments' (dtype, shape) pairs
+        (a CallPlan) when it takes eager tensors positionally."""
+        self._memo[(names, key.tree, key.leaves)] = concrete
+        positional = positional_key(key.leaves)
+        if names == self._binder.names and key.tree == self._flat_tree and positional is not None:
+            self._plans[positional] = concrete.call_plan(positional)
+
+    def _cached_or_traced(self, key, values, feeds, holders):
         concrete = self._cache.get(key)
         if concrete is None or not self._holders_alive(key):
             concrete = self._concrete_for(key, values, feeds, holders)
-            if self._input_signature is None and not holders and \
-                    not concrete.captures_enclosing_graph():
-                self._memo[(names, key.tree, key.leaves)] = concrete
-                positional = positional_key(key.leaves)
-                if names == self._binder.names and key.tree == self._flat_tree and \
-                        positional is not None:
-                    self._positional[positional] = HotCall(positional, concrete)
-        return concrete.call_flat(feeds)
+        return concrete
 
     def _trace_stand_ins(self, names, values):
         """Traces with string tensors standing in for arrays of objects (see UnconvertibleArray),
@@ -351,7 +355,7 @@ class Function:
     def _traced_python_function(self):
         fn = self._python_function
         if not self._autograph:
-            return fn
+            return explain_python_control_flow(fn, self._name)
         if isinstance(fn, WeakMethod):  # a method: convert the function, keep the weak binding
             return fn.rebound(autograph_impl.convert(fn.function, self._autograph_features,
                                                      user_requested=True))
@@ -364,9 +368,26 @@ def function(func=None, input_signature=None, autograph=True, jit_compile=None,
              experimental_relax_shapes=None, experimental_compile=None,
              experimental_follow_type_hints=None):
     """Compiles `func` into a graph per input signature, as `tf.function` (TF's parameters;
-    an unknown keyword is Python's TypeError, as in TF). `experimental_implements`,
-    `experimental_attributes` and `experimental_follow_type_hints` are accepted and have no
-    effect here; `experimental_compile` is the old name of `jit_compile` (no XLA either way)."""
+    an unknown keyword is Python's TypeError, as in TF). A decorator or a call::
+
+        import defun as tf
+
+        @tf.function
+        def step(x, y):
+            if tf.reduce_sum(x) > 0:        # AutoGraph: a tensor `if` becomes tf.cond
+                return x * y
+            return x - y
+
+        print(step(tf.constant([1.0, 2.0]), tf.constant(3.0)))   # tf.Tensor([3. 6.], ...)
+        square = tf.function(lambda x: x * x, input_signature=[tf.TensorSpec([None], tf.float32)])
+        print(square(tf.constant([3.0])))   # one trace serves every length
+
+    `input_signature` fixes the trace (shapes may have None); `reduce_retracing=True` generalises
+    shapes after a retrace; `autograph=False` leaves Python control flow as it is (it then runs
+    once, while tracing). The result is a `Function`: see `help(tf.Function)` for what it shows.
+    `experimental_implements`, `experimental_attributes` and `experimental_follow_type_hints` are
+    accepted and have no effect here; `experimental_compile` is the old name of `jit_compile`
+    (no XLA either way)."""
     if experimental_relax_shapes is not None:
         reduce_retracing = reduce_retracing or experimental_relax_shapes
     if experimental_compile is not None and jit_compile is None:

@@ -19,6 +19,7 @@ from defun.graphs.operation import GraphTensor
 from defun.ops.framework import base_ops
 from defun.core.tensor import Tensor, convert_to_tensor
 from defun.core.shapes import TensorShape
+from defun.core.variable_base import is_variable, read_variable
 
 __all__ = ['trace_function', 'VariablePolicy']
 
@@ -139,8 +140,8 @@ def _output_tensor(value, graph, fn_name):
         return value
     if isinstance(value, Tensor):
         return graph.internalize(value)
-    if hasattr(value, 'read_value') and hasattr(value, 'handle'):
-        return value.read_value()
+    if is_variable(value):
+        return read_variable(value)
     if isinstance(value, (bool, int, float, complex, str, bytes, np.ndarray, np.generic)):
         return convert_to_tensor(value)
     if isinstance(value, TensorShape) and value.is_fully_defined():

@@ -222,6 +222,7 @@ class Optimizer(AutoTrackable):
             grads = self._clip_gradients(grads)
             lr = self.learning_rate
             self._apply_weight_decay(variables, lr)
+            grads = _all_reduce_sum(grads)
             self.before_update_steps()
             for grad, variable in zip(grads, variables):
                 self.update_step(grad, variable, lr)
@@ -330,6 +331,15 @@ class Optimizer(AutoTrackable):
 
     def __repr__(self):
         return f'<{type(self).__module__}.{type(self).__name__} object at {id(self):#x}>'
+
+
+def _all_reduce_sum(grads):
+    """Inside a tf.distribute strategy's `run`, the gradients summed over the replicas (Keras 3's
+    rule: each replica's loss is already divided by the global batch size), in one exchange."""
+    current = context.current_distribution()
+    if current is None or current[1] is None:
+        return grads
+    return list(current[1].all_reduce('SUM', list(grads)))
 
 
 def global_norm(values):

@@ -23,9 +23,9 @@ from defun.saved_model.restored import SignatureMap
 from defun.saved_model.layout import (FORMAT, VERSION, constants_path, graph_path,
                                       variables_prefix)
 from defun.state.trackable import AutoTrackable
+from defun.state.variables import Variable
 from defun.train.checkpoint import object_graph
 from defun.train import checkpoint_format
-from defun.state.variables import Variable
 
 __all__ = ['save', 'function_entries']
 

@@ -13,6 +13,7 @@ import functools
 import re
 
 from defun.core import nest
+from defun.core.variable_base import is_variable
 from defun.graphs.scopes import name_scope as _name_scope_type
 from defun.state.trackable import PENDING_ATTRIBUTE, AutoTrackable
 from defun.state.variables import Variable
@@ -39,10 +40,6 @@ def _check_name(name):
     if isinstance(name, bytes) or not _IDENTIFIER.match(name):
         raise ValueError(f'{name!r} is not a valid module name. Module names must be valid Python '
                          'identifiers (e.g. a valid class name).')
-
-
-def _is_variable(obj):
-    return isinstance(obj, Variable)
 
 
 def _is_trainable_variable(obj):
@@ -83,7 +80,7 @@ class Module(AutoTrackable):
     @property
     def variables(self):
         """Every Variable of this module and its sub-modules, each once."""
-        return tuple(self._flatten(predicate=_is_variable, expand_composites=True))
+        return tuple(self._flatten(predicate=is_variable, expand_composites=True))
 
     @property
     def trainable_variables(self):

@@ -13,10 +13,11 @@ import numpy as np
 
 from defun.core import context, dtypes, errors, names
 from defun.autodiff.indexed_slices import IndexedSlices
-from defun.ops.framework import base_ops, variable_ops as state
+from defun.ops.framework import base_ops, variable_ops
 from defun.ops.array import gathering
-from defun.ops.math import math_ops as math_more
+from defun.ops.math import math_ops
 from defun.core.shapes import TensorShape
+from defun.core.variable_base import VariableBase
 from defun.state import variable_policy
 from defun.autodiff.tape import variable_accessed
 from defun.core.tensor import (EagerTensor, Reference, Tensor, convert_to_tensor, numpy_text,
@@ -69,7 +70,7 @@ class ResourceHandle(EagerTensor):
     __str__ = __repr__
 
 
-class Variable:
+class Variable(VariableBase):
     """A mutable tensor-valued state, as `tf.Variable`. As in TF, `Variable(...)` makes a
     `ResourceVariable` (the subclass TF's instances have); subclasses make their own class."""
 
@@ -140,7 +141,7 @@ class Variable:
         """The current value as a tensor; recorded on tapes and captured by reference in graphs."""
         if _state.tapes:
             variable_accessed(self)
-        return state.read_variable(self.handle, self._dtype, self._shape.as_tuple())
+        return variable_ops.read_variable(self.handle, self._dtype, self._shape.as_tuple())
 
     read_value = value
 
@@ -160,7 +161,7 @@ class Variable:
         value = convert_to_tensor(value, dtype=self._dtype)
         if not self._shape.is_compatible_with(value.shape):
             self._refuse_shape(value.shape, mode)
-        result = state.assign_variable(self.handle, value, mode)
+        result = variable_ops.assign_variable(self.handle, value, mode)
         if not read_value:
             return None
         # TF hands back a view of the variable named 'UnreadVariable': its value is read where it
@@ -243,7 +244,7 @@ class Variable:
         current = self.value()
         rows = self._shape[0] if self._shape.rank and self._shape[0] is not None else (
             base_ops.shape(current)[0])
-        factors = math_more.unsorted_segment_prod(values, indices, rows)
+        factors = math_ops.unsorted_segment_prod(values, indices, rows)
         return self.assign(current * factors if mode == 'mul' else current / factors)
 
     # -- Python protocol

@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 import autograph
+import defun as tf
 from autograph import impl
 
 
@@ -170,8 +171,46 @@ def test_check_reports_surprises():
 
 def test_conversion_warns_with_preflight_findings():
     def g(x):
-        if x:
-            z = 1
-        return z
-    with pytest.warns(autograph.AutoGraphWarning, match="'z'"):
+        for _ in range(5000):
+            x = x + 1
+        return x
+    with pytest.warns(autograph.AutoGraphWarning, match='runs 5000 times'):
         autograph.to_graph(g)
+
+
+def test_one_branch_assignment_on_a_python_bool_does_not_warn():
+    # `if training: noise = ...` is everyday code; TF 2.21 runs it without a warning. With a tensor
+    # condition tracing raises TF's ValueError naming the variable instead.
+    @tf.function
+    def step(x, training):
+        if training:
+            noise = tf.ones([3])
+        y = x
+        if training:
+            y = y + noise
+        return y
+    with warnings.catch_warnings():
+        warnings.simplefilter('error')
+        assert step(tf.zeros([3]), True).numpy().tolist() == [1.0, 1.0, 1.0]
+    with pytest.raises(ValueError, match="'noise' must also be initialized in the else branch"):
+        step(tf.zeros([3]), tf.constant(True))
+    assert "'noise' is assigned only in the main branch" in str(autograph.check(step)[0])
+
+
+def test_check_accepts_a_function_and_names_the_module_as_imported():
+    @tf.function
+    def total(x):
+        for _ in range(5000):
+            x = x + 1.0
+        return x
+    findings = autograph.check(total)
+    assert len(findings) == 1 and 'iterate over tf.range(...)' in findings[0].message
+    assert findings[0].lineno == total.python_function.__code__.co_firstlineno + 2
+
+    class Model:
+        @tf.function
+        def __call__(self, x):
+            for _ in range(2000):
+                x = x + 1.0
+            return x
+    assert 'runs 2000 times' in autograph.check(Model().__call__)[0].message

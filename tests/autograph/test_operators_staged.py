@@ -186,7 +186,9 @@ def _python_while_tensor_break(limit):
 
 
 def test_python_while_turning_tensor_is_not_implemented():
-    with pytest.raises(NotImplementedError, match='while loop'):
+    # The pre-flight check warns about exactly this at conversion.
+    with pytest.raises(NotImplementedError, match='while loop'), \
+            pytest.warns(autograph.AutoGraphWarning, match='leaves a Python `while True` loop'):
         _run(_python_while_tensor_break, 3)
 
 

@@ -169,12 +169,13 @@ def test_graph_tensor_bool_in_autograph_false_function():
         if x > 0:
             return x
         return -x
-    # TF 2.21's class and text; the traceback (not the message) shows the user's line.
+    # TF 2.21's class; defun's own text (TF's advises decorating the function with @tf.function,
+    # which it is: tests/function/test_autograph_off.py); the traceback shows the user's line.
     with pytest.raises(tf.errors.OperatorNotAllowedInGraphError) as info:
         f(tf.constant(1.0))
     assert isinstance(info.value, TypeError)
     assert str(info.value).startswith('Using a symbolic `tf.Tensor` as a Python `bool` is not '
-                                      'allowed. You can attempt the following resolutions')
+                                      'allowed: f is traced with autograph=False')
     assert any(entry.name == 'f' for entry in info.traceback)
 
 

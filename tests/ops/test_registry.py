@@ -64,7 +64,11 @@ TESTED_ELSEWHERE = {
     'TensorArrayReadGrad': 'tests/control_flow/ (gradients of reads, second order of loops)',
     'TensorArrayGatherGrad': 'tests/control_flow/test_tensor_array.py (gradients)',
     'TensorArrayReadPadded': 'tests/control_flow/test_while.py (loop variables whose shape grows)',
+    'ReadFile': 'tests/io/test_io_ops.py (files written in the test)',
+    'WriteFile': 'tests/io/test_io_ops.py',
     'TensorArrayReadPaddedGrad': 'tests/control_flow/test_while.py (second order, growing shapes)',
+    'CollectiveAllReduce': 'tests/distribute/test_multiprocess.py (2 MPI ranks)',
+    'CollectiveAllGather': 'tests/distribute/test_multiprocess.py (2 MPI ranks)',
 }
 
 

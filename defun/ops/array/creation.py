@@ -14,6 +14,7 @@ from defun.core.registry import define_op
 from defun.core.tensor import EagerTensor, Tensor, constant_from_array
 from defun.core.value_conversion import to_array
 from defun.ops.support import validation
+from defun.ops.support.docs import documented
 
 __all__ = ['constant', 'zeros', 'ones', 'eye', 'range', 'linspace', 'rank', 'newaxis']
 
@@ -50,6 +51,7 @@ def _small_constant_shape(value):
     return dims
 
 
+@documented('creation', 'Creates a tensor with all elements set to zero.')
 def zeros(shape, dtype=dtypes.float32, name=None):
     dtype = dtypes.as_dtype(dtype)
     zero = b'' if dtype is dtypes.string else dtype.as_numpy_dtype(0)  # TF's zero string
@@ -57,6 +59,7 @@ def zeros(shape, dtype=dtypes.float32, name=None):
                 name or 'zeros')
 
 
+@documented('creation', 'Creates a tensor with all elements set to one.')
 def ones(shape, dtype=dtypes.float32, name=None):
     dtype = dtypes.as_dtype(dtype)
     one = 1 if dtype is dtypes.string else dtype.as_numpy_dtype(1)  # refused for strings, as TF
@@ -257,4 +260,10 @@ RANK = define_op('Rank', lambda x: np.int32(np.ndim(x)), lambda x: (dtypes.int32
 
 
 def rank(input, name=None):
+    """Returns the rank (number of dimensions) of a tensor as an int32 scalar.
+
+    Args:
+      input: A `Tensor`.
+      name: A name for the operation (optional).
+    """
     return apply_op(RANK, (to_tensor(input, op='rank'),), None, name)

@@ -28,6 +28,13 @@ EXPAND_DIMS = define_op('ExpandDims', lambda x, axis: np.expand_dims(x, axis), _
 
 
 def expand_dims(input, axis, name=None):
+    """Inserts a dimension of length 1 at index `axis`.
+
+    Args:
+      input: A `Tensor`.
+      axis: Where to insert, in [-rank-1, rank].
+      name: A name for the operation (optional).
+    """
     x = to_tensor(input, op='expand_dims')
     if axis is None:
         raise ValueError('expand_dims: `axis` must be set (an int), got None')
@@ -85,6 +92,13 @@ SQUEEZE = define_op('Squeeze', _squeeze_kernel, _squeeze_infer,
 
 
 def squeeze(input, axis=None, name=None):
+    """Removes dimensions of length 1 (all, or those listed in `axis`).
+
+    Args:
+      input: A `Tensor`.
+      axis: Dimensions to remove (each must have length 1).
+      name: A name for the operation (optional).
+    """
     x = to_tensor(input, op='squeeze')
     if axis is not None:
         if isinstance(axis, (int, np.integer, bool, np.bool_)):

@@ -17,7 +17,7 @@ from defun.ops.array.joining import unstack
 from defun.ops.support.helpers import dims, shape_arg_dims, static_value, to_tensor
 from defun.ops.framework.base_ops import shape
 from defun.core.registry import define_op
-from defun.core.tensor import EagerTensor, Tensor, install_operator
+from defun.core.tensor import EagerTensor, Tensor
 from defun.ops.support import validation
 
 __all__ = ['strided_slice_spec', 'strided_slice']
@@ -291,6 +291,5 @@ def _iter(self):
     return iter(unstack(self, num=d[0]))
 
 
-
-install_operator('__getitem__', _getitem)
-install_operator('__iter__', _iter)
+# This table's Python operators on Tensor (installed by defun/ops/tensor_methods.py).
+OPERATORS = {'__getitem__': _getitem, '__iter__': _iter}

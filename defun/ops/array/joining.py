@@ -18,7 +18,7 @@ from defun.ops.framework.base_ops import (broadcast_to, cast, fill, identity, on
 from defun.ops.array.creation import constant, ones, zeros  # noqa: F401
 from defun.core.registry import define_op
 from defun.ops.support import validation
-from defun.core.tensor import Tensor, convert_to_tensor, install_packer, is_tensor
+from defun.core.tensor import Tensor, convert_to_tensor, is_tensor
 
 __all__ = ['stack', 'unstack', 'concat', 'split', 'one_hot', 'size']
 
@@ -57,6 +57,13 @@ STACK = define_op('Pack', lambda *xs, axis: np.stack(xs, axis=axis), _stack_infe
 
 
 def stack(values, axis=0, name='stack'):
+    """Stacks a list of rank-R tensors into one rank-(R+1) tensor along `axis`.
+
+    Args:
+      values: A list of `Tensor`s of one shape and dtype.
+      axis: The new dimension.
+      name: A name for the operation (optional).
+    """
     validation.op_name(name)
     if isinstance(values, (list, tuple)) and not values:
         return constant([], name=None if name == 'stack' else name)  # TF: an empty float32[0]
@@ -90,6 +97,14 @@ UNSTACK = define_op('Unpack', _unstack_kernel, _unstack_infer, _unstack_grad, nu
 
 
 def unstack(value, num=None, axis=0, name='unstack'):
+    """Unpacks a tensor into a list of tensors along dimension `axis`.
+
+    Args:
+      value: A `Tensor` whose `axis` dimension is known (or give `num`).
+      num: The length of that dimension.
+      axis: The dimension to unpack.
+      name: A name for the operation (optional).
+    """
     validation.op_name(name)
     x = to_tensor(value, op='unstack')
     d = dims(x)
@@ -163,6 +178,13 @@ CONCAT = define_op('ConcatV2', lambda *xs, axis: np.concatenate(xs, axis=axis), 
 
 
 def concat(values, axis, name='concat'):
+    """Concatenates tensors along dimension `axis`.
+
+    Args:
+      values: A list of `Tensor`s of one dtype and rank.
+      axis: The dimension to join on.
+      name: A name for the operation (optional).
+    """
     validation.op_name(name)
     if isinstance(values, (list, tuple)) and not values:
         raise validation.invalid_argument('concat: `values` is empty; concat needs at least one '
@@ -223,6 +245,17 @@ SPLIT = define_op('Split', _split_kernel, _split_infer,
 
 
 def split(value, num_or_size_splits, axis=0, num=None, name='split'):
+    """Splits a tensor into sub-tensors along `axis`.
+
+    Args:
+      value: A `Tensor`.
+      num_or_size_splits: A number of equal parts, or a list of sizes (one may be -1).
+      axis: The dimension to split.
+      num: The number of outputs when it cannot be inferred.
+      name: A name for the operation (optional).
+
+    Returns:
+      A list of `Tensor`s."""
     validation.op_name(name)
     x = to_tensor(value, op='split')
     rank = x.shape.rank
@@ -301,6 +334,16 @@ ONE_HOT = define_op('OneHot', _one_hot_kernel, _one_hot_infer, None)
 
 
 def one_hot(indices, depth, on_value=None, off_value=None, axis=None, dtype=None, name=None):
+    """Returns a one-hot tensor: `on_value` at each index, `off_value` elsewhere.
+
+    Args:
+      indices: An int `Tensor`.
+      depth: The number of classes.
+      on_value, off_value: The two values (defaults 1 and 0).
+      axis: Where the new dimension goes (default -1).
+      dtype: The result dtype.
+      name: A name for the operation (optional).
+    """
     idx = validation.element_type(to_tensor(indices, op='one_hot', hint=dtypes.int64), 'iu',
                                   'one_hot', 'indices')  # int64: OneHot's TI default
     depth = validation.count(depth, 'one_hot', 'depth')
@@ -328,11 +371,18 @@ SIZE = define_op('Size', lambda x, out_type: np.asarray(np.size(x), dtype=out_ty
 
 
 def size(input, out_type=dtypes.int32, name=None):
+    """Returns the number of elements of `input` as a scalar of `out_type`.
+
+    Args:
+      input: A `Tensor`.
+      out_type: int32 or int64.
+      name: A name for the operation (optional).
+    """
     return apply_op(SIZE, (to_tensor(input, op='size'),), {'out_type': dtypes.as_dtype(out_type)},
                     name)
 
 
-def _pack_list(values, dtype):
+def pack_list(values, dtype):
     """Converts a (nested) list holding tensors by stacking, as TF's auto-packing does: the
     list takes its first tensor's dtype; a requested other dtype casts every tensor in it
     (`tf.zeros([int64_tensor, 2])` builds an int32 shape)."""
@@ -360,6 +410,3 @@ def _first_tensor_dtype(values):
 def _cast_tensors(values, dtype):
     return [_cast_tensors(v, dtype) if isinstance(v, (list, tuple))
             else cast(v, dtype) if is_tensor(v) else v for v in values]
-
-
-install_packer(_pack_list)

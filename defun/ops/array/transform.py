@@ -63,6 +63,14 @@ TRANSPOSE = define_op('Transpose', lambda x, perm: np.transpose(x, perm), _trans
 
 
 def transpose(a, perm=None, conjugate=False, name='transpose'):
+    """Permutes the dimensions of `a` by `perm` (default: reversed).
+
+    Args:
+      a: A `Tensor`.
+      perm: A permutation of its dimensions.
+      conjugate: Also conjugate complex values.
+      name: A name for the operation (optional).
+    """
     x = to_tensor(a, op='transpose')
     if perm is not None:
         kind = perm.dtype.name if isinstance(perm, Tensor) else np.asarray(perm).dtype.kind
@@ -122,6 +130,13 @@ TILE = define_op('Tile', _tile_kernel, _tile_infer, _tile_grad)
 
 
 def tile(input, multiples, name=None):
+    """Repeats `input` `multiples[i]` times along each dimension i.
+
+    Args:
+      input: A `Tensor`.
+      multiples: One int per dimension of `input`.
+      name: A name for the operation (optional).
+    """
     x = to_tensor(input, op='tile')
     m = _int_vector(multiples, 'tile', 'multiples')
     known, r = _known_ints(m), x.shape.rank
@@ -312,6 +327,13 @@ REVERSE = define_op('ReverseV2', lambda x, axis: np.flip(x, axis), same_as_first
 
 
 def reverse(tensor, axis, name=None):
+    """Reverses `tensor` along the dimensions in `axis`.
+
+    Args:
+      tensor: A `Tensor`.
+      axis: A 1-D int list of dimensions.
+      name: A name for the operation (optional).
+    """
     x = to_tensor(tensor, op='reverse')
     if isinstance(axis, float):  # converted to an int32 scalar first, as TF does
         raise TypeError(f'reverse: Cannot convert {axis!r} to EagerTensor of dtype int32')

@@ -14,6 +14,7 @@ from defun.ops.support import helpers as op_helpers
 from defun.ops.support.helpers import dims, same_as_first, to_tensor
 from defun.core.registry import define_op
 from defun.ops.support import validation
+from defun.ops.support.docs import documented
 
 __all__ = ['identity', 'cast', 'shape', 'reshape', 'broadcast_to', 'zeros_like', 'ones_like',
            'fill', 'sum_to', 'reduced_shape', 'static_or_tensor_shape']
@@ -23,6 +24,12 @@ IDENTITY = define_op('Identity', lambda x: x, same_as_first, lambda op, g: g, is
 
 
 def identity(input, name=None):
+    """Returns a tensor with the same shape and contents as `input`.
+
+    Args:
+      input: A `Tensor`.
+      name: A name for the operation (optional).
+    """
     return apply_op(IDENTITY, (to_tensor(input, op='identity'),), None, name)
 
 
@@ -170,6 +177,15 @@ RESHAPE = define_op('Reshape', _reshape_kernel, _reshape_infer,
 
 
 def reshape(tensor, shape, name=None):
+    """Returns `tensor`'s elements in a new shape (one entry may be -1).
+
+    Args:
+      tensor: A `Tensor`.
+      shape: The new shape; it must hold as many elements.
+      name: A name for the operation (optional).
+
+    Raises:
+      InvalidArgumentError: if the element counts differ."""
     x = to_tensor(tensor, op='reshape')
     s = op_helpers.int_input(shape, 'reshape', 'shape')
     return apply_op(RESHAPE, (x, s), None, name)
@@ -212,6 +228,15 @@ BROADCAST_TO = define_op('BroadcastTo', _broadcast_to_kernel, _broadcast_to_infe
 
 
 def broadcast_to(input, shape, name=None):
+    """Broadcasts `input` to `shape` (numpy broadcasting rules).
+
+    Args:
+      input: A `Tensor`.
+      shape: The target shape.
+      name: A name for the operation (optional).
+
+    Raises:
+      InvalidArgumentError: if `input` does not broadcast to `shape`."""
     x = to_tensor(input, op='broadcast_to')
     s = op_helpers.int_input(shape, 'broadcast_to', 'shape')
     return apply_op(BROADCAST_TO, (x, s), None, name)
@@ -278,12 +303,14 @@ ZEROS_LIKE = define_op('ZerosLike', _zeros_like_kernel, same_as_first, None)
 ONES_LIKE = define_op('OnesLike', np.ones_like, same_as_first, None)
 
 
+@documented('like', 'Creates a tensor of zeros with the shape of `input`.')
 def zeros_like(input, dtype=None, name=None):
     x = to_tensor(input, op='zeros_like')
     result = apply_op(ZEROS_LIKE, (x,), None, name or 'zeros_like')
     return result if dtype is None else cast(result, dtype)
 
 
+@documented('like', 'Creates a tensor of ones with the shape of `input`.')
 def ones_like(input, dtype=None, name=None):
     x = to_tensor(input, op='ones_like')
     if x.dtype.name == 'string':
@@ -316,6 +343,13 @@ FILL = define_op('Fill', _fill_kernel, _fill_infer,
 
 
 def fill(dims, value, name=None):
+    """Creates a tensor of shape `dims` filled with the scalar `value`.
+
+    Args:
+      dims: The shape (1-D int).
+      value: A scalar; its dtype is the result's.
+      name: A name for the operation (optional).
+    """
     d = op_helpers.int_input(dims, 'fill', 'dims')
     if d.shape.rank == 0:  # a Python int shape, as TF accepts for zeros(2) / fill(2, x)
         d = reshape(d, [1])

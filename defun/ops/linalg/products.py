@@ -15,7 +15,7 @@ from defun.ops.framework.base_ops import ones_like, sum_to
 from defun.ops.support.dtype_checks import INEXACT, check_inputs, checked_kernel
 from defun.ops.math.arithmetic import conj
 from defun.core.registry import define_op
-from defun.core.tensor import install_operator, is_tensor
+from defun.core.tensor import is_tensor
 from defun.ops.support import validation
 
 __all__ = ['matmul', 'tensordot', 'einsum']
@@ -100,6 +100,17 @@ _TF_TYPE_NAMES = {'float16': 'half', 'float32': 'float', 'float64': 'double'}
 
 def matmul(a, b, transpose_a=False, transpose_b=False, adjoint_a=False, adjoint_b=False,
            a_is_sparse=False, b_is_sparse=False, output_type=None, name=None):
+    """Multiplies matrix `a` by matrix `b` (batched over leading dimensions).
+
+    Args:
+      a, b: `Tensor`s of rank >= 2 and one dtype.
+      transpose_a, transpose_b: Transpose an operand first.
+      adjoint_a, adjoint_b: Conjugate-transpose an operand first.
+      a_is_sparse, b_is_sparse, output_type: Accepted for TF compatibility.
+      name: A name for the operation (optional).
+
+    Raises:
+      InvalidArgumentError: if the inner dimensions differ."""
     a, b = binary_args(a, b, 'matmul')
     if a.dtype.name not in _MATMUL_ALLOWED:
         raise validation.dtype_mismatch(
@@ -113,9 +124,10 @@ def matmul(a, b, transpose_a=False, transpose_b=False, adjoint_a=False, adjoint_
     return apply_op(MATMUL, (a, b), attrs, name)
 
 
-# Named as TF names operator ops (see arithmetic.py).
-install_operator('__matmul__', lambda self, other: matmul(self, other, name='matmul'))
-install_operator('__rmatmul__', lambda self, other: matmul(other, self, name='matmul'))
+# This table's Python operators on Tensor (installed by defun/ops/tensor_methods.py), named as TF
+# names operator ops (see arithmetic.py).
+OPERATORS = {'__matmul__': lambda self, other: matmul(self, other, name='matmul'),
+             '__rmatmul__': lambda self, other: matmul(other, self, name='matmul')}
 
 
 # ---------------------------------------------------------------- einsum
@@ -343,6 +355,12 @@ DET = define_op('MatrixDeterminant', checked_kernel(np.linalg.det, INEXACT, 'det
 
 
 def det(input, name=None):
+    """Computes the determinant of each square matrix in `input`.
+
+    Args:
+      input: A `[..., M, M]` floating or complex `Tensor`.
+      name: A name for the operation (optional).
+    """
     return apply_op(DET, (to_tensor(input, name='input', op='det'),), None, name)
 
 

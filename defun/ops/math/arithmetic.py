@@ -19,8 +19,9 @@ from defun.ops.framework.base_ops import cast, sum_to, zeros_like
 from defun.ops.support.dtype_checks import INEXACT, NUMERIC, REAL, check_inputs, checked_kernel
 from defun.ops.math.logic import greater_equal, less_equal, where
 from defun.core.registry import define_op
-from defun.core.tensor import EagerTensor, convert_to_tensor, install_operator
+from defun.core.tensor import EagerTensor, convert_to_tensor
 from defun.ops.support import validation
+from defun.ops.support.docs import documented
 
 __all__ = ['add', 'subtract', 'multiply', 'divide', 'truediv', 'floordiv', 'floormod', 'mod',
            'maximum', 'minimum', 'divide_no_nan', 'negative', 'square', 'add_n', 'clip_by_value',
@@ -92,16 +93,19 @@ def _operands(x, y, op):
     return binary_args(x, y, op)
 
 
+@documented('binary', 'Returns x + y element-wise, broadcasting.')
 def add(x, y, name=None):
     x, y = _operands(x, y, 'add')
     return apply_op(ADD, (x, y), None, name or 'Add')
 
 
+@documented('binary', 'Returns x - y element-wise, broadcasting.')
 def subtract(x, y, name=None):
     x, y = _operands(x, y, 'subtract')
     return apply_op(SUB, (x, y), None, name)
 
 
+@documented('binary', 'Returns x * y element-wise, broadcasting.')
 def multiply(x, y, name=None):
     x, y = _operands(x, y, 'multiply')
     return apply_op(MUL, (x, y), None, name)
@@ -112,6 +116,7 @@ def _int_div_dtype(dtype):
     return dtypes.float32 if dtype.size <= 2 else dtypes.float64
 
 
+@documented('binary', 'Returns x / y element-wise; integer operands are divided as floats.')
 def truediv(x, y, name=None):
     x, y = _operands(x, y, 'truediv')
     if not x.dtype.is_numeric:  # TF's wrapper checks this itself: a TypeError in both modes
@@ -182,11 +187,13 @@ MAXIMUM = _define_binary('Maximum', np.maximum, _min_max_grad(greater_equal), 'm
 MINIMUM = _define_binary('Minimum', np.minimum, _min_max_grad(less_equal), 'minimum', REAL)
 
 
+@documented('binary', 'Returns the element-wise maximum of `x` and `y`, broadcasting.')
 def maximum(x, y, name=None):
     x, y = binary_args(x, y, 'maximum')
     return apply_op(MAXIMUM, (x, y), None, name)
 
 
+@documented('binary', 'Returns the element-wise minimum of `x` and `y`, broadcasting.')
 def minimum(x, y, name=None):
     x, y = binary_args(x, y, 'minimum')
     return apply_op(MINIMUM, (x, y), None, name)
@@ -232,10 +239,12 @@ SQUARE = define_op('Square', np.square, same_as_first,
                    lambda op, g: g * (conj(op.inputs[0]) * 2))
 
 
+@documented('unary', 'Computes -x element-wise.')
 def negative(x, name=None):
     return apply_op(NEG, (to_tensor(x, op='negative'),), None, name)
 
 
+@documented('unary', 'Computes x * x element-wise.')
 def square(x, name=None):
     x = to_tensor(x, op='square')
     if x.dtype.is_bool:
@@ -265,6 +274,17 @@ ADD_N = define_op('AddN', _add_n_kernel, _add_n_infer,
 
 
 def add_n(inputs, name=None):
+    """Adds a list of tensors of one shape and dtype element-wise.
+
+    Args:
+      inputs: A non-empty list of `Tensor`s of the same shape and dtype.
+      name: A name for the operation (optional).
+
+    Returns:
+      Their sum.
+
+    Raises:
+      ValueError: if `inputs` is empty or the shapes differ."""
     if inputs is None:
         raise TypeError('add_n: `inputs` must be a list of tensors, got None')
     if isinstance(inputs, (list, tuple)) and not inputs:
@@ -334,15 +354,15 @@ def _named(fn, op):
     return method
 
 
+# This table's Python operators on Tensor (installed by defun/ops/tensor_methods.py).
+OPERATORS = {'__neg__': negative, '__pos__': lambda self: self}
 for _name, _opdef, _op, _kinds in [('__add__', ADD, 'add', _ADD_KINDS),
                                    ('__sub__', SUB, 'sub', NUMERIC),
                                    ('__mul__', MUL, 'mul', NUMERIC)]:
-    install_operator(_name, _fast_operator(_opdef, _op, _kinds))
-    install_operator('__r' + _name[2:], operator_method(_operator(_opdef, _op), reflected=True))
+    OPERATORS[_name] = _fast_operator(_opdef, _op, _kinds)
+    OPERATORS['__r' + _name[2:]] = operator_method(_operator(_opdef, _op), reflected=True)
 for _name, _fn in [('__truediv__', _named(truediv, 'truediv')),
                    ('__floordiv__', _named(floordiv, 'floordiv')),
                    ('__mod__', _named(floormod, 'mod'))]:
-    install_operator(_name, operator_method(_fn))
-    install_operator('__r' + _name[2:], operator_method(_fn, reflected=True))
-install_operator('__neg__', negative)
-install_operator('__pos__', lambda self: self)
+    OPERATORS[_name] = operator_method(_fn)
+    OPERATORS['__r' + _name[2:]] = operator_method(_fn, reflected=True)

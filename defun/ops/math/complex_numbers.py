@@ -12,6 +12,7 @@ from defun.ops.support.dtype_checks import FLOAT, checked_kernel, dtype_error
 from defun.ops.support.helpers import binary_args, dims, to_tensor
 from defun.core.registry import define_op
 from defun.ops.support import validation
+from defun.ops.support.docs import documented
 
 __all__ = ['complex', 'real', 'imag']
 
@@ -62,6 +63,8 @@ def real(input, name=None):
     return apply_op(REAL, (x,), None, name) if x.dtype.is_complex else x
 
 
+@documented('complex_part',
+            'Returns the imaginary part of a complex tensor (zeros for a real one).')
 def imag(input, name=None):
     validation.op_name(name)
     x = to_tensor(input, name='input', op='imag')

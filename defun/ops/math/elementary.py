@@ -21,7 +21,7 @@ from defun.ops.support.dtype_checks import (FLOAT, INEXACT, NUMERIC, check_input
                                     half_in_float32, kernel_registered_for)
 from defun.ops.math.logic import greater, where
 from defun.core.registry import define_op
-from defun.core.tensor import install_operator
+from defun.ops.support.docs import documented
 
 __all__ = ['pow', 'abs', 'sign', 'reciprocal', 'sqrt', 'rsqrt', 'exp', 'log', 'log1p', 'expm1',
            'sin', 'cos', 'tan', 'asin', 'acos', 'atan', 'atan2', 'sinh', 'cosh', 'tanh', 'sigmoid',
@@ -128,14 +128,17 @@ RSQRT = _unary('Rsqrt', half_in_float32(lambda x: np.reciprocal(np.sqrt(x))),
                lambda op, g: apply_op(RSQRT_GRAD, (op.outputs[0], g)), 'rsqrt')
 
 
+@documented('unary', 'Computes 1 / x element-wise.')
 def reciprocal(x, name=None):
     return apply_op(RECIPROCAL, (_arg(x, 'reciprocal'),), None, name)
 
 
+@documented('unary', 'Computes the square root of `x` element-wise.')
 def sqrt(x, name=None):
     return apply_op(SQRT, (_arg(x, 'sqrt'),), None, name)
 
 
+@documented('unary', 'Computes 1 / sqrt(x) element-wise.')
 def rsqrt(x, name=None):
     return apply_op(RSQRT, (_arg(x, 'rsqrt'),), None, name)
 
@@ -148,18 +151,22 @@ LOG1P = _unary('Log1p', np.log1p, lambda op, g: g * reciprocal(1 + _in(op)), 'lo
 EXPM1 = _unary('Expm1', np.expm1, lambda op, g: g * exp(_in(op)), 'expm1')
 
 
+@documented('unary', 'Computes e**x element-wise.')
 def exp(x, name=None):
     return apply_op(EXP, (_arg(x, 'exp'),), None, name)
 
 
+@documented('unary', 'Computes the natural logarithm of `x` element-wise.')
 def log(x, name=None):
     return apply_op(LOG, (_arg(x, 'log'),), None, name)
 
 
+@documented('unary', 'Computes log(1 + x) element-wise, accurately for small `x`.')
 def log1p(x, name=None):
     return apply_op(LOG1P, (_arg(x, 'log1p'),), None, name)
 
 
+@documented('unary', 'Computes e**x - 1 element-wise, accurately for small `x`.')
 def expm1(x, name=None):
     return apply_op(EXPM1, (_arg(x, 'expm1'),), None, name)
 
@@ -187,26 +194,32 @@ ATAN = _unary('Atan', np.arctan, lambda op, g: g * reciprocal(1 + square(_in(op)
               'atan')
 
 
+@documented('unary', 'Computes sine of `x` element-wise.')
 def sin(x, name=None):
     return apply_op(SIN, (_arg(x, 'sin'),), None, name)
 
 
+@documented('unary', 'Computes cosine of `x` element-wise.')
 def cos(x, name=None):
     return apply_op(COS, (_arg(x, 'cos'),), None, name)
 
 
+@documented('unary', 'Computes tangent of `x` element-wise.')
 def tan(x, name=None):
     return apply_op(TAN, (_arg(x, 'tan'),), None, name)
 
 
+@documented('unary', 'Computes the inverse sine of `x` element-wise (radians, in [-pi/2, pi/2]).')
 def asin(x, name=None):
     return apply_op(ASIN, (_arg(x, 'asin'),), None, name)
 
 
+@documented('unary', 'Computes the inverse cosine of `x` element-wise (radians, in [0, pi]).')
 def acos(x, name=None):
     return apply_op(ACOS, (_arg(x, 'acos'),), None, name)
 
 
+@documented('unary', 'Computes the inverse tangent of `x` element-wise.')
 def atan(x, name=None):
     return apply_op(ATAN, (_arg(x, 'atan'),), None, name)
 
@@ -283,18 +296,22 @@ ERFC = _unary('Erfc', lambda x: np.asarray(_erfc_scalar(x), dtype=x.dtype),
               lambda op, g: -g * _TWO_OVER_ROOT_PI * exp(-square(op.inputs[0])), 'erfc', FLOAT)
 
 
+@documented('unary', 'Computes hyperbolic sine of `x` element-wise.')
 def sinh(x, name=None):
     return apply_op(SINH, (_arg(x, 'sinh'),), None, name)
 
 
+@documented('unary', 'Computes hyperbolic cosine of `x` element-wise.')
 def cosh(x, name=None):
     return apply_op(COSH, (_arg(x, 'cosh'),), None, name)
 
 
+@documented('unary', 'Computes hyperbolic tangent of `x` element-wise.')
 def tanh(x, name=None):
     return apply_op(TANH, (_arg(x, 'tanh'),), None, name)
 
 
+@documented('unary', 'Computes the logistic sigmoid 1 / (1 + exp(-x)) element-wise.')
 def sigmoid(x, name=None):
     return apply_op(SIGMOID, (_arg(x, 'sigmoid'),), None, name)
 
@@ -304,6 +321,7 @@ def softplus(features, name=None):
     return apply_op(SOFTPLUS, (to_tensor(features, name='features', op='softplus'),), None, name)
 
 
+@documented('unary', 'Computes the Gauss error function of `x` element-wise.')
 def erf(x, name=None):
     return apply_op(ERF, (_arg(x, 'erf'),), None, name)
 
@@ -357,10 +375,12 @@ def round(x, name=None):
     return apply_op(ROUND, (x,), None, name)
 
 
+@documented('unary', 'Returns the largest integer not greater than `x`, element-wise.')
 def floor(x, name=None):
     return apply_op(FLOOR, (_arg(x, 'floor'),), None, name)
 
 
+@documented('unary', 'Returns the smallest integer not less than `x`, element-wise.')
 def ceil(x, name=None):
     return apply_op(CEIL, (_arg(x, 'ceil'),), None, name)
 
@@ -370,6 +390,7 @@ def _pow_operator(x, y):
     return pow(x, y, 'pow')
 
 
-install_operator('__pow__', op_helpers.operator_method(_pow_operator))
-install_operator('__rpow__', op_helpers.operator_method(_pow_operator, reflected=True))
-install_operator('__abs__', abs)
+# This table's Python operators on Tensor (installed by defun/ops/tensor_methods.py).
+OPERATORS = {'__pow__': op_helpers.operator_method(_pow_operator),
+             '__rpow__': op_helpers.operator_method(_pow_operator, reflected=True),
+             '__abs__': abs}

@@ -6,13 +6,13 @@ modules that define them, lowest first:
   elementary.py   pow, exp/log, trigonometric and hyperbolic functions, sigmoid, erf, abs, rounding
   complex_numbers.py  complex, real, imag
   reductions.py   reduce_*, argmax/argmin, cumsum/cumprod
-  linalg.py       matmul, einsum, tensordot (and tf.linalg's inv, det, solve)
-  linalg_norm.py  norm
+  ../linalg/products.py  matmul, einsum, tensordot (and tf.linalg's inv, det, solve)
+  ../linalg/norms.py     norm
 
-Other tables and the gradient machinery import from here (`from defun.ops import math as math_ops`).
+Other tables and the gradient machinery import from here (`from defun.ops.math import exports`).
 """
 from defun.ops.math import arithmetic, complex_numbers, elementary, logic, reductions
-from defun.ops.linalg import products as linalg, norms as linalg_norm
+from defun.ops.linalg import products, norms
 from defun.ops.math.arithmetic import *  # noqa: F401,F403
 from defun.ops.math.complex_numbers import *  # noqa: F401,F403
 from defun.ops.math.elementary import *  # noqa: F401,F403
@@ -22,4 +22,4 @@ from defun.ops.math.logic import *  # noqa: F401,F403
 from defun.ops.math.reductions import *  # noqa: F401,F403
 
 __all__ = (logic.__all__ + arithmetic.__all__ + elementary.__all__ + complex_numbers.__all__
-           + reductions.__all__ + linalg.__all__ + linalg_norm.__all__)
+           + reductions.__all__ + products.__all__ + norms.__all__)

@@ -18,7 +18,8 @@ from defun.ops.support.helpers import binary_args, dims, to_tensor
 from defun.ops.framework.base_ops import sum_to, zeros_like
 from defun.ops.support.dtype_checks import BOOL, FLOAT, REAL, check_inputs, checked_kernel
 from defun.core.registry import define_op
-from defun.core.tensor import install_operator, is_tensor
+from defun.core.tensor import is_tensor
+from defun.ops.support.docs import documented
 
 __all__ = ['equal', 'not_equal', 'less', 'less_equal', 'greater', 'greater_equal', 'logical_and',
            'logical_or', 'logical_not', 'logical_xor', 'where', 'is_finite', 'is_nan', 'is_inf']
@@ -45,18 +46,22 @@ GREATER = _define_compare('Greater', operator.gt, 'greater')
 GREATER_EQUAL = _define_compare('GreaterEqual', operator.ge, 'greater_equal')
 
 
+@documented('compare', 'Returns the truth value of (x < y) element-wise.')
 def less(x, y, name=None):
     return apply_op(LESS, binary_args(x, y, 'less'), None, name)
 
 
+@documented('compare', 'Returns the truth value of (x <= y) element-wise.')
 def less_equal(x, y, name=None):
     return apply_op(LESS_EQUAL, binary_args(x, y, 'less_equal'), None, name)
 
 
+@documented('compare', 'Returns the truth value of (x > y) element-wise.')
 def greater(x, y, name=None):
     return apply_op(GREATER, binary_args(x, y, 'greater'), None, name)
 
 
+@documented('compare', 'Returns the truth value of (x >= y) element-wise.')
 def greater_equal(x, y, name=None):
     return apply_op(GREATER_EQUAL, binary_args(x, y, 'greater_equal'), None, name)
 
@@ -89,10 +94,12 @@ NOT_EQUAL = define_op('NotEqual', _equality_kernel(np.not_equal, True),
                       _equality_infer('not_equal'), None)
 
 
+@documented('compare', 'Returns the truth value of (x == y) element-wise.')
 def equal(x, y, name=None):
     return apply_op(EQUAL, binary_args(x, y, 'equal'), None, name)
 
 
+@documented('compare', 'Returns the truth value of (x != y) element-wise.')
 def not_equal(x, y, name=None):
     return apply_op(NOT_EQUAL, binary_args(x, y, 'not_equal'), None, name)
 
@@ -119,8 +126,9 @@ def _tensor_equality(opdef, unconvertible):
     return operator
 
 
-install_operator('__eq__', _tensor_equality(EQUAL, False))
-install_operator('__ne__', _tensor_equality(NOT_EQUAL, True))
+# This table's Python operators on Tensor (installed by defun/ops/tensor_methods.py).
+OPERATORS = {'__eq__': _tensor_equality(EQUAL, False),
+             '__ne__': _tensor_equality(NOT_EQUAL, True)}
 
 
 # ---------------------------------------------------------------- logical
@@ -143,14 +151,17 @@ LOGICAL_NOT = define_op('LogicalNot', checked_kernel(np.logical_not, BOOL, 'logi
                         _logical_infer('logical_not'), None)
 
 
+@documented('logical', 'Returns the truth value of x AND y element-wise.')
 def logical_and(x, y, name=None):
     return apply_op(LOGICAL_AND, binary_args(x, y, 'logical_and'), None, name)
 
 
+@documented('logical', 'Returns the truth value of x OR y element-wise.')
 def logical_or(x, y, name=None):
     return apply_op(LOGICAL_OR, binary_args(x, y, 'logical_or'), None, name)
 
 
+@documented('logical', 'Returns the truth value of NOT x element-wise.')
 def logical_not(x, name=None):
     # LogicalNot's input is bool by its signature, so a Python value converts as bool ([] too);
     # a tensor of another dtype meets the kernel's refusal
@@ -199,12 +210,12 @@ def _reflected(fn):
 for _name, _fn in [('__and__', _bitwise_operator(logical_and, BITWISE_AND, 'and')),
                    ('__or__', _bitwise_operator(logical_or, BITWISE_OR, 'or')),
                    ('__xor__', _bitwise_operator(logical_xor, BITWISE_XOR, 'xor'))]:
-    install_operator(_name, _fn)
-    install_operator('__r' + _name[2:], _reflected(_fn))
+    OPERATORS[_name] = _fn
+    OPERATORS['__r' + _name[2:]] = _reflected(_fn)
 for _name, _fn in [('__lt__', less), ('__le__', less_equal), ('__gt__', greater),
                    ('__ge__', greater_equal)]:
-    install_operator(_name, op_helpers.operator_method(_fn))
-install_operator('__invert__', _invert)
+    OPERATORS[_name] = op_helpers.operator_method(_fn)
+OPERATORS['__invert__'] = _invert
 
 
 # ---------------------------------------------------------------- where
@@ -263,13 +274,16 @@ IS_INF = define_op('IsInf', checked_kernel(np.isinf, FLOAT, 'is_inf'), _classify
                    None)
 
 
+@documented('classify', 'Returns which elements of `x` are finite (not inf, not NaN).')
 def is_finite(x, name=None):
     return apply_op(IS_FINITE, (to_tensor(x, op='is_finite'),), None, name)
 
 
+@documented('classify', 'Returns which elements of `x` are NaN.')
 def is_nan(x, name=None):
     return apply_op(IS_NAN, (to_tensor(x, op='is_nan'),), None, name)
 
 
+@documented('classify', 'Returns which elements of `x` are +inf or -inf.')
 def is_inf(x, name=None):
     return apply_op(IS_INF, (to_tensor(x, op='is_inf'),), None, name)

@@ -26,6 +26,7 @@ from defun.ops.math.segments import (SEGMENT_SUM, segment_max, segment_mean, seg
                                    unsorted_segment_prod, unsorted_segment_sum)
 from defun.ops.array.sorting import top_k
 from defun.core.registry import define_op
+from defun.ops.support.docs import documented
 
 __all__ = ['asinh', 'acosh', 'atanh', 'squared_difference', 'log_sigmoid', 'count_nonzero',
            'xlogy', 'xlog1py', 'xdivy', 'multiply_no_nan', 'reciprocal_no_nan',
@@ -54,14 +55,17 @@ ATANH = _unary('Atanh', np.arctanh,
                lambda op, g: g / (1 - square(conj(op.inputs[0]))), 'atanh')
 
 
+@documented('unary', 'Computes inverse hyperbolic sine of `x` element-wise.')
 def asinh(x, name=None):
     return apply_op(ASINH, (to_tensor(x, op='asinh'),), None, name)
 
 
+@documented('unary', 'Computes inverse hyperbolic cosine of `x` element-wise (NaN below 1).')
 def acosh(x, name=None):
     return apply_op(ACOSH, (to_tensor(x, op='acosh'),), None, name)
 
 
+@documented('unary', 'Computes inverse hyperbolic tangent of `x` element-wise.')
 def atanh(x, name=None):
     return apply_op(ATANH, (to_tensor(x, op='atanh'),), None, name)
 

@@ -24,6 +24,7 @@ from defun.ops.math.logic import equal, is_finite, where
 from defun.core.registry import define_op
 from defun.ops.support import validation
 from defun.core.tensor import Tensor
+from defun.ops.support.docs import documented
 
 __all__ = ['reduce_sum', 'reduce_mean', 'reduce_max', 'reduce_min', 'reduce_prod', 'reduce_any',
            'reduce_all', 'reduce_logsumexp', 'reduce_variance', 'reduce_std', 'argmax', 'argmin',
@@ -98,6 +99,7 @@ def _sum_kernel(x, axis, keepdims):
 SUM = _define_reduction('Sum', _sum_kernel, _sum_grad, 'reduce_sum', NUMERIC)
 
 
+@documented('reduce', 'Computes the sum of elements across dimensions of a tensor.')
 def reduce_sum(input_tensor, axis=None, keepdims=False, name=None):
     return _reduce(SUM, input_tensor, axis, keepdims, name, 'reduce_sum')
 
@@ -162,10 +164,12 @@ MIN = _define_reduction('Min', _extreme_kernel(np.min, _highest), _min_or_max_gr
                         REAL)
 
 
+@documented('reduce', 'Computes the maximum of elements across dimensions of a tensor.')
 def reduce_max(input_tensor, axis=None, keepdims=False, name=None):
     return _reduce(MAX, input_tensor, axis, keepdims, name, 'reduce_max')
 
 
+@documented('reduce', 'Computes the minimum of elements across dimensions of a tensor.')
 def reduce_min(input_tensor, axis=None, keepdims=False, name=None):
     return _reduce(MIN, input_tensor, axis, keepdims, name, 'reduce_min')
 
@@ -200,6 +204,7 @@ PROD = _define_reduction('Prod', lambda x, axis, keepdims: np.prod(
     x, axis=axis, keepdims=keepdims, dtype=x.dtype), _prod_grad, 'reduce_prod', NUMERIC)
 
 
+@documented('reduce', 'Computes the product of elements across dimensions of a tensor.')
 def reduce_prod(input_tensor, axis=None, keepdims=False, name=None):
     return _reduce(PROD, input_tensor, axis, keepdims, name, 'reduce_prod')
 
@@ -228,11 +233,13 @@ def _bool_input(value, axis, op):
     return value
 
 
+@documented('reduce', 'Computes the logical OR of elements across dimensions of a tensor.')
 def reduce_any(input_tensor, axis=None, keepdims=False, name=None):
     return _reduce(ANY, _bool_input(input_tensor, axis, 'reduce_any'), axis, keepdims, name,
                    'reduce_any')
 
 
+@documented('reduce', 'Computes the logical AND of elements across dimensions of a tensor.')
 def reduce_all(input_tensor, axis=None, keepdims=False, name=None):
     return _reduce(ALL, _bool_input(input_tensor, axis, 'reduce_all'), axis, keepdims, name,
                    'reduce_all')
@@ -264,6 +271,7 @@ def reduce_variance(input_tensor, axis=None, keepdims=False, name=None):
     return reduce_mean(squared, axis, keepdims=keepdims)
 
 
+@documented('reduce', 'Computes the (population) standard deviation across dimensions.')
 def reduce_std(input_tensor, axis=None, keepdims=False, name=None):
     validation.op_name(name)
     return sqrt(reduce_variance(input_tensor, axis, keepdims))

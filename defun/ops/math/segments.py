@@ -1,5 +1,5 @@
 """The segment reductions of tf.math: segment_* and unsorted_segment_* sum, prod, mean, max and
-min (math_more.py re-exports them).
+min (math_ops.py re-exports them).
 
 Each is one op (numpy's ufunc.at); their gradients gather the output gradient back to the data
 rows, max/min splitting it evenly among the rows equal to the result (TF's rule). Empty segments
@@ -20,6 +20,7 @@ from defun.ops.support.helpers import dims, static_value, to_tensor
 from defun.ops.math.reductions import reduce_max
 from defun.ops.array.transform import expand_dims
 from defun.core.registry import define_op
+from defun.ops.support.docs import documented
 
 __all__ = ['unsorted_segment_sum', 'unsorted_segment_mean', 'unsorted_segment_max',
            'unsorted_segment_min', 'unsorted_segment_prod', 'segment_prod', 'segment_sum',
@@ -125,6 +126,7 @@ def _segment_args(data, segment_ids, num_segments, op):
     return x, ids, cast(n, ids.dtype)
 
 
+@documented('unsorted_segment', 'Computes the sum of the rows given each segment id.')
 def unsorted_segment_sum(data, segment_ids, num_segments, name=None):
     return apply_op(SEGMENT_SUM, _segment_args(data, segment_ids, num_segments,
                                                'unsorted_segment_sum'), None, name)
@@ -142,16 +144,19 @@ def segment_prod(data, segment_ids, name=None):
                     name)
 
 
+@documented('unsorted_segment', 'Computes the maximum of the rows given each id.')
 def unsorted_segment_max(data, segment_ids, num_segments, name=None):
     return apply_op(SEGMENT_MAX, _segment_args(data, segment_ids, num_segments,
                                                'unsorted_segment_max'), None, name)
 
 
+@documented('unsorted_segment', 'Computes the minimum of the rows given each id.')
 def unsorted_segment_min(data, segment_ids, num_segments, name=None):
     return apply_op(SEGMENT_MIN, _segment_args(data, segment_ids, num_segments,
                                                'unsorted_segment_min'), None, name)
 
 
+@documented('unsorted_segment', 'Computes the mean of the rows given each id.')
 def unsorted_segment_mean(data, segment_ids, num_segments, name=None):
     x, ids, n = _segment_args(data, segment_ids, num_segments, 'unsorted_segment_mean')
     total = apply_op(SEGMENT_SUM, (x, ids, n))
@@ -161,16 +166,19 @@ def unsorted_segment_mean(data, segment_ids, num_segments, name=None):
     return divide_no_nan(total, counts)
 
 
+@documented('segment', "Computes the sum of each segment of `data`'s rows.")
 def segment_sum(data, segment_ids, name=None):
     return apply_op(SEGMENT_SUM, _segment_args(data, segment_ids, None, 'segment_sum'), None,
                     name)
 
 
+@documented('segment', "Computes the maximum of each segment of `data`'s rows.")
 def segment_max(data, segment_ids, name=None):
     validation.op_name(name)
     return _sorted_extremum(SEGMENT_MAX, data, segment_ids, 'segment_max')
 
 
+@documented('segment', "Computes the minimum of each segment of `data`'s rows.")
 def segment_min(data, segment_ids, name=None):
     validation.op_name(name)
     return _sorted_extremum(SEGMENT_MIN, data, segment_ids, 'segment_min')
@@ -186,6 +194,7 @@ def _sorted_extremum(opdef, data, segment_ids, op):
     return where(counts > 0, result, zeros_like(result))
 
 
+@documented('segment', "Computes the mean of each segment of `data`'s rows.")
 def segment_mean(data, segment_ids, name=None):
     validation.op_name(name)
     x, ids, n = _segment_args(data, segment_ids, None, 'segment_mean')

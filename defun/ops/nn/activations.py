@@ -21,6 +21,7 @@ from defun.ops.array.transform import expand_dims, squeeze
 from defun.ops.support.dtype_checks import half_in_float32
 from defun.core.registry import define_op
 from defun.ops.support import validation
+from defun.ops.support.docs import documented
 
 __all__ = ['relu', 'relu6', 'elu', 'leaky_relu', 'gelu', 'silu', 'swish', 'softmax',
            'log_softmax', 'l2_loss', 'bias_add', 'moments', 'sigmoid_cross_entropy_with_logits',
@@ -56,6 +57,7 @@ def relu_grad(g, y):
     return apply_op(RELU_GRAD, (g, y))
 
 
+@documented('activation', 'Computes the rectified linear max(features, 0).')
 def relu(features, name=None):
     x = validation.element_type(to_tensor(features, name='features', op='relu'), 'fiu', 'relu',
                                 'features')
@@ -69,6 +71,7 @@ RELU6 = define_op('Relu6', lambda x: np.clip(x, 0, 6).astype(x.dtype, copy=False
                   lambda op, g: apply_op(RELU6_GRAD, (g, op.inputs[0])))
 
 
+@documented('activation', 'Computes min(max(features, 0), 6).')
 def relu6(features, name=None):
     x = validation.element_type(to_tensor(features, name='features', op='relu6'), 'fiu',
                                 'relu6', 'features')
@@ -93,6 +96,7 @@ ELU = define_op('Elu', _elu_kernel, same_as_first,
                 lambda op, g: apply_op(ELU_GRAD, (g, op.outputs[0])))
 
 
+@documented('activation', 'Computes the exponential linear unit: exp(x) - 1 below 0, x above.')
 def elu(features, name=None):
     return apply_op(ELU, (_float_arg(features, 'elu'),), None, name)
 
@@ -112,6 +116,15 @@ LEAKY_RELU = define_op(
 
 
 def leaky_relu(features, alpha=0.2, name=None):
+    """Computes the leaky ReLU max(alpha * features, features).
+
+    Args:
+      features: A floating-point `Tensor`.
+      alpha: The slope below zero.
+      name: A name for the operation (optional).
+
+    Returns:
+      A `Tensor` with the shape and dtype of `features`."""
     x = to_tensor(features, name='features', op='leaky_relu')
     if x.dtype.is_integer:  # TF casts integer features to float32 here
         x = cast(x, dtypes.float32)
@@ -199,11 +212,13 @@ def _softmax_axis(x, axis, op):
     return axis
 
 
+@documented('softmax', 'Computes softmax: exp(logits) / reduce_sum(exp(logits), axis).')
 def softmax(logits, axis=None, name=None):
     x = _float_arg(logits, 'softmax', 'logits')
     return apply_op(SOFTMAX, (x,), {'axis': _softmax_axis(x, axis, 'softmax')}, name)
 
 
+@documented('softmax', 'Computes log-softmax: logits - log(reduce_sum(exp(logits), axis)).')
 def log_softmax(logits, axis=None, name=None):
     x = _float_arg(logits, 'log_softmax', 'logits')
     return apply_op(LOG_SOFTMAX, (x,), {'axis': _softmax_axis(x, axis, 'log_softmax')}, name)

@@ -8,7 +8,7 @@ channel), built by an einsum with the identity so that it stays differentiable i
 """
 import numpy as np
 
-from defun.core import dtypes, error_helpers, errors
+from defun.core import context, dtypes, error_helpers, errors
 from defun.core.dispatch import apply_op
 from defun.ops.support import helpers as op_helpers
 from defun.ops.array.joining import concat, stack
@@ -30,6 +30,7 @@ from defun.ops.math.reductions import reduce_sum
 from defun.ops.array.transform import expand_dims, squeeze, transpose
 from defun.ops.support import validation
 from defun.core.registry import define_op
+from defun.ops.support.docs import documented
 
 __all__ = ['softsign', 'selu', 'l2_normalize', 'embedding_lookup', 'dropout', 'conv1d',
            'conv2d_transpose', 'depthwise_conv2d', 'batch_normalization', 'normalize_moments',
@@ -318,10 +319,12 @@ def _pool1d(pool, input, ksize, strides, padding, data_format, op):
     return squeeze(pool(expand_dims(x, 1), (1, k), (1, s), padding), [1])
 
 
+@documented('pool', 'Max pooling over 1-D windows of a 3-D tensor.')
 def max_pool1d(input, ksize, strides, padding, data_format='NWC', name=None):
     return _pool1d(max_pool2d, input, ksize, strides, padding, data_format, 'max_pool1d')
 
 
+@documented('pool', 'Average pooling over 1-D windows of a 3-D tensor.')
 def avg_pool1d(input, ksize, strides, padding, data_format='NWC', name=None):
     return _pool1d(avg_pool2d, input, ksize, strides, padding, data_format, 'avg_pool1d')
 
@@ -367,25 +370,40 @@ def depth_to_space(input, block_size, data_format='NHWC', name=None):
 # ---------------------------------------------------------------- loss scaling helpers
 
 def compute_average_loss(per_example_loss, sample_weight=None, global_batch_size=None):
-    """sum(per_example_loss * sample_weight) / global_batch_size (default: the batch size); with
-    one replica, as here, TF's replica scaling is 1."""
+    """sum(per_example_loss * sample_weight) / global_batch_size; by default the global batch is
+    this replica's batch size times the number of replicas in sync (1 without a strategy)."""
     loss = to_tensor(per_example_loss, name='per_example_loss', op='compute_average_loss')
     if sample_weight is not None:
         loss = loss * to_tensor(sample_weight, dtype=loss.dtype, op='compute_average_loss')
     if global_batch_size is None:
-        global_batch_size = cast(shape(loss)[0], loss.dtype) if loss.shape.rank else 1.0
+        replicas = _replicas_in_sync('compute_average_loss')
+        batch = cast(shape(loss)[0], loss.dtype) if loss.shape.rank else 1.0
+        global_batch_size = batch * replicas
     return reduce_sum(loss) / to_tensor(global_batch_size, dtype=loss.dtype)
 
 
 def scale_regularization_loss(regularization_loss):
-    """The regularization loss divided by the number of replicas (one here)."""
+    """The regularization loss divided by the number of replicas in sync."""
     losses = regularization_loss if isinstance(regularization_loss, (list, tuple)) else [
         regularization_loss]
     tensors = [to_tensor(t, op='scale_regularization_loss') for t in losses]
     total = tensors[0]
     for t in tensors[1:]:
         total = total + t
-    return total
+    replicas = _replicas_in_sync('scale_regularization_loss')
+    return total if replicas == 1 else total / to_tensor(replicas, dtype=total.dtype)
+
+
+def _replicas_in_sync(op):
+    """The current tf.distribute strategy's number of replicas (1 without one); these losses are
+    computed per replica, so a strategy's cross-replica context is an error, as in TF."""
+    current = context.current_distribution()
+    if current is None:
+        return 1
+    if current[1] is None:
+        raise RuntimeError(f'You are calling `{op}` in cross replica context, while it was '
+                           'expected to be called in replica context.')
+    return current[0].num_replicas_in_sync
 
 
 def zero_fraction(value, name=None):

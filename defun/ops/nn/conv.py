@@ -18,6 +18,7 @@ from defun.ops.support.helpers import dims, to_tensor
 from defun.ops.framework.base_ops import shape, zeros_like
 from defun.core.registry import define_op
 from defun.ops.support import validation
+from defun.ops.support.docs import documented
 
 __all__ = ['conv2d', 'max_pool2d', 'avg_pool2d', 'max_pool', 'avg_pool']
 
@@ -353,10 +354,12 @@ def _pool(kind, opdef, input, ksize, strides, padding, data_format, name):
     return apply_op(opdef, (x,), attrs, name)
 
 
+@documented('pool', 'Max pooling over 2-D windows of a 4-D tensor.')
 def max_pool2d(input, ksize, strides, padding, data_format='NHWC', name=None):
     return _pool('max_pool2d', MAX_POOL, input, ksize, strides, padding, data_format, name)
 
 
+@documented('pool', 'Average pooling over 2-D windows of a 4-D tensor.')
 def avg_pool2d(input, ksize, strides, padding, data_format='NHWC', name=None):
     return _pool('avg_pool2d', AVG_POOL, input, ksize, strides, padding, data_format, name)
 

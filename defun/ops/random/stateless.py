@@ -20,6 +20,7 @@ from defun.ops.random.stateful import (categorical_draw, categorical_infer, comp
 from defun.ops.support import validation
 from defun.ops.random.philox import Draws, key_counter_from_seed
 from defun.core.registry import define_op
+from defun.ops.support.docs import documented
 
 __all__ = ['stateless_normal', 'stateless_uniform', 'stateless_truncated_normal',
            'stateless_categorical', 'stateless_binomial', 'stateless_gamma', 'stateless_poisson']
@@ -129,6 +130,7 @@ def scaled(z, mean, stddev, dtype, op):
         mean, dtype=dtype, name='mean', op=op)
 
 
+@documented('stateless', 'Draws normal values with `mean` and `stddev` determined by `seed`.')
 def stateless_normal(shape, seed, mean=0.0, stddev=1.0, dtype=dtypes.float32, name=None,
                      alg='auto_select'):
     dtype = float_dtype(dtype, 'stateless_normal')
@@ -136,6 +138,8 @@ def stateless_normal(shape, seed, mean=0.0, stddev=1.0, dtype=dtypes.float32, na
     return scaled(z, mean, stddev, dtype, 'stateless_normal')
 
 
+@documented('stateless',
+            'Draws normal values re-drawn beyond two standard deviations, determined by `seed`.')
 def stateless_truncated_normal(shape, seed, mean=0.0, stddev=1.0, dtype=dtypes.float32,
                                name=None, alg='auto_select'):
     dtype = float_dtype(dtype, 'stateless_truncated_normal')
@@ -166,6 +170,9 @@ def uniform_with(shape, key, counter, minval, maxval, dtype, name, op):
     return u * (hi - lo) + lo
 
 
+@documented('stateless',
+            'Draws uniform values in [minval, maxval) determined by `seed` (ints need both '
+            'bounds).')
 def stateless_uniform(shape, seed, minval=0, maxval=None, dtype=dtypes.float32, name=None,
                       alg='auto_select'):
     return uniform_with(shape, *key_counter(seed), minval, maxval, dtype, name,
@@ -173,6 +180,17 @@ def stateless_uniform(shape, seed, minval=0, maxval=None, dtype=dtypes.float32, 
 
 
 def stateless_categorical(logits, num_samples, seed, dtype=dtypes.int64, name=None):
+    """Draws class indices from the categorical distributions given by `logits`, determined by `seed`.
+
+    Args:
+      logits: A 2-D `[batch, classes]` `Tensor` of unnormalised log-probabilities.
+      num_samples: Samples per row.
+      seed: A shape-[2] int `Tensor`.
+      dtype: int32 or int64.
+      name: A name for the operation (optional).
+
+    Returns:
+      A `[batch, num_samples]` `Tensor` of class indices."""
     x = to_tensor(logits, name='logits', op='stateless_categorical')
     op_helpers.float_only(x, 'stateless_categorical')
     n = to_tensor(num_samples, dtype=dtypes.int32, name='num_samples', op='stateless_categorical')
@@ -189,6 +207,9 @@ def stateless_binomial(shape, seed, counts, probs, output_dtype=dtypes.int32, na
                 name, 'stateless_binomial')
 
 
+@documented('stateless',
+            "Draws gamma(alpha, beta) values determined by `seed`; `shape` must end with alpha's "
+            'shape.')
 def stateless_gamma(shape, seed, alpha, beta=None, dtype=dtypes.float32, name=None):
     dtype = float_dtype(dtype, 'stateless_gamma')
     a = to_tensor(alpha, dtype=dtype, name='alpha', op='stateless_gamma')
@@ -199,6 +220,7 @@ def stateless_gamma(shape, seed, alpha, beta=None, dtype=dtypes.float32, name=No
     return samples if beta is None else samples / b
 
 
+@documented('stateless', 'Draws Poisson(lam) values determined by `seed`.')
 def stateless_poisson(shape, seed, lam, dtype=dtypes.int32, name=None):
     lam_t = to_tensor(lam, name='lam', op='stateless_poisson')
     return draw(POISSON, shape, *key_counter(seed), dtypes.as_dtype(dtype), (lam_t,), name,

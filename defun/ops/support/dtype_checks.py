@@ -10,15 +10,10 @@ TensorFlow computes log(0) = -inf, sqrt(-1) = nan and 1/0 = inf silently; so do 
 floating point RuntimeWarnings are silenced for code in defun's modules only (a filter set once here
 costs nothing per call, unlike np.errstate).
 """
-import warnings
-
 import numpy as np
 
 from defun.core import error_helpers, errors
 from defun.core.registry import Kernels
-
-warnings.filterwarnings('ignore', r'(divide by zero|invalid value|overflow|underflow) encountered',
-                        RuntimeWarning, r'defun(\.|$)')
 
 __all__ = ['FLOAT', 'INEXACT', 'REAL', 'NUMERIC', 'BOOL', 'checked_kernel', 'check_inputs',
            'dtype_error', 'half_in_float32', 'kernel_registered_for']

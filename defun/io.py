@@ -1,0 +1,20 @@
+"""The `tf.io` namespace: TFRecord files, tf.train.Example parsing, tensor (de)serialization,
+raw and CSV decoding, whole-file reads and writes, and `tf.io.gfile` (defun/ops/io/)."""
+from defun.core import unsupported
+from defun.ops.io import gfile  # noqa: F401
+from defun.ops.io.features import (FixedLenFeature, FixedLenSequenceFeature,  # noqa: F401
+                                   RaggedFeature, SparseFeature, VarLenFeature)
+from defun.ops.io.parse_api import parse_example, parse_single_example  # noqa: F401
+from defun.ops.io.records import TFRecordOptions, TFRecordWriter  # noqa: F401
+from defun.ops.io.serialization import *  # noqa: F401,F403
+
+__getattr__ = unsupported.missing_names(__name__, 'tf.io', {
+    'decode_image': 'image codecs', 'decode_png': 'image codecs', 'decode_jpeg': 'image codecs',
+    'encode_png': 'image codecs', 'encode_jpeg': 'image codecs', 'decode_gif': 'image codecs',
+    'decode_bmp': 'image codecs', 'decode_and_crop_jpeg': 'image codecs',
+    'parse_sequence_example': 'sequence example parsing',
+    'parse_single_sequence_example': 'sequence example parsing',
+    'decode_proto': 'generic protocol buffers', 'encode_proto': 'generic protocol buffers',
+    'decode_compressed': 'compressed strings', 'decode_json_example': 'JSON examples',
+    'matching_files': None, 'serialize_many_sparse': 'sparse tensors',
+    'serialize_sparse': 'sparse tensors', 'deserialize_many_sparse': 'sparse tensors'})

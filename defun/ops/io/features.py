@@ -1,0 +1,94 @@
+"""The feature specs of tf.io's Example parsing (FixedLenFeature, FixedLenSequenceFeature,
+VarLenFeature, RaggedFeature, SparseFeature): named tuples with TF's fields and defaults, and
+`example_features`, which reads one serialized tf.train.Example straight off the wire into
+{name: (kind, values)} without building message objects."""
+import collections
+
+import numpy as np
+
+from defun.core import dtypes
+from defun.ops.io import proto_wire as wire
+
+__all__ = ['FixedLenFeature', 'FixedLenSequenceFeature', 'VarLenFeature', 'RaggedFeature',
+           'SparseFeature', 'example_features', 'KIND_OF_DTYPE']
+
+
+class FixedLenFeature(collections.namedtuple('FixedLenFeature',
+                                             ['shape', 'dtype', 'default_value'])):
+    """A feature of a fixed shape; `default_value` stands in when an example lacks it."""
+
+    def __new__(cls, shape, dtype, default_value=None):
+        return super().__new__(cls, shape, dtype, default_value)
+
+
+class FixedLenSequenceFeature(collections.namedtuple(
+        'FixedLenSequenceFeature', ['shape', 'dtype', 'allow_missing', 'default_value'])):
+    """A sequence of items of fixed shape, padded across the batch to the longest."""
+
+    def __new__(cls, shape, dtype, allow_missing=False, default_value=None):
+        return super().__new__(cls, shape, dtype, allow_missing, default_value)
+
+
+class VarLenFeature(collections.namedtuple('VarLenFeature', ['dtype'])):
+    """A feature of any length, parsed into a SparseTensor."""
+
+
+class RaggedFeature(collections.namedtuple(
+        'RaggedFeature', ['dtype', 'value_key', 'partitions', 'row_splits_dtype', 'validate'])):
+    """A feature of any length, parsed into a RaggedTensor (one ragged dimension per example)."""
+
+    def __new__(cls, dtype, value_key=None, partitions=(), row_splits_dtype=dtypes.int32,
+                validate=False):
+        return super().__new__(cls, dtype, value_key, tuple(partitions), row_splits_dtype,
+                               validate)
+
+
+class SparseFeature(collections.namedtuple(
+        'SparseFeature', ['index_key', 'value_key', 'dtype', 'size', 'already_sorted'])):
+    """A sparse feature given as index and value features."""
+
+    def __new__(cls, index_key, value_key, dtype, size, already_sorted=False):
+        return super().__new__(cls, index_key, value_key, dtype, size, already_sorted)
+
+
+KIND_OF_DTYPE = {'int64': 'int64_list', 'float32': 'float_list', 'string': 'bytes_list'}
+_KINDS = {1: 'bytes_list', 2: 'float_list', 3: 'int64_list'}
+
+
+def _feature_values(payload):
+    kind, values = None, []
+    for number, _, body in wire.fields(payload):
+        kind = _KINDS.get(number, kind)
+        if number == 1:
+            values = [v for n, _, v in wire.fields(body) if n == 1]
+        elif number == 2:
+            values = [x for n, wt, v in wire.fields(body) if n == 1
+                      for x in (wire.packed_floats(v) if wt == wire.BYTES
+                                else [wire.fixed32_float(v)])]
+        elif number == 3:
+            values = [wire.signed64(x) for n, wt, v in wire.fields(body) if n == 1
+                      for x in (wire.packed_varints(v) if wt == wire.BYTES else [v])]
+    return kind, values
+
+
+def example_features(serialized):
+    """{feature name: (kind or None, list of values)} of one serialized Example."""
+    out = {}
+    for number, _, features in wire.fields(serialized):
+        if number != 1:
+            continue
+        for n, _, entry in wire.fields(features):
+            if n != 1:
+                continue
+            key, payload = b'', b''
+            for m, _, v in wire.fields(entry):
+                if m == 1:
+                    key = v
+                elif m == 2:
+                    payload = v
+            out[key.decode('utf-8')] = _feature_values(payload)
+    return out
+
+
+def dense_array(values, dtype):
+    return np.array(values, dtype=np.dtype(object) if dtype == 'string' else dtype)

@@ -1,0 +1,1 @@
+"""tf.lookup: immutable tables from keys to values (tables.py), looked up by one op."""

@@ -1,0 +1,52 @@
+"""Specs for the tf.image op tables: the resize ops against their separable weights applied with
+numpy, their gradient ops, and AdjustSaturation/AdjustHue; values recorded from TensorFlow and
+finite-difference gradients are checked in tests/image/."""
+import numpy as np
+
+import defun as tf
+from defun.ops.image import resize_weights
+from tests.ops.spec import Spec
+
+_IMG = np.random.default_rng(3).uniform(0, 1, (2, 4, 5, 3)).astype(np.float32)
+
+
+def _separable(rows, cols):
+    return lambda x: np.einsum('oh,bhwc,pw->bopc', rows, x.astype(np.float64), cols).astype(
+        np.float32)
+
+
+def _grad_of(method, antialias=False):
+    def call(x):
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            y = tf.image.resize(x, [6, 3], method, antialias=antialias)
+        return tape.gradient(y, x)
+    return call
+
+
+def _spec(op_type, call, reference=None):
+    return Spec(op_type, call, [_IMG], reference, grad=False)
+
+
+SPECS = [
+    _spec('ResizeBilinear', lambda x: tf.image.resize(x, [6, 3]),
+          _separable(resize_weights.bilinear(4, 6), resize_weights.bilinear(5, 3))),
+    _spec('ResizeBicubic', lambda x: tf.image.resize(x, [6, 3], 'bicubic'),
+          _separable(resize_weights.bicubic(4, 6), resize_weights.bicubic(5, 3))),
+    _spec('ResizeArea', lambda x: tf.image.resize(x, [2, 3], 'area'),
+          _separable(resize_weights.area(4, 2), resize_weights.area(5, 3))),
+    _spec('ScaleAndTranslate', lambda x: tf.image.resize(x, [6, 3], 'lanczos3'),
+          _separable(resize_weights.scale_and_translate(4, 6, 'lanczos3', False),
+                     resize_weights.scale_and_translate(5, 3, 'lanczos3', False))),
+    _spec('ResizeNearestNeighbor', lambda x: tf.image.resize(x, [6, 3], 'nearest'),
+          lambda x: x[:, resize_weights.nearest_indices(4, 6)][:, :, resize_weights.nearest_indices(5, 3)]),
+    _spec('ResizeBilinearGrad', _grad_of('bilinear'),
+          lambda x: np.broadcast_to(np.einsum('oh,pw->hw', resize_weights.bilinear(4, 6),
+                                              resize_weights.bilinear(5, 3))[None, :, :, None],
+                                    x.shape).astype(np.float32)),
+    _spec('ResizeBicubicGrad', _grad_of('bicubic')),
+    _spec('ScaleAndTranslateGrad', _grad_of('bilinear', antialias=True)),
+    _spec('ResizeNearestNeighborGrad', _grad_of('nearest')),
+    _spec('AdjustSaturation', lambda x: tf.image.adjust_saturation(x, 1.0), lambda x: x),
+    _spec('AdjustHue', lambda x: tf.image.adjust_hue(x, 0.0), lambda x: x),
+]

@@ -1,0 +1,61 @@
+"""tf.lookup tables against values recorded from TensorFlow 2.21."""
+import numpy as np
+import pytest
+
+import defun as tf
+
+
+def _fruit():
+    return tf.lookup.KeyValueTensorInitializer(['apple', 'banana', 'cherry'],
+                                               tf.constant([0, 1, 2], tf.int64))
+
+
+def test_static_hash_table():
+    table = tf.lookup.StaticHashTable(_fruit(), -1)
+    out = table.lookup(tf.constant([['apple', 'x'], ['cherry', 'banana']]))
+    assert out.dtype is tf.int64
+    np.testing.assert_array_equal(out.numpy(), [[0, -1], [2, 1]])
+    assert table.size().numpy() == 3 and table.size().dtype is tf.int64
+    assert table[tf.constant('banana')].numpy() == 1
+    floats = tf.lookup.StaticHashTable(tf.lookup.KeyValueTensorInitializer([1, 2], [0.5, 1.5]), 9.0)
+    out = floats.lookup(tf.constant([2, 3]))
+    assert out.dtype is tf.float32
+    np.testing.assert_array_equal(out.numpy(), [1.5, 9.0])
+
+
+def test_static_vocabulary_table_oov_buckets_match_tf():
+    table = tf.lookup.StaticVocabularyTable(_fruit(), 5)
+    words = tf.constant(['apple', 'zzz', 'hello', 'cherry', 'banana', 'qq'])
+    np.testing.assert_array_equal(table.lookup(words).numpy(), [0, 3, 4, 2, 1, 4])
+    assert table.size().numpy() == 8
+    ints = tf.lookup.KeyValueTensorInitializer(tf.constant([10, 20], tf.int64),
+                                               tf.constant([0, 1], tf.int64))
+    np.testing.assert_array_equal(tf.lookup.StaticVocabularyTable(ints, 3).lookup(
+        tf.constant([10, 11, 20, 12345], tf.int64)).numpy(), [0, 3, 1, 3])
+    hashed_only = tf.lookup.StaticVocabularyTable(None, 7, lookup_key_dtype=tf.string)
+    np.testing.assert_array_equal(hashed_only.lookup(tf.constant(['a', 'b', 'c'])).numpy(),
+                                  [5, 2, 5])
+
+
+def test_tables_inside_a_function():
+    table = tf.lookup.StaticHashTable(_fruit(), -1)
+    vocab = tf.lookup.StaticVocabularyTable(_fruit(), 5)
+
+    @tf.function
+    def f(x):
+        return table.lookup(x), vocab.lookup(x)
+    found, ids = f(tf.constant(['banana', 'nope']))
+    np.testing.assert_array_equal(found.numpy(), [1, -1])
+    np.testing.assert_array_equal(ids.numpy(), [1, 5])
+
+
+def test_bad_input():
+    table = tf.lookup.StaticHashTable(_fruit(), -1)
+    with pytest.raises(TypeError, match='Dtype of argument `keys` must be'):
+        table.lookup(tf.constant([1]))
+    with pytest.raises(tf.errors.FailedPreconditionError, match='different value for same key'):
+        tf.lookup.StaticHashTable(tf.lookup.KeyValueTensorInitializer(['a', 'a'], [1, 2]), 0)
+    with pytest.raises(TypeError):
+        tf.lookup.StaticHashTable(_fruit(), 'x')
+    with pytest.raises(ValueError, match='must be > 0'):
+        tf.lookup.StaticVocabularyTable(_fruit(), 0)
