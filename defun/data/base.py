@@ -17,7 +17,6 @@ from defun.core.errors import InvalidArgumentError
 from defun.core.shapes import TensorShape, TensorSpec
 from defun.functions.trace_types import TraceType
 from defun.core.unsupported import KNOWN_GAPS, NotInDefunError
-from defun.tf_compat.dataset_ops import DatasetV2
 
 __all__ = ['Dataset', 'DatasetSpec', 'ElementTraceType', 'VariantDataset', 'KINDS', 'register',
            'count_or_tensor', 'resolved', 'check_count', 'INFINITE', 'UNKNOWN', 'AUTOTUNE']
@@ -49,7 +48,15 @@ def _kind(name):
     return KINDS[name]
 
 
-class Dataset(DatasetV2):  # DatasetV2: TF's identity for it, which Keras recognises
+class DatasetV2:
+    """TF's class name for the base of every `tf.data.Dataset`. Libraries written for TF (Keras's
+    data adapters) recognise a dataset by this name, and by TF's module path, which the class
+    takes while defun stands in as `tensorflow` (defun.tf_compat.dataset_ops)."""
+
+    __slots__ = ()
+
+
+class Dataset(DatasetV2):
     """A sequence of elements, as `tf.data.Dataset`: sources are its static methods."""
 
     element_spec = None

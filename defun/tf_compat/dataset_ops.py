@@ -1,15 +1,20 @@
-"""`tensorflow.python.data.ops.dataset_ops`: the identity TF gives the base class of `tf.data`
-datasets, `DatasetV2` in this module. Libraries written for TF (Keras's data adapters) recognise a
-dataset by that class name and module in its type's MRO, so defun's `Dataset` derives from it."""
+"""`tensorflow.python.data.ops.dataset_ops`: where TF defines `DatasetV2`, the base class of
+`tf.data` datasets. Libraries written for TF (Keras's data adapters) recognise a dataset by that
+class name and this module path in its type's MRO, so while defun stands in as `tensorflow` its
+`DatasetV2` (defun.data.base) names this path as its module, which then imports this module."""
+from defun.data.base import DatasetV2
 
-__all__ = ['DatasetV2']
+__all__ = ['DatasetV2', 'claim', 'release']
+
+PATH = 'tensorflow.python.data.ops.dataset_ops'
+_HOME = DatasetV2.__module__
 
 
-class DatasetV2:
-    """TF's name for the base class of every `tf.data.Dataset` (defun's Dataset derives from it)."""
+def claim():
+    """DatasetV2 names TF's module (done when defun becomes `tensorflow`)."""
+    DatasetV2.__module__ = PATH
 
-    __slots__ = ()
 
-
-# The module TF defines it in; with defun installed as `tensorflow` that path imports this module.
-DatasetV2.__module__ = 'tensorflow.python.data.ops.dataset_ops'
+def release():
+    """DatasetV2 names its own module again (done when defun stops being `tensorflow`)."""
+    DatasetV2.__module__ = _HOME

@@ -30,6 +30,8 @@ import os
 import sys
 import types
 
+from defun.tf_compat import dataset_ops
+
 __all__ = ['install', 'uninstall', 'is_installed', 'keras_api', 'enabled', 'hook',
            'TensorFlowConflictError', 'SWITCH', 'PRIVATE_MODULES']
 
@@ -187,6 +189,7 @@ def _activate():
     if _real_tensorflow() is not None:
         raise _conflict('defun as `tensorflow`')
     hook().installed = True
+    dataset_ops.claim()
 
 
 def uninstall():
@@ -195,6 +198,7 @@ def uninstall():
     Modules that already imported `tensorflow` (Keras, once imported) keep the defun they got."""
     finder = hook()
     finder.installed = False
+    dataset_ops.release()
     for name in [name for name in sys.modules if name == 'tensorflow' or
                  name.startswith('tensorflow.')]:
         module = sys.modules[name]

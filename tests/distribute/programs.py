@@ -37,7 +37,7 @@ def train(strategy, steps, seed, model=None, optimizer=None, iterator=None):
     if model is None:
         with strategy.scope():
             model = MLP(seed)
-            optimizer = tf.keras.optimizers.Adam(0.01)
+            optimizer = tf.optimizers.Adam(0.01)
     if iterator is None:
         x, y = digits_like_data()
         dataset = tf.data.Dataset.from_tensor_slices((x, y)).repeat().batch(GLOBAL_BATCH)

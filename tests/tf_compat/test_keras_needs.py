@@ -12,6 +12,8 @@ class Wrapped(tf.__internal__.types.Tensor):
     """A tensor-like of another library, as Keras's Variable: a defun Variable inside, its dtype
     spelled as a string, converting through `__tf_tensor__`."""
 
+    _should_act_as_resource_variable = True  # as Keras's: tapes treat it as a variable
+
     def __init__(self, value):
         self.value = tf.Variable(value)
 

@@ -113,7 +113,15 @@ def test_optional_through_functions_cond_and_while_loop():
     assert int(steps) == 2 and int(last.get_value()) == 2
 
 
-def test_datasets_carry_tf_identity():
+def test_datasets_carry_tf_identity_while_defun_is_tensorflow():
+    from defun import tf_compat
     mro = type(tf.data.Dataset.range(3).map(lambda x: x)).__mro__
-    assert any(c.__name__ == 'DatasetV2' and c.__module__.startswith('tensorflow.python.')
-               for c in mro)
+    base = [c for c in mro if c.__name__ == 'DatasetV2']
+    assert len(base) == 1 and base[0].__module__ == 'defun.data.base'
+    tf_compat.install()
+    try:
+        from tensorflow.python.data.ops.dataset_ops import DatasetV2
+        assert DatasetV2 is base[0] and DatasetV2.__module__.startswith('tensorflow.python.')
+    finally:
+        tf_compat.uninstall()
+    assert base[0].__module__ == 'defun.data.base'
