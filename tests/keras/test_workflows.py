@@ -2,7 +2,6 @@
 `import keras`), run on defun as `tensorflow`, against the output TF 2.21 + Keras 3.15.1 printed for
 the same programs (tests/keras/expected/, recorded with /work/tfenv). Each program runs in its own
 process, so importing Keras never touches the process running the other tests."""
-import importlib.util
 import os
 import pathlib
 import re
@@ -11,33 +10,14 @@ import sys
 
 import pytest
 
-import defun
+from tests.keras import readiness
 
 HERE = pathlib.Path(__file__).resolve().parent
 ROOT = HERE.parent.parent
 PROGRAMS = sorted(p.stem for p in (HERE / 'programs').glob('*.py'))
 REL_TOL, ABS_TOL = 1e-4, 1e-6   # float32 rounding, as the conformance runner's
 
-# What Keras's TensorFlow backend reaches beyond defun_compat before it can train a model.
-NEEDED = ['distribute.get_strategy', 'sparse.add', 'sparse.maximum', 'sparse.minimum']
-
-
-def _missing():
-    missing = []
-    for path in NEEDED:
-        obj = defun
-        for part in path.split('.'):
-            obj = getattr(obj, part, None)
-        if obj is None:
-            missing.append('tf.' + path)
-    return missing
-
-
-pytestmark = [
-    pytest.mark.skipif(importlib.util.find_spec('keras') is None,
-                       reason="Keras is not installed (pip install 'defun[keras]')"),
-    pytest.mark.skipif(bool(_missing()), reason=f'Keras needs {", ".join(_missing())}'),
-]
+pytestmark = pytest.mark.skipif(bool(readiness.missing()), reason=readiness.missing())
 
 BOOTSTRAP = ('import runpy, sys\n'
              'from defun import tf_compat\n'
