@@ -37,7 +37,8 @@ ALLOWLIST = frozenset([
     'builtins', 'numpy', 'defun', 'autograph', 'gast', 'astunparse', 'functools', 'collections',
     'inspect', 'typing', 'abc', 'copy', 'math', 'cmath', 'random', 're', 'itertools', 'operator',
     'contextlib', 'dataclasses', 'enum', 'weakref', 'threading', 'logging', 'warnings', 'os',
-    'sys', 'io', 'json', 'time', 'pytest', '_pytest', 'scipy', 'tensorflow', 'importlib'])
+    'sys', 'io', 'json', 'time', 'pytest', '_pytest', 'scipy', 'tensorflow', 'importlib',
+    'keras'])  # as TF: Keras's own code is never converted
 
 DO_NOT_CONVERT = 'autograph_do_not_convert'
 

@@ -38,7 +38,7 @@ def _mlp(tf, variables):
 
 def _cnn(tf, variables):
     k1, c1, k2, c2, w, b = variables
-    optimizer = tf.keras.optimizers.Adam(learning_rate=LEARNING_RATE['cnn'])
+    optimizer = tf.optimizers.Adam(learning_rate=LEARNING_RATE['cnn'])
 
     @tf.function
     def step(x, y):
@@ -56,7 +56,7 @@ def _cnn(tf, variables):
 
 def _rnn(tf, variables):
     emb, wx, wh, bh, wy, by = variables
-    optimizer = tf.keras.optimizers.Adam(learning_rate=LEARNING_RATE['rnn'])
+    optimizer = tf.optimizers.Adam(learning_rate=LEARNING_RATE['rnn'])
     hidden = wh.shape[0]
 
     @tf.function

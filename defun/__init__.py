@@ -34,6 +34,7 @@ from defun.ops.math.truncating import truncatediv, truncatemod, realdiv, unique_
 from defun.ops.debugging.debug import Assert, print
 from defun import math, linalg, nn, random, debugging
 from defun.state.variables import Variable
+from defun.state.variable_policy import VariableAggregation, VariableSynchronization
 from defun.autodiff.indexed_slices import IndexedSlices
 from defun.autodiff.tape import GradientTape
 from defun.core.context import executing_eagerly, init_scope
@@ -71,6 +72,9 @@ from defun.ops.debugging.check_ops import assert_rank  # TF's top-level asserts
 from defun import data  # tf.data
 from defun import experimental  # tf.experimental.Optional
 from defun import keras
+from defun.tf_compat import internal as __internal__  # tf.__internal__, for Keras
+from defun import bitwise  # tf.bitwise
+from defun.ops.array.bitcast import bitcast
 from defun import optimizers  # tf.optimizers
 from defun import initializers
 from defun.state.initializers import (zeros_initializer, ones_initializer, constant_initializer,

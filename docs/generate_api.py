@@ -23,7 +23,7 @@ import defun  # noqa: E402
 from defun.core import registry  # noqa: E402
 
 NAMESPACES = ['', 'math', 'linalg', 'nn', 'random', 'debugging', 'config', 'train', 'saved_model',
-              'data', 'keras.optimizers', 'keras.optimizers.schedules', 'autograph', 'errors', 'nest',
+              'data', 'optimizers', 'optimizers.schedules', 'autograph', 'errors', 'nest',
               'strings', 'lookup', 'io', 'io.gfile', 'image', 'distribute', 'distribute.experimental']
 OUT = os.path.join(HERE, 'api.md')
 

@@ -36,7 +36,7 @@ class CharRNN(tf.Module):
 
 
 model = CharRNN()
-optimizer = tf.keras.optimizers.Adam(learning_rate=0.01)
+optimizer = tf.optimizers.Adam(learning_rate=0.01)
 
 
 @tf.function

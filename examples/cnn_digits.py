@@ -36,7 +36,7 @@ class SmallCNN(tf.Module):
 
 
 model = SmallCNN()
-optimizer = tf.keras.optimizers.Adam(learning_rate=0.01)
+optimizer = tf.optimizers.Adam(learning_rate=0.01)
 train_ds = tf.data.Dataset.from_tensor_slices((images[train], labels[train])).shuffle(
     len(train), seed=0).batch(64)
 

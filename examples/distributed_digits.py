@@ -57,7 +57,7 @@ class MLP(tf.Module):
 
 with strategy.scope():
     model = MLP()
-    optimizer = tf.keras.optimizers.Adam(0.01)
+    optimizer = tf.optimizers.Adam(0.01)
 iterator = iter(strategy.experimental_distribute_dataset(dataset))
 
 

@@ -55,7 +55,7 @@ def main():
     xs = rng.uniform(-1, 1, (256, 3)).astype(np.float32)
     ys = (np.sin(2 * xs[:, :1]) + xs[:, 1:2] * xs[:, 2:3]).astype(np.float32)
     model = Regressor()
-    optimizer = tf.keras.optimizers.Adam(learning_rate=0.02)
+    optimizer = tf.optimizers.Adam(learning_rate=0.02)
 
     @tf.function
     def train_step(x, y):

@@ -36,6 +36,7 @@ CASES = {
     'diff_sim.py': ((), 'finite difference', gradient_matches_finite_difference),
     'serve_module.py': ((), 'served by the SavedModel', serving_agrees_with_training),
     'distributed_digits.py': (('sklearn',), 'test accuracy', None),
+    'keras_digits.py': (('sklearn', 'keras'), 'test accuracy', None),
 }
 
 

@@ -30,8 +30,12 @@ LAYERS = {
     'control_flow': {'core', 'compiler', 'graphs', 'ops', 'autodiff', 'state'},
     'functions': {'core', 'compiler', 'graphs', 'ops', 'autodiff', 'state', 'autograph'},
 }
-LIBRARIES = {'data', 'train', 'saved_model', 'optimizers', 'config', 'types', 'compat', 'keras',
-             'distribute', 'tf_compat'}
+LIBRARIES = {'data', 'train', 'saved_model', 'optimizers', 'config', 'types', 'compat',
+             'distribute'}
+# Faces besides defun/__init__.py: tf_compat/ makes defun importable as `tensorflow`, private module
+# paths included, and keras/ (tf.keras) is the Keras package run on it: both re-export from
+# anywhere, as the face does.
+FACES = {'tf_compat', 'keras'}
 BELOW_LIBRARIES = set(LAYERS) | {'autograph'}
 
 
@@ -126,7 +130,7 @@ def _folder(name):
     parts = name.split('.')
     if parts[0] == 'autograph':
         return 'autograph'
-    if len(parts) == 2 and not MODULES[name][1] or len(parts) == 1:
+    if len(parts) == 2 and not MODULES[name][1] or len(parts) == 1 or parts[1] in FACES:
         return None
     return parts[1]
 

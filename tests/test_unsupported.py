@@ -12,7 +12,9 @@ from defun.core.unsupported import NotInDefunError, TF_NAMESPACES
                                   'keras.optimizers.legacy', 'compat.v1.Session',
                                   'compat.v1.variable_scope', 'keras.optimizers.schedules.'
                                   'serialize'])
-def test_out_of_scope_names_say_so(path):
+def test_out_of_scope_names_say_so(path, monkeypatch):
+    # tf.keras without Keras: the switch keeps an installed Keras out of this process.
+    monkeypatch.setenv('DEFUN_AS_TENSORFLOW', '0')
     obj = tf
     *parents, last = path.split('.')
     for part in parents:
@@ -27,7 +29,8 @@ def test_out_of_scope_names_say_so(path):
     assert last not in dir(obj)
 
 
-def test_existing_names_untouched_and_unknown_names_plain():
+def test_existing_names_untouched_and_unknown_names_plain(monkeypatch):
+    monkeypatch.setenv('DEFUN_AS_TENSORFLOW', '0')
     assert tf.keras.optimizers.Adam is tf.optimizers.Adam
     assert tf.compat.v1.placeholder is not None
     with pytest.raises(AttributeError) as info:

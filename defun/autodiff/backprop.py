@@ -10,7 +10,7 @@ Missing gradients of an op's other float outputs are fed as zeros (gradient func
 whose OpDef says `accepts_missing_grads` get None instead and skip that work). The gradient functions are the
 registry's, written with our own ops, so running them under an outer tape records them (higher order).
 """
-from defun.core import nest, registry
+from defun.core import dtypes, nest, registry
 from defun.core.tensor import Tensor
 from defun.ops.array import joining as array_ops
 from defun.ops.math import exports as math_ops
@@ -134,9 +134,10 @@ def _gather_output_grads(op, pending, source_ids, results):
 
 
 def _source_tensor(source):
-    """A variable's gradient flows to its handle; everything else is its own key."""
+    """A variable's gradient flows to its handle; everything else is its own key. (Variables of
+    other libraries built on defun's, such as Keras's, may spell their dtype as a string.)"""
     if is_variable(source):
-        return source.handle, source.dtype
+        return source.handle, dtypes.as_dtype(source.dtype)
     if not isinstance(source, Tensor):
         raise TypeError(f'GradientTape.gradient sources must be tensors or variables, got '
                         f'{source!r} of type {type(source).__name__}')

@@ -15,7 +15,7 @@ import logging
 from typing import Any
 
 from defun.autodiff import backprop
-from defun.core import context, error_helpers, nest
+from defun.core import context, dtypes, error_helpers, nest
 from defun.core.dispatch import OpRecord
 from defun.core.tensor import Tensor
 from defun.core.variable_base import is_variable
@@ -187,6 +187,7 @@ class GradientTape:
 
 def watch_tensor(records, t):
     dtype = getattr(t, 'dtype', None)
+    dtype = None if dtype is None else dtypes.as_dtype(dtype)  # Keras variables: a string
     if dtype is not None and not (dtype.is_floating or dtype.is_complex or
                                   dtype.name in ('resource', 'variant')):
         # TF logs this (at most five times) and watches the tensor anyway.

@@ -28,7 +28,13 @@ def disable_tensor_equality():
     context.set_tensor_equality(False)
 
 
+def reset_default_graph():
+    """Clears the default graph: the next `get_default_graph()` is a new, empty one."""
+    context.reset_default_graph()
+
+
 __getattr__ = unsupported.missing_names(
     __name__, 'tf.compat.v1', reason='Only the TF2 API and these graph-building pieces of '
     'compat.v1 are: placeholder, get_default_graph, Graph, gradients, constant, Dimension, '
-    'dimension_value, dimension_at_index, enable_tensor_equality, disable_tensor_equality.')
+    'dimension_value, dimension_at_index, enable_tensor_equality, disable_tensor_equality, '
+    'reset_default_graph.')

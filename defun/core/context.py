@@ -340,6 +340,15 @@ def default_graph(factory):
     return st.default_graph
 
 
+def reset_default_graph():
+    """Drops the calling thread's default graph (the next get_default_graph() makes a new one);
+    TF's AssertionError while a graph is being built."""
+    if _state.graph is not None:
+        raise AssertionError('Do not use tf.reset_default_graph() to clear nested graphs. If you '
+                             'need a cleared graph, exit the nesting and create a new graph.')
+    _state.default_graph = None
+
+
 # tf.config settings are process-wide in TF (one runtime per process), so they are here too: a plain
 # dict read by Function calls (run_functions_eagerly) and random ops (op determinism).
 _config = {'run_functions_eagerly': False, 'op_determinism': False, 'soft_placement': True,

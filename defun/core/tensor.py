@@ -18,14 +18,24 @@ from defun.core import context, dtypes, names
 from defun.core.shapes import TensorShape
 from defun.core.value_conversion import box_string, to_array
 
-__all__ = ['Tensor', 'EagerTensor', 'convert_to_tensor', 'is_tensor', 'install_operator',
+__all__ = ['AbstractTensor', 'Tensor', 'EagerTensor', 'convert_to_tensor', 'is_tensor', 'install_operator',
            'register_tensor_conversion_function', 'numpy_text']
 
 
-class Tensor:
+class AbstractTensor:
+    """What TF calls `tf.__internal__.types.Tensor`: the base of every class that is a tensor to
+    `is_tensor`, defun's own tensors and other libraries' tensor-like classes (Keras's variables),
+    which convert to a Tensor through their `__tf_tensor__(dtype, name)` method."""
+
+    __slots__ = ()
+
+
+class Tensor(AbstractTensor):
     """A multi-dimensional array of one dtype: eager (holding a value) or symbolic (in a graph)."""
 
-    __slots__ = ('__weakref__',)
+    # A `__dict__` because, as TF's, tensors carry attributes that libraries set on them (Keras's
+    # `_keras_mask`).
+    __slots__ = ('__weakref__', '__dict__')
     # numpy must defer to our operators (so `ndarray + tensor` gives a Tensor).
     __array_priority__ = 100
 
@@ -200,8 +210,9 @@ def numpy_text(value, fmt):
 
 
 def is_tensor(x: object) -> bool:
-    """True for eager and graph tensors (and anything registered as tensor-like, e.g. Variables)."""
-    return isinstance(x, Tensor) or type(x) in _CONVERSION_FUNCTIONS
+    """True for eager and graph tensors, AbstractTensors, and anything registered as tensor-like
+    (Variables)."""
+    return isinstance(x, AbstractTensor) or type(x) in _CONVERSION_FUNCTIONS
 
 
 # Classes (such as Variable) that convert to a tensor on use: class -> fn(value, dtype) -> Tensor.
@@ -228,6 +239,9 @@ def convert_to_tensor(value: Any, dtype: Any = None, name: str | None = None, dt
     convert = _CONVERSION_FUNCTIONS.get(type(value))
     if convert is not None:
         return convert(value, dtype)
+    protocol = getattr(type(value), '__tf_tensor__', None)
+    if protocol is not None:
+        return protocol(value, dtype, name)
     if isinstance(value, TensorShape):
         value = _shape_as_list(value)
     if isinstance(value, (list, tuple)) and _contains_tensor(value):
@@ -264,7 +278,7 @@ def constant_from_array(array, name=None):
 
 def _contains_tensor(seq):
     for v in seq:
-        if isinstance(v, Tensor) or type(v) in _CONVERSION_FUNCTIONS:
+        if isinstance(v, AbstractTensor) or type(v) in _CONVERSION_FUNCTIONS:
             return True
         if isinstance(v, (list, tuple)) and _contains_tensor(v):
             return True

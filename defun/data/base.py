@@ -48,7 +48,15 @@ def _kind(name):
     return KINDS[name]
 
 
-class Dataset:
+class DatasetV2:
+    """TF's class name for the base of every `tf.data.Dataset`. Libraries written for TF (Keras's
+    data adapters) recognise a dataset by this name, and by TF's module path, which the class
+    takes while defun stands in as `tensorflow` (defun.tf_compat.dataset_ops)."""
+
+    __slots__ = ()
+
+
+class Dataset(DatasetV2):
     """A sequence of elements, as `tf.data.Dataset`: sources are its static methods."""
 
     element_spec = None
@@ -77,6 +85,15 @@ class Dataset:
             tuple(functions)
         clone.rebound()
         return clone
+
+    def start_iterator(self):
+        """Called once for each new iterator over this pipeline, before it takes an element: as TF
+        instantiates the pipeline then, its functions restart their random streams (fresh
+        kernels)."""
+        for f in self._functions:
+            f.restart_random()
+        for d in self._inputs:
+            d.start_iterator()
 
     def rebound(self):
         """Hook for kinds that derive state from _inputs/_tensors after a rebind."""

@@ -1,4 +1,6 @@
 """`tf.data.experimental`: the parts of it that TF2 programs use."""
+import enum
+
 from defun.core import unsupported
 from defun.data.csv_dataset import CsvDataset
 from defun.data.base import AUTOTUNE, INFINITE, UNKNOWN, Dataset
@@ -7,6 +9,23 @@ from defun.data.structure import DatasetSpec
 
 INFINITE_CARDINALITY = INFINITE
 UNKNOWN_CARDINALITY = UNKNOWN
+
+
+class ExternalStatePolicy(enum.Enum):
+    """What to do with a stateful function when a dataset is serialized. defun's pipelines are
+    never serialized, so the policy set in `Options` is kept for reading back only."""
+    WARN = 0
+    IGNORE = 1
+    FAIL = 2
+
+
+class AutoShardPolicy(enum.IntEnum):
+    """How a distributed dataset is split across workers; kept in `Options` (one worker here)."""
+    OFF = -1
+    AUTO = 0
+    FILE = 1
+    DATA = 2
+    HINT = 3
 
 
 def get_single_element(dataset):
@@ -37,7 +56,8 @@ def cardinality(dataset):
 
 __all__ = ['AUTOTUNE', 'INFINITE_CARDINALITY', 'UNKNOWN_CARDINALITY', 'assert_cardinality',
            'cardinality', 'DatasetSpec', 'get_single_element', 'sample_from_datasets',
-           'choose_from_datasets', 'scan', 'unique', 'CsvDataset']
+           'choose_from_datasets', 'scan', 'unique', 'CsvDataset', 'ExternalStatePolicy',
+           'AutoShardPolicy']
 
 # every other tf.data.experimental name (make_csv_dataset, ...) says so
 __getattr__ = unsupported.missing_names(__name__, 'tf.data.experimental')

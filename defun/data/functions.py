@@ -18,6 +18,7 @@ from defun.graphs.funcgraph import FuncGraph
 from defun.graphs.operation import GraphTensor
 from defun.core.shapes import TensorSpec
 from defun.core.tensor import Tensor, convert_to_tensor
+from defun.ops.random.stateful import restart_streams
 
 from defun.data import structure
 from defun.data.base import Dataset
@@ -110,6 +111,10 @@ class StructuredFunction:
                                f'transformation: {error}')
         except TypeError:   # an exception type with another constructor: keep it as it is
             return error
+
+    def restart_random(self):
+        """Its random ops start their streams again (a new iterator's fresh kernels)."""
+        restart_streams(self.concrete.graph.get_operations())
 
     def symbolic_inputs(self, out):
         for t in self._captures:

@@ -109,6 +109,7 @@ class IteratorState:
     def __init__(self, dataset):
         if not isinstance(dataset, Dataset):
             raise InvalidArgumentError(f'IteratorCreate expects a dataset, got {dataset!r}')
+        dataset.start_iterator()
         self.iterator = CountingIterator(dataset)
 
 

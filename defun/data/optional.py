@@ -2,11 +2,14 @@
 
 What `Iterator.get_next_as_optional()` returns, eagerly and in a graph: `has_value` is a bool
 tensor, and the value (zeros of the spec when absent, so that graphs have tensors to carry) is
-only handed out by `get_value()` when present.
+only handed out by `get_value()` when present. As in TF it is a composite tensor (its spec is
+`OptionalSpec`), so it passes in and out of functions, `cond` and `while_loop` as its components.
 """
 import numpy as np
 
 from defun.core import nest
+from defun.core.composite import CompositeTensor, TypeSpec
+from defun.core import dtypes
 from defun.core.errors import InvalidArgumentError
 from defun.ops.debugging.debug import Assert
 from defun.ops.framework.base_ops import identity
@@ -16,10 +19,10 @@ from defun.core.tensor import EagerTensor, Tensor, convert_to_tensor
 
 from defun.data import structure
 
-__all__ = ['Optional']
+__all__ = ['Optional', 'OptionalSpec']
 
 
-class Optional:
+class Optional(CompositeTensor):
     """An optional element: `has_value()`, `get_value()`, `element_spec`."""
 
     def __init__(self, has_value, value, element_spec):
@@ -56,8 +59,43 @@ class Optional:
             return nest.map_structure(
                 lambda t: identity(t) if isinstance(t, Tensor) else t, self._value)
 
+    @property
+    def _type_spec(self):
+        return OptionalSpec(self._element_spec)
+
     def __repr__(self):
         return f'<Optional element_spec={self._element_spec!r}>'
+
+
+class OptionalSpec(TypeSpec):
+    """The type of an Optional: its element spec (TF's `tf.OptionalSpec`)."""
+
+    __slots__ = ('_element_spec',)
+
+    def __init__(self, element_spec):
+        self._element_spec = element_spec
+
+    @property
+    def element_spec(self):
+        return self._element_spec
+
+    @property
+    def value_type(self):
+        return Optional
+
+    def _serialize(self):
+        return (self._element_spec,)
+
+    @property
+    def _component_specs(self):
+        return (TensorSpec([], dtypes.bool), self._element_spec)
+
+    def _to_components(self, value):
+        return (value._has_value, value._value)
+
+    def _from_components(self, components):
+        has_value, value = components
+        return Optional(has_value, value, self._element_spec)
 
 
 def _zeros(spec):

@@ -62,6 +62,17 @@ class Graph:
         self._constants = {}
         self.outer_graph = None
         self.seed = None
+        # As TF's: a function graph made while executing eagerly numbers its unseeded random ops
+        # 0, 1, 2... (FuncGraph sets this to 0); any other graph uses its op count so far.
+        self.seed_offset = None
+
+    def next_op_seed(self):
+        """The op seed TF gives an unseeded random op added now (when a global seed is set)."""
+        if self.seed_offset is None:
+            return len(self._ops)
+        offset = self.seed_offset
+        self.seed_offset += 1
+        return offset
 
     # -- building
     def as_default(self):

@@ -1,6 +1,8 @@
-"""`tf.keras.optimizers` (also `tf.optimizers`): SGD, Adam, AdamW, RMSprop, Adagrad, Nadam,
-Adamax, Adadelta, Ftrl, Lion and the learning-rate schedules, with Keras 3's update rules and
-variables (TF 2.21's tf.keras). Other Keras optimizers are not part of defun and say so."""
+"""`tf.optimizers` (and `tf.keras.optimizers` when the Keras package is not installed): SGD, Adam,
+AdamW, RMSprop, Adagrad, Nadam, Adamax, Adadelta, Ftrl, Lion and the learning-rate schedules, with
+Keras 3's update rules and variables (TF 2.21's tf.keras), written on defun alone. With Keras
+installed, `tf.keras.optimizers` is Keras's own. Other Keras optimizers are not part of defun here
+and say so."""
 from defun.core import unsupported
 from defun.optimizers import schedules  # noqa: F401
 from defun.optimizers.optimizer import Optimizer  # noqa: F401

@@ -18,6 +18,7 @@ from defun.ops.array import gathering
 from defun.ops.math import math_ops
 from defun.core.shapes import TensorShape
 from defun.core.variable_base import VariableBase
+from defun.state import variable_policy
 from defun.autodiff.tape import variable_accessed
 from defun.core.tensor import (EagerTensor, Reference, Tensor, convert_to_tensor, numpy_text,
                           register_tensor_conversion_function)
@@ -76,10 +77,14 @@ class Variable(VariableBase):
     def __new__(cls, *args, **kwargs):
         return object.__new__(ResourceVariable if cls is Variable else cls)
 
-    def __init__(self, initial_value=None, trainable=True, validate_shape=True, name=None,
-                 dtype=None, shape=None, **unused_tf_options):
+    def __init__(self, initial_value=None, trainable=None, validate_shape=True, name=None,
+                 dtype=None, shape=None, constraint=None, synchronization=None, aggregation=None,
+                 **unused_tf_options):
         if initial_value is None:
             raise ValueError('The initial_value must be specified.')
+        self._synchronization, self._aggregation, trainable = variable_policy.check_policy(
+            synchronization, aggregation, trainable, constraint, name)
+        self._constraint = constraint
         if name is not None and not context.executing_eagerly():
             names.check_op_name(name)  # TF names the variable's op in the graph being built
         with context.init_scope():
@@ -110,6 +115,9 @@ class Variable(VariableBase):
     shape = property(lambda self: self._shape)
     name = property(lambda self: self._name)
     trainable = property(lambda self: self._trainable)
+    constraint = property(lambda self: self._constraint)
+    synchronization = property(lambda self: self._synchronization)
+    aggregation = property(lambda self: self._aggregation)
 
     @property
     def unique_id(self):
@@ -301,6 +309,8 @@ class ArgumentVariable(Variable):
         self._dtype = variable.dtype
         self._shape = variable.shape if shape is None else shape  # relaxed by reduce_retracing
         self._trainable = variable.trainable
+        self._constraint = variable.constraint
+        self._synchronization, self._aggregation = variable.synchronization, variable.aggregation
         self._name = variable.name
         self._storage = None
         self.handle = handle

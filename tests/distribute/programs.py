@@ -36,7 +36,7 @@ def build(strategy, seed):
     batches (distributed by the strategy)."""
     with strategy.scope():
         model = MLP(seed)
-        optimizer = tf.keras.optimizers.Adam(0.01)
+        optimizer = tf.optimizers.Adam(0.01)
     x, y = digits_like_data()
     dataset = tf.data.Dataset.from_tensor_slices((x, y)).repeat().batch(GLOBAL_BATCH)
     return model, optimizer, iter(strategy.experimental_distribute_dataset(dataset))

@@ -159,7 +159,7 @@ def test_optimizer_step_in_a_replica_context():
     s = d.MirroredStrategy()
     with s.scope():
         w = tf.Variable([1., 2.])
-        opt = tf.keras.optimizers.SGD(0.5)
+        opt = tf.optimizers.SGD(0.5)
 
     @tf.function
     def train():

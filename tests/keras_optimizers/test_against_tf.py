@@ -6,7 +6,7 @@ import pytest
 
 import defun as tf
 
-K = tf.keras.optimizers
+K = tf.optimizers  # defun's own optimizers (tf.keras.optimizers when Keras is absent)
 S = K.schedules
 
 GRADS = [np.array([0.5, -1.0, 2.0], np.float32), np.array([-0.25, 0.75, 1.5], np.float32),

@@ -7,7 +7,7 @@ import pytest
 import defun as tf
 from tests.keras_optimizers.test_against_tf import run
 
-K = tf.keras.optimizers
+K = tf.optimizers  # defun's own optimizers (tf.keras.optimizers when Keras is absent)
 S = K.schedules
 
 CASES = {

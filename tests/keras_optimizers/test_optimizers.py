@@ -8,7 +8,7 @@ import pytest
 
 import defun as tf
 
-K = tf.keras.optimizers
+K = tf.optimizers  # defun's own optimizers (tf.keras.optimizers when Keras is absent)
 GRADS = [np.array([0.5, -1.0, 2.0]), np.array([-0.25, 0.75, 1.5]), np.array([1.0, 0.1, -3.0]),
          np.array([0.01, -0.02, 0.01])]
 START = np.array([1.0, 2.0, -0.5])

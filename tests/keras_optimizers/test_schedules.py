@@ -7,7 +7,7 @@ import pytest
 
 import defun as tf
 
-S = tf.keras.optimizers.schedules
+S = tf.optimizers.schedules
 
 # Recorded from TF 2.21: [float(schedule(tf.constant(i))) for i in range(9)].
 RECORDED = [
@@ -54,7 +54,7 @@ def test_errors_and_base_class():
     class Halving(S.LearningRateSchedule):
         def __call__(self, step):
             return 1.0 / (tf.cast(step, tf.float32) + 1.0)
-    opt = tf.keras.optimizers.SGD(Halving())
+    opt = tf.optimizers.SGD(Halving())
     v = tf.Variable(0.0)
     for _ in range(3):
         opt.apply_gradients([(tf.constant(-1.0), v)])

@@ -29,11 +29,11 @@ def _step(model, opt):
 
 
 OPTIMIZERS = {
-    'sgd_momentum': lambda: tf.keras.optimizers.SGD(0.05, momentum=0.9, nesterov=True),
-    'adam': lambda: tf.keras.optimizers.Adam(0.1),
-    'adamw': lambda: tf.keras.optimizers.AdamW(0.1, weight_decay=0.01),
-    'rmsprop': lambda: tf.keras.optimizers.RMSprop(0.01, momentum=0.5, centered=True),
-    'adagrad': lambda: tf.keras.optimizers.Adagrad(0.1),
+    'sgd_momentum': lambda: tf.optimizers.SGD(0.05, momentum=0.9, nesterov=True),
+    'adam': lambda: tf.optimizers.Adam(0.1),
+    'adamw': lambda: tf.optimizers.AdamW(0.1, weight_decay=0.01),
+    'rmsprop': lambda: tf.optimizers.RMSprop(0.01, momentum=0.5, centered=True),
+    'adagrad': lambda: tf.optimizers.Adagrad(0.1),
 }
 
 
@@ -54,7 +54,7 @@ def test_resuming_gives_the_same_next_step_as_not_stopping(tmp_path, make):
 
 
 def test_adam_slot_keys_are_tfs(tmp_path):
-    model, opt = Linear(), tf.keras.optimizers.Adam(0.1)
+    model, opt = Linear(), tf.optimizers.Adam(0.1)
     _step(model, opt)
     keys = [k for k, _ in tf.train.list_variables(
         tf.train.Checkpoint(model=model, opt=opt).write(str(tmp_path / 'c')))]
@@ -71,7 +71,7 @@ def test_adam_slot_keys_are_tfs(tmp_path):
 
 
 def test_manager_checkpoints_a_training_loop(tmp_path):
-    model, opt = Linear(), tf.keras.optimizers.Adam(0.1)
+    model, opt = Linear(), tf.optimizers.Adam(0.1)
     step = tf.Variable(1)
     ckpt = tf.train.Checkpoint(step=step, optimizer=opt, net=model)
     manager = tf.train.CheckpointManager(ckpt, str(tmp_path), max_to_keep=3)
@@ -81,7 +81,7 @@ def test_manager_checkpoints_a_training_loop(tmp_path):
         if int(step) % 10 == 0:
             manager.save()
     assert [p.rsplit('-', 1)[1] for p in manager.checkpoints] == ['3', '4', '5']
-    fresh = tf.train.Checkpoint(step=tf.Variable(1), optimizer=tf.keras.optimizers.Adam(0.1),
+    fresh = tf.train.Checkpoint(step=tf.Variable(1), optimizer=tf.optimizers.Adam(0.1),
                                 net=Linear())
     fresh.restore(manager.latest_checkpoint)
     assert int(fresh.step) == 50

@@ -172,7 +172,14 @@ class Draws:
         return self.numpy().binomial(n, p)
 
     def permutation(self, n):
-        return self.numpy().permutation(n)
+        """TF's shuffle of range(n): for each i < n - 1, swap i with i + word_i % (n - i), the
+        words read one at a time from this counter on."""
+        order = np.arange(n)
+        words = self.words((n + 2) // 4)[:max(n - 1, 0)].tolist()
+        for i, word in enumerate(words):
+            j = i + word % (n - i)
+            order[i], order[j] = order[j], order[i]
+        return order
 
 
 class Stream:
@@ -180,8 +187,13 @@ class Stream:
     reserves 256 counters per number (TF's GuardedPhiloxRandom), so calls never overlap."""
 
     def __init__(self, seed, seed2):
-        self._next = Draws(seed, (int(seed2) & _MASK64) << 64)
+        self._next = self._start = Draws(seed, (int(seed2) & _MASK64) << 64)
         self._lock = threading.Lock()
+
+    def restart(self):
+        """Back to the first number, as a kernel TF instantiates anew (a new dataset iterator)."""
+        with self._lock:
+            self._next = self._start
 
     def take(self, n):
         """The Draws for a call producing `n` numbers; the stream moves past them."""
@@ -209,4 +221,8 @@ class Stream:
         return self.take(np.size(lam)).poisson(lam)
 
     def permutation(self, n):
-        return self.take(n).permutation(n)
+        # A shuffle reserves only the 128-bit blocks its n - 1 words fill (ReserveSamples32).
+        with self._lock:
+            draws = self._next
+            self._next = Draws(draws.key, draws.counter + (max(int(n) - 1, 0) + 3) // 4)
+        return draws.permutation(n)

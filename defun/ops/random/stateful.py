@@ -37,7 +37,7 @@ def op_seeds(seed):
     graph = context.current_graph()
     if global_seed is not None:
         if seed is None:
-            seed = context.next_operation_seed() if graph is None else len(graph.operations)
+            seed = context.next_operation_seed() if graph is None else graph.next_op_seed()
         seeds = (global_seed, int(seed))
     elif seed is not None:
         seeds = (context.DEFAULT_GRAPH_SEED, int(seed))
@@ -178,6 +178,15 @@ def _shuffle_kernel(x, seed, seed2, stream):
 
 
 RANDOM_SHUFFLE = _define('RandomShuffle', _shuffle_kernel, lambda x, **attrs: (x.dtype, dims(x)))
+
+
+def restart_streams(operations):
+    """Restarts the stream of every stateful random op among `operations`: TF makes new kernels
+    for a dataset's functions with each new iterator, so each iterator draws the same numbers."""
+    for op in operations:
+        stream = op.attrs.get('stream')
+        if isinstance(stream, Stream):
+            stream.restart()
 
 
 def shuffle(value, seed=None, name=None):
