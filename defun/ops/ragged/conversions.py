@@ -105,10 +105,14 @@ def to_list(rt):
 
 
 def numpy(rt):
-    """A numpy object array of the rows (each a numpy array, or nested object arrays)."""
+    """A numpy object array of the rows (each a numpy array, or nested object arrays); as TF,
+    a plain array when every row has one length."""
     splits = np.asarray(rt.row_splits)
     values = numpy(rt.values) if _ragged(rt.values) else \
         np.asarray(rt.values)
+    lengths = np.diff(splits)
+    if len(lengths) and (lengths == lengths[0]).all() and values.dtype != object:
+        return values.reshape((len(lengths), int(lengths[0])) + values.shape[1:])
     rows = np.empty(len(splits) - 1, dtype=object)
     for i in range(len(splits) - 1):
         rows[i] = values[splits[i]:splits[i + 1]]

@@ -18,7 +18,8 @@ from defun.core.tensor import Tensor, convert_to_tensor
 from defun.ops.array.creation import range as range_
 from defun.ops.array.joining import concat
 from defun.ops.framework.base_ops import cast, reshape, shape as shape_of
-from defun.ops.math.exports import reduce_sum, maximum
+from defun.ops.math.exports import reduce_prod, reduce_sum, maximum
+from defun.ops.array.gathering import gather
 from defun.ops.ragged import conversions, indexing, ragged_math, row_ops
 from defun.ops.support import validation
 from defun.ops.support.helpers import static_value
@@ -230,16 +231,29 @@ class RaggedTensor(CompositeTensor):
         return RaggedTensor(values, cast(self._row_splits, dtype), internal=True)
 
     def merge_dims(self, outer_axis, inner_axis):
-        """The dimensions outer_axis..inner_axis as one (from the outermost; ragged ones)."""
+        """Dimensions outer_axis..inner_axis merged into one (ragged ones, and uniform ones of
+        the flat values)."""
         rank = self.shape.rank
+        outer_axis = outer_axis + rank if outer_axis < 0 else outer_axis
         inner_axis = inner_axis + rank if inner_axis < 0 else inner_axis
-        if outer_axis != 0 or inner_axis > self.ragged_rank:
-            raise NotImplementedError('merge_dims is part of defun for outer_axis=0 and ragged '
-                                      'inner axes only')
-        result = self
-        for _ in range(inner_axis):
-            result = result.values
-        return result
+        if outer_axis == inner_axis:
+            return self
+        values = self._values
+        if outer_axis == 0:   # the rows of the rows: the values, merged further
+            return values.merge_dims(0, inner_axis - 1) if isinstance(values, RaggedTensor) \
+                else _merge_dense(values, 0, inner_axis - 1)
+        if outer_axis > 1:
+            return self.with_values(values.merge_dims(outer_axis - 1, inner_axis - 1)
+                                    if isinstance(values, RaggedTensor) else
+                                    _merge_dense(values, outer_axis - 1, inner_axis - 1))
+        if isinstance(values, RaggedTensor):   # each row's inner rows joined
+            joined = RaggedTensor(values.values, gather(values.row_splits, self._row_splits),
+                                  internal=True)
+            return joined.merge_dims(1, inner_axis - 1)
+        # A uniform dim of width k joins each row's values: k times the splits.
+        width = reduce_prod(shape_of(values, out_type=self.row_splits_dtype)[1:inner_axis])
+        return RaggedTensor(_merge_dense(values, 0, inner_axis - 1), self._row_splits * width,
+                            internal=True)
 
     # -- conversions
     def to_tensor(self, default_value=None, name=None, shape=None):
@@ -318,6 +332,15 @@ for _name, _fn in [('lt', operator.lt), ('le', operator.le), ('gt', operator.gt)
                    ('ge', operator.ge)]:
     setattr(RaggedTensor, f'__{_name}__', _binary(_fn))
 del _name, _fn
+
+
+def _merge_dense(values, outer, inner):
+    """A dense tensor's dimensions outer..inner merged."""
+    if outer == inner:
+        return values
+    dims = shape_of(values)
+    merged = reshape(reduce_prod(dims[outer:inner + 1]), [1])
+    return reshape(values, concat([dims[:outer], merged, dims[inner + 1:]], 0))
 
 
 def is_ragged(value):
