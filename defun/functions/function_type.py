@@ -10,6 +10,7 @@ positional parameter positional-only, and `**kwargs` as one keyword-only paramet
 import inspect
 
 from defun.core import nest
+from defun.core.composite import is_composite, spec_of
 from defun.core.shapes import TensorSpec
 from defun.functions.trace_types import TypeText
 
@@ -72,8 +73,8 @@ def _shown(structure):
 
 def output_type(outputs):
     """The type of a traced function's structured outputs (tensors, None, nested)."""
-    leaves = [TypeText('Literal[None]') if t is None else TensorSpec(t.shape, t.dtype)
-              for t in nest.flatten(outputs)]
+    leaves = [TypeText('Literal[None]') if t is None else spec_of(t) if is_composite(t) else
+              TensorSpec(t.shape, t.dtype) for t in nest.flatten(outputs)]
     return _shown(nest.pack_sequence_as(outputs, leaves))
 
 
