@@ -74,3 +74,23 @@ def test_softmax_matches_tf_to_float_rounding():
     # TF's kernel exponentiates with its own exp: one float32 ulp apart here.
     assert RESULTS['softmax']['i'] == TF_RESULTS['softmax']['i']
     np.testing.assert_allclose(RESULTS['softmax']['v'], TF_RESULTS['softmax']['v'], rtol=1e-6)
+
+
+# tf.ragged.stack and from_tensor's length clipping, recorded from TF 2.21.
+TF_STACKS = {"s0": [[[1, 2], [3, 4, 5]], [[6], [7, 8, 9]]], "s1": [[[1, 2], [6]], [[3, 4, 5], [7, 8, 9]]], "s_dense": [[[1, 2, 3], [4, 5, 6]], [[5], [6], [7]]], "s_vec": [[1, 2], [3]], "s3": [[[[1], [2, 3]]], [[[4]], [[5, 6]]]], "ft_clip": [[], [4, 5, 6]]}
+
+
+def test_ragged_stack_and_from_tensor_lengths():
+    t1 = tf.ragged.constant([[1, 2], [3, 4, 5]])
+    t2 = tf.ragged.constant([[6], [7, 8, 9]])
+    got = {
+        's0': tf.ragged.stack([t1, t2], axis=0).to_list(),
+        's1': tf.ragged.stack([t1, t2], axis=1).to_list(),
+        's_dense': tf.ragged.stack([tf.constant([[1, 2, 3], [4, 5, 6]]),
+                                    tf.constant([[5], [6], [7]])]).to_list(),
+        's_vec': tf.ragged.stack([tf.constant([1, 2]), tf.constant([3])]).to_list(),
+        's3': tf.ragged.stack([tf.ragged.constant([[[1], [2, 3]]]),
+                               tf.ragged.constant([[[4]], [[5, 6]]])]).to_list(),
+        'ft_clip': tf.RaggedTensor.from_tensor([[1, 2, 3], [4, 5, 6]], lengths=[-1, 5]).to_list(),
+    }
+    assert got == TF_STACKS

@@ -12,7 +12,7 @@ from defun.ops.array.gathering import gather
 from defun.ops.array.joining import concat, stack
 from defun.ops.framework.base_ops import cast, reshape, shape as shape_of
 from defun.ops.math.clipping import sequence_mask
-from defun.ops.math.exports import reduce_max, subtract
+from defun.ops.math.exports import maximum, minimum, reduce_max, subtract
 from defun.ops.ragged import row_ops
 from defun.ops.sparse.sparse_tensor import SparseTensor
 
@@ -37,6 +37,14 @@ def from_tensor(cls, tensor, lengths=None, padding=None, ragged_rank=1, name=Non
         raise ValueError(f'ragged_rank must be less than rank; got ragged_rank={ragged_rank}'
                          f', rank={rank}')
     splits_dtype = dtypes.as_dtype(row_splits_dtype)
+    if _nested(lengths):   # lengths of each ragged dimension, outermost first
+        first, rest = lengths[0], tuple(lengths[1:])
+        dims = shape_of(tensor, out_type=splits_dtype)
+        first = _clipped(row_ops.as_splits(first, splits_dtype, 'lengths'), dims[1])
+        kept = boolean_mask(tensor, sequence_mask(first, dims[1]))
+        inner = from_tensor(cls, kept, lengths=rest if len(rest) > 1 else rest[0],
+                            row_splits_dtype=splits_dtype) if rest else kept
+        return cls.from_row_lengths(inner, first, validate=False)
     if ragged_rank > 1:
         if lengths is not None or padding is not None:
             raise NotImplementedError('from_tensor: `lengths` or `padding` with ragged_rank > 1'
@@ -52,9 +60,20 @@ def from_tensor(cls, tensor, lengths=None, padding=None, ragged_rank=1, name=Non
     if lengths is None:
         return cls.from_uniform_rows(reshape(tensor, concat([[-1], dims[2:]], 0)), nrows,
                                      width)
-    lengths = row_ops.as_splits(lengths, splits_dtype, 'lengths')
+    lengths = _clipped(row_ops.as_splits(lengths, splits_dtype, 'lengths'), width)
     mask = sequence_mask(lengths, width)
     return cls.from_row_lengths(boolean_mask(tensor, mask), lengths, validate=False)
+
+
+def _nested(lengths):
+    """True for a list or tuple of length vectors (not one vector of numbers)."""
+    return isinstance(lengths, (list, tuple)) and len(lengths) > 0 and \
+        not isinstance(lengths[0], (int, float, np.integer, np.floating))
+
+
+def _clipped(lengths, width):
+    """Lengths within [0, width] (TF treats negative lengths as zero)."""
+    return minimum(maximum(lengths, 0), cast(width, lengths.dtype))
 
 
 def bounding_shape(rt, axis=None, name=None, out_type=None):
