@@ -35,7 +35,7 @@ from defun.ops.debugging.debug import Assert, print
 from defun import math, linalg, nn, random, debugging
 from defun.state.variables import Variable
 from defun.state.variable_policy import VariableAggregation, VariableSynchronization
-from defun.autodiff.indexed_slices import IndexedSlices
+from defun.ops.framework.indexed_slices import IndexedSlices, IndexedSlicesSpec
 from defun.autodiff.tape import GradientTape
 from defun.core.context import executing_eagerly, init_scope
 from defun.graphs.graph import Graph, get_default_graph

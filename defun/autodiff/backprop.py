@@ -11,13 +11,15 @@ whose OpDef says `accepts_missing_grads` get None instead and skip that work). T
 registry's, written with our own ops, so running them under an outer tape records them (higher order).
 """
 from defun.core import dtypes, nest, registry
-from defun.core.tensor import Tensor
+from defun.core.composite import CompositeTensor
+from defun.core.tensor import Tensor, convert_to_tensor
 from defun.ops.array import joining as array_ops
+from defun.ops.framework.indexed_slices import IndexedSlices
 from defun.ops.math import exports as math_ops
 from defun.core.variable_base import is_variable, read_variable
 
 __all__ = ['backward', 'gradient', 'jacobian', 'batch_jacobian', 'normalize_unconnected',
-           'initial_grads']
+           'initial_grads', 'dense']
 
 
 def normalize_unconnected(value):
@@ -55,11 +57,28 @@ def _ops_between(ops, source_ids, target_ids, stop_ids):
 
 
 def _sum(grads):
+    """The sum of the gradients reaching one tensor: add_n, except that IndexedSlices alone stay
+    sparse (their rows concatenated, as TF's aggregation; with a dense one all become dense)."""
     if grads is None:
         return None
     if len(grads) == 1:
         return grads[0]
+    if any(isinstance(g, IndexedSlices) for g in grads):
+        if all(isinstance(g, IndexedSlices) for g in grads):
+            return _concat_slices(grads)
+        grads = [dense(g) for g in grads]
     return math_ops.add_n(grads)
+
+
+def _concat_slices(grads):
+    flat = [g.flat() for g in grads]
+    return IndexedSlices(array_ops.concat([v for _, v in flat], 0),
+                         array_ops.concat([i for i, _ in flat], 0), grads[0].dense_shape)
+
+
+def dense(grad):
+    """A gradient as a tensor (an IndexedSlices converted as TF converts it)."""
+    return convert_to_tensor(grad) if isinstance(grad, IndexedSlices) else grad
 
 
 def backward(ops, target_grads, source_ids, grad_fn_of=registry.get_gradient_function,
@@ -85,6 +104,8 @@ def backward(ops, target_grads, source_ids, grad_fn_of=registry.get_gradient_fun
         # The flags are facts of the op's own gradient; an override (gradient_override_map) is a
         # plain gradient function.
         own = grad_fn is op.opdef.grad
+        if not (own and op.opdef.takes_indexed_slices):
+            out_grads = [dense(g) for g in out_grads]
         if not (own and op.opdef.accepts_missing_grads):
             out_grads = _zeros_for_missing(op, out_grads)
         if own and op.opdef.skips_unneeded_inputs:
@@ -171,7 +192,10 @@ def initial_grads(flat_targets, output_gradients, keys=None, identity_ids=frozen
 def gradient(records, target, sources, output_gradients=None, unconnected_gradients='none'):
     """The gradient of a tape: sums over targets, one result per source in sources' structure."""
     unconnected = normalize_unconnected(unconnected_gradients)
-    targets = nest.flatten(target)
+    targets = [part for t in nest.flatten(target) for part in gradient_parts(t)]
+    if any(isinstance(s, CompositeTensor) for s in nest.flatten(sources)):
+        return _composite_gradient(records, targets, sources, output_gradients,
+                                   unconnected_gradients)
     flat_sources = nest.flatten(sources)
     keyed = [_source_tensor(s) for s in flat_sources]
     source_ids = {id(k) for k, _ in keyed}
@@ -189,6 +213,32 @@ def gradient(records, target, sources, output_gradients=None, unconnected_gradie
             g = array_ops.zeros_like(_read(source))
         flat.append(g)
     return nest.pack_sequence_as(sources, flat)
+
+
+def gradient_parts(value):
+    """The tensors a gradient flows through for `value` (TF's composite gradient protocol): a
+    ragged tensor's flat values; a tensor itself; other composites (SparseTensor) refused."""
+    if not isinstance(value, CompositeTensor):
+        return [value]
+    if hasattr(value, 'with_flat_values'):
+        return [value.flat_values]
+    raise ValueError(f'Type {type(value).__name__} is not supported as a gradient source or '
+                     f'gradient target.')
+
+
+def _composite_gradient(records, targets, sources, output_gradients, unconnected):
+    """Gradients for sources that include ragged tensors, as TF gives them: the ragged tensor
+    with the gradient of its flat values in their place (None when unconnected)."""
+    leaves = nest.flatten(sources)
+    wrt = [gradient_parts(leaf)[0] for leaf in leaves]
+    grads = gradient(records, targets, wrt, output_gradients, unconnected)
+    out = [g if g is None or not isinstance(leaf, CompositeTensor) else
+           leaf.with_flat_values(dense(g)) for leaf, g in zip(leaves, grads)]
+    return nest.pack_sequence_as(sources, out)
+
+
+def _is_variable(value):
+    return hasattr(value, 'handle') and hasattr(value, 'read_value')
 
 
 def _read(value):

@@ -76,6 +76,11 @@ class TensorShape:
             return False
         return all(a is None or b is None or a == b for a, b in zip(self._dims, other._dims))
 
+    def assert_is_compatible_with(self, other: object) -> None:
+        """Raises ValueError unless the two shapes could describe one tensor."""
+        if not self.is_compatible_with(other):
+            raise ValueError(f'Shapes {self} and {as_shape(other)} are incompatible')
+
     def merge_with(self, other: object) -> TensorShape:
         other = as_shape(other)
         if self._dims is None:

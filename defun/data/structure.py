@@ -9,6 +9,8 @@ it into tensors. `Packer` is that edge, precomputed once per spec so the per-ele
 import numpy as np
 
 from defun.core import nest
+from defun.core.composite import CompositeTensor
+from defun.core.unsupported import KNOWN_GAPS
 from defun.core.shapes import TensorSpec
 from defun.core.tensor import EagerTensor, Tensor, convert_to_tensor
 
@@ -27,6 +29,10 @@ def is_dataset(value):
 def _leaf(value, what):
     if is_dataset(value) or isinstance(value, Tensor):
         return value
+    if isinstance(value, CompositeTensor):
+        raise TypeError(f'{what}: {type(value).__name__} elements are not part of defun\'s '
+                        f'tf.data (see {KNOWN_GAPS}); pad them (to_tensor, padded_batch) and '
+                        f'build them where they are used')
     if is_variable(value):
         return read_variable(value)
     try:

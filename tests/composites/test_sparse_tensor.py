@@ -66,3 +66,15 @@ def test_to_dense_gradient_reaches_values_and_default():
 def test_type_spec_is_tfs_base():
     assert isinstance(tf.TensorSpec([1]), tf.TypeSpec)
     assert isinstance(_st()._type_spec, tf.TypeSpec)
+
+
+def test_operators_are_tfs():
+    # TF 2.21: * and / by a dense tensor (broadcast) or scalar keep the indices; nothing else.
+    st = tf.SparseTensor([[0, 1], [1, 0]], [2., 3.], [2, 2])
+    assert (st * tf.constant([[1., 2.], [3., 4.]])).values.numpy().tolist() == [4.0, 9.0]
+    assert (st * 2.).values.numpy().tolist() == [4.0, 6.0]
+    np.testing.assert_allclose((st / tf.constant([10., 100.])).values.numpy(), [0.02, 0.3])
+    with pytest.raises(TypeError):
+        -st
+    with pytest.raises(TypeError):
+        st + st

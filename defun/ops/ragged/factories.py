@@ -7,14 +7,18 @@ import numpy as np
 from defun.core import dtypes, nest
 from defun.core.tensor import convert_to_tensor
 from defun.ops.array.creation import range as range_
+from defun.ops.array.boolean_mask import boolean_mask as dense_boolean_mask
 from defun.ops.array.gathering import gather
-from defun.ops.framework.base_ops import cast, reshape
+from defun.ops.array.joining import concat
+from defun.ops.array.transform import transpose
+from defun.ops.math.segments import unsorted_segment_sum
+from defun.ops.framework.base_ops import cast, reshape, shape as shape_of
 from defun.ops.math.exports import maximum, reduce_sum, subtract
 from defun.ops.ragged import row_ops
 from defun.ops.ragged.ragged_tensor import RaggedTensor
 
 __all__ = ['constant', 'map_flat_values', 'range', 'row_splits_to_segment_ids',
-           'segment_ids_to_row_splits']
+           'segment_ids_to_row_splits', 'boolean_mask', 'stack']
 
 
 def _depth(value):
@@ -139,3 +143,100 @@ def segment_ids_to_row_splits(segment_ids, num_segments=None, out_type=None, nam
     splits = row_ops.splits_from_rowids(ids, cast(num_segments, ids.dtype))
     return splits if out_type is None else cast(splits, out_type)
 
+
+def boolean_mask(data, mask, name=None):
+    """The elements of `data` where `mask` is True, rows kept: a 1-D mask selects rows; a mask
+    of data's first two dims (dense or ragged with data's partition) selects within rows."""
+    mask_ragged = isinstance(mask, RaggedTensor)
+    if not mask_ragged:
+        mask = convert_to_tensor(mask, dtype=dtypes.bool)
+        if mask.shape.rank == 1:
+            return _select_rows(data, mask)
+    if isinstance(data, RaggedTensor):
+        if not mask_ragged:
+            raise ValueError('tf.ragged.boolean_mask: a RaggedTensor needs a ragged mask')
+        kept = dense_boolean_mask(data.values, mask.values)
+        lengths = unsorted_segment_sum(cast(mask.values, data.row_splits_dtype),
+                                       data.value_rowids(), data.nrows())
+        return RaggedTensor.from_row_lengths(kept, lengths, validate=False)
+    data = convert_to_tensor(data)
+    lengths = reduce_sum(cast(mask, dtypes.int64), axis=1)
+    return RaggedTensor.from_row_lengths(dense_boolean_mask(data, mask), lengths, validate=False)
+
+
+def _select_rows(data, mask):
+    if not isinstance(data, RaggedTensor):
+        return dense_boolean_mask(data, mask)
+    rowids = dense_boolean_mask(range_(data.nrows(), dtype=data.row_splits_dtype), mask)
+    return gather_rows(data, rowids)
+
+
+def gather_rows(rt, rowids):
+    """The rows of `rt` named by `rowids`, in that order."""
+    starts, lengths = gather(rt.row_splits, rowids), gather(rt.row_lengths(), rowids)
+    picked = concat_ranges(starts, lengths)
+    values = gather_rows(rt.values, picked) if isinstance(rt.values, RaggedTensor) else \
+        gather(rt.values, picked)
+    return RaggedTensor.from_row_lengths(values, lengths, validate=False)
+
+
+def concat_ranges(starts, lengths):
+    """starts[i] .. starts[i] + lengths[i] for every i, one after the other."""
+    splits = row_ops.splits_from_lengths(lengths)
+    rowids = row_ops.rowids_of(splits)
+    offsets = range_(splits[-1], dtype=splits.dtype) - gather(splits, rowids)
+    return gather(starts, rowids) + offsets
+
+
+def stack(values, axis=0, name=None):
+    """Tensors or ragged tensors of one rank R (any sizes) stacked along `axis` (0 or 1) into a
+    rank R + 1 RaggedTensor."""
+    if not values:
+        raise ValueError('values may not be empty.')
+    if axis not in (0, 1):
+        raise NotImplementedError('tf.ragged.stack along an axis other than 0 or 1 is not part '
+                                  'of defun')
+    parts = [_as_ragged(v) for v in values]
+    if not isinstance(parts[0], RaggedTensor):   # vectors: each one row
+        lengths = [cast(reshape(_nrows(v), [1]), dtypes.int64) for v in parts]
+        return RaggedTensor.from_row_lengths(_joined(parts), _joined(lengths),
+                                             validate=False)
+    rows = _concat_rows(parts)
+    counts = [cast(reshape(p.nrows(), [1]), dtypes.int64) for p in parts]
+    if axis == 0:
+        return RaggedTensor.from_row_lengths(rows, _joined(counts), validate=False)
+    n, nrows = len(parts), parts[0].nrows()
+    order = reshape(transpose(reshape(range_(n * nrows, dtype=nrows.dtype), [n, -1])), [-1])
+    return RaggedTensor.from_uniform_rows(gather_rows(rows, order), nrows,
+                                          convert_to_tensor(n, dtype=nrows.dtype))
+
+
+def _nrows(t):
+    return shape_of(t, out_type=dtypes.int64)[0]
+
+
+def _as_ragged(value):
+    if isinstance(value, RaggedTensor):
+        return value
+    t = convert_to_tensor(value)
+    if t.shape.rank is not None and t.shape.rank >= 2:   # all dims ragged: sizes may differ
+        return RaggedTensor.from_tensor(t, ragged_rank=t.shape.rank - 1)
+    return t
+
+
+def _concat_rows(parts):
+    """The rows of all `parts` (ragged tensors of one ragged rank) one after the other."""
+    if len({p.ragged_rank for p in parts}) != 1:
+        raise ValueError('tf.ragged.stack: the values must have the same ragged rank')
+    values = [p.values for p in parts]
+    joined = _concat_rows(values) if isinstance(values[0], RaggedTensor) else \
+        _joined(values)
+    splits, offset = [parts[0].row_splits], parts[0].row_splits[-1]
+    for p in parts[1:]:
+        splits.append(p.row_splits[1:] + offset)
+        offset = offset + p.row_splits[-1]
+    return RaggedTensor.from_row_splits(joined, _joined(splits), validate=False)
+
+
+def _joined(tensors):
+    return concat(tensors, 0)

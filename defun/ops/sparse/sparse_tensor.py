@@ -13,7 +13,7 @@ from defun.core.registry import define_op
 from defun.core.shapes import TensorShape, TensorSpec, as_shape
 from defun.core.tensor import Tensor, convert_to_tensor
 from defun.ops.array.gathering import gather_nd
-from defun.ops.framework.base_ops import cast, reshape, shape as shape_of
+from defun.ops.framework.base_ops import broadcast_to, cast, reshape, shape as shape_of
 from defun.ops.math.exports import not_equal, reduce_sum, subtract, where
 from defun.ops.support import validation
 from defun.ops.support.helpers import static_value
@@ -84,11 +84,22 @@ class SparseTensor(CompositeTensor):
 
     __str__ = __repr__
 
-    def __neg__(self):
-        return self.with_values(-self._values)
+    # As TF's: a SparseTensor times (or over) a dense tensor broadcast to its shape is a
+    # SparseTensor of the products at its indices; it has no other operators.
+    def __mul__(self, other):
+        return self.with_values(self._values * _dense_at_indices(self, other))
 
-    def __abs__(self):
-        return self.with_values(abs(self._values))
+    def __truediv__(self, other):
+        return self.with_values(self._values / _dense_at_indices(self, other))
+
+    __div__ = __truediv__
+
+
+def _dense_at_indices(sp, other):
+    dense = convert_to_tensor(other, dtype=sp.dtype)
+    if dense.shape.rank == 0:
+        return dense
+    return gather_nd(broadcast_to(dense, sp.dense_shape), sp.indices)
 
 
 def is_sparse(value):
