@@ -6,7 +6,7 @@ per outer tensor, however often it is used). A variable's handle is captured by 
 compiled function reads the variable's current value on every call. Nested FuncGraphs capture through
 their parents, so the outer graph sees the capture too.
 """
-from defun.core import error_helpers
+from defun.core import context, error_helpers
 from defun.compiler.executor import compile_graph
 from defun.graphs.graph import PLACEHOLDER, Graph
 from defun.graphs.operation import GraphTensor
@@ -36,6 +36,7 @@ class FuncGraph(Graph):
         self.foreign_ok = foreign_ok
         # While tracing a call: the arrays of its tensor arguments (see lift_value).
         self.trace_argument_arrays = None
+        self.jit_compile = context.jit_requested()
 
     # -- inputs
     def add_placeholder(self, dtype, shape, name=None):

@@ -1,0 +1,152 @@
+"""Which ops of a graph run natively: the partition of a jit-compiled graph into clusters.
+
+Each live op is tried alone on a scratch Lowerer (its lowering, and for control flow its whole
+cond and body, must write without NotLowerable); ops whose inputs are all known at build time are
+left to the executor's constant folding. Lowerable ops gather, in graph order, into clusters: an
+op joins the open cluster unless it reads a value that a numpy-tier op computed from the cluster
+(that would be a cycle), and the cluster closes as soon as a numpy-tier op reads from it. So every
+input of a cluster is computed before its last op and every reader of its outputs comes after, and
+the executor writes the whole cluster as one call at the place of its last op. Stateful ops never
+join (they stay in program order in the numpy tier); a cluster of one plain op gains nothing over
+numpy's own call and is left there too.
+"""
+from defun.compiler.jit.lowerer import Lowerer, NotLowerable
+
+__all__ = ['Cluster', 'Partition', 'partition']
+
+
+class ClusterDef:
+    """What the executor reads of a cluster standing in its lines for an op: it runs code of
+    its own (like an emitter's), no state, one call."""
+
+    emit = True
+    stateful = False
+    graph_kernel = None
+    is_identity = False
+    num_outputs = None
+
+
+class Cluster:
+    """Ops written as one native function: `ops` in graph order, `inputs` (tensors computed
+    outside, in first-read order), `outputs` (tensors read outside). In the executor's lines it
+    stands for its ops (type, name, inputs, outputs and origin, for error messages)."""
+
+    type = 'NativeCluster'
+    opdef = ClusterDef()
+    attrs = {}
+    control_inputs = ()
+
+    def __init__(self):
+        self.ops, self.inputs, self.outputs = [], [], []
+        self.native = None    # the NativeCall once compiled (native_call.py)
+        self.failure = None   # why it could not be compiled, if it could not
+
+    @property
+    def last(self):
+        return self.ops[-1]
+
+    @property
+    def name(self):
+        return f'native({self.ops[0].name}..{self.last.name})'
+
+    @property
+    def origin(self):
+        return self.last.origin
+
+
+class Partition:
+    """`clusters`; `fallbacks`: (op, reason) for each live op left to the numpy tier."""
+
+    def __init__(self, clusters, fallbacks):
+        self.clusters, self.fallbacks = clusters, fallbacks
+        self.by_op = {op: c for c in clusters for op in c.ops}
+
+
+def partition(graph, inputs, outputs, live):
+    """The Partition of the `live` ops of `graph` computing `outputs` from `inputs`."""
+    order = [op for op in graph.get_operations() if op in live]
+    input_ids = {id(t) for t in inputs}
+    used = {id(t) for t in outputs} | {id(t) for op in order for t in op.inputs}
+    lowerable, fallbacks, constant = set(), [], set()
+    for op in order:
+        if op.outputs and all(id(t) in input_ids for t in op.outputs) or op.opdef.is_placeholder:
+            continue
+        if op.opdef.fold is not None and not op.inputs and not op.opdef.stateful:
+            constant.update(id(t) for t in op.outputs)
+            continue
+        reason = _why_not(op, constant, used)
+        if reason is None:
+            lowerable.add(op)
+            continue
+        fallbacks.append((op, reason))
+        if reason == _FOLDED:
+            constant.update(id(t) for t in op.outputs)
+    clusters = _clusters(order, lowerable)
+    kept = []
+    for c in clusters:
+        compute = [op for op in c.ops if not op.opdef.is_identity]
+        if len(compute) >= 2 or any(_runs_subgraphs(op) for op in compute):
+            _connect(c, order, outputs)
+            kept.append(c)
+        else:
+            fallbacks += [(op, 'one op alone: numpy runs it as fast') for op in compute]
+    return Partition(kept, fallbacks)
+
+
+_FOLDED = 'inputs known when the graph is built: folded by the executor'
+
+
+def _why_not(op, constant, used):
+    """None when `op` lowers on its own, else the reason it stays in the numpy tier."""
+    if op.opdef.stateful and not _runs_subgraphs(op):
+        return f'{op.type}: reads or changes state (kept in program order by the numpy tier)'
+    if op.inputs and op.opdef.foldable and op.opdef.lowering is not None and \
+            all(id(t) in constant for t in op.inputs):
+        return _FOLDED
+    lowerer = Lowerer()
+    names = {id(t): lowerer.fresh(f'x{i}') for i, t in enumerate(op.inputs)}
+    try:
+        lowerer.lower_ops([op], names, used)
+    except NotLowerable as exc:
+        return str(exc)
+    return None
+
+
+def _runs_subgraphs(op):
+    return any(hasattr(v, 'get_operations') for v in op.attrs.values())
+
+
+def _clusters(order, lowerable):
+    clusters, current, produced = [], None, set()
+    for op in order:
+        if op in lowerable:
+            if current is None:
+                current, produced = Cluster(), set()
+                clusters.append(current)
+            current.ops.append(op)
+            produced.update(id(t) for t in op.outputs)
+        elif current is not None and any(id(t) in produced for t in op.inputs):
+            current = None   # a numpy-tier op reads the cluster: it is complete
+    return clusters
+
+
+def _produced(cluster):
+    return {id(t) for op in cluster.ops for t in op.outputs}
+
+
+def _connect(cluster, order, outputs):
+    """Fills the cluster's inputs and outputs (constants are written into the native code)."""
+    members = set(cluster.ops)
+    produced = _produced(cluster)
+    seen = set()
+    for op in cluster.ops:
+        for t in op.inputs:
+            if id(t) in produced or id(t) in seen:
+                continue
+            seen.add(id(t))
+            if not t.op.inputs and t.op.opdef.fold is not None and not t.op.opdef.stateful:
+                continue   # a constant: the lowerer writes it
+            cluster.inputs.append(t)
+    read_outside = {id(t) for t in outputs}
+    read_outside.update(id(t) for op in order if op not in members for t in op.inputs)
+    cluster.outputs = [t for op in cluster.ops for t in op.outputs if id(t) in read_outside]
