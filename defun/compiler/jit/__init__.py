@@ -9,7 +9,7 @@ Without numba, jit graphs run the numpy tier and a warning names the extra, once
 from defun.compiler.jit import backend
 from defun.compiler.jit.lowerer import NotLowerable
 from defun.compiler.jit.native_call import NativeCall
-from defun.compiler.jit.partition import partition
+from defun.compiler.jit import partition
 
 __all__ = ['native_partition', 'NotLowerable']
 
@@ -21,7 +21,7 @@ def native_partition(graph, inputs, outputs, live, name, numpy_tier):
     if not backend.available():
         backend.warn_unavailable()
         return None
-    plan = partition(graph, inputs, outputs, live)
+    plan = partition.partition(graph, inputs, outputs, live)
     plan.graph_name = name
     for k, cluster in enumerate(plan.clusters):
         suffix = f'{name}_{k}' if len(plan.clusters) > 1 else name

@@ -15,9 +15,10 @@ import keyword
 
 import numpy as np
 
+from defun.compiler.jit import fusion
 from defun.compiler.keys import python_identifier
 
-__all__ = ['Lowerer', 'NotLowerable', 'SUPPORTED_KINDS']
+__all__ = ['Lowerer', 'NotLowerable', 'NumpyIsFaster', 'SUPPORTED_KINDS']
 
 # numba's number types: bool, signed and unsigned ints, float32/float64 (no float16, no complex
 # here: numba has them, but TF's complex rules are not lowered).
@@ -29,6 +30,10 @@ VECTOR_MATH_UP_TO = 4096
 
 class NotLowerable(Exception):
     """An op, or a case of an op, the native tier does not write (the message says why)."""
+
+
+class NumpyIsFaster(NotLowerable):
+    """An op numpy runs faster than numba would (a transcendental function on a large array)."""
 
 
 class Lowerer:
@@ -95,7 +100,7 @@ class Lowerer:
         out = op.outputs[0]
         size = out.shape.num_elements()
         if out.shape.rank and self.depth == 0 and (size is None or size > VECTOR_MATH_UP_TO):
-            raise NotLowerable(
+            raise NumpyIsFaster(
                 f'{op.type} {op.name!r} on {size or "an unknown number of"} elements outside a loop: '
                 f"numpy's vectorised {fn} is faster than numba's scalar one")
         return f'{fn}({", ".join(ins)})'
@@ -111,6 +116,23 @@ class Lowerer:
         """Whether something in the graph being written (or its result) reads `tensor`."""
         return id(tensor) in self._used_stack[-1]
 
+    def checked_lowering(self, op):
+        """The op's lowering (a template or a function) after checking that it applies."""
+        opdef = op.opdef
+        if op.control_inputs:
+            raise NotLowerable(f'{op.type} {op.name!r}: has control dependencies')
+        if opdef.lowering is None:
+            raise NotLowerable(f'{op.type}: no lowering')
+        for t in list(op.inputs) + list(op.outputs):
+            self.check_value(t, op)
+        lowering = opdef.lowering
+        if isinstance(lowering, tuple):
+            lowering, kinds = lowering
+            wrong = [t.dtype.name for t in op.inputs if t.dtype.np_dtype.kind not in kinds]
+            if wrong:
+                raise NotLowerable(f'{op.type} {op.name!r}: not lowered for dtype {wrong[0]}')
+        return lowering
+
     def lower_op(self, op, names):
         """The lines writing `op` (its input expressions in `names`, keyed by id of tensor);
         records its outputs' expressions in `names`."""
@@ -125,21 +147,10 @@ class Lowerer:
         if opdef.is_identity and not op.control_inputs:
             names[id(op.outputs[0])] = names[id(op.inputs[0])]
             return []
-        if op.control_inputs:
-            raise NotLowerable(f'{op.type} {op.name!r}: has control dependencies')
-        if opdef.lowering is None:
-            raise NotLowerable(f'{op.type}: no lowering')
-        for t in list(op.inputs) + list(op.outputs):
-            self.check_value(t, op)
+        lowering = self.checked_lowering(op)
         ins = [names[id(t)] for t in op.inputs]
         if any(n is None for n in ins):
             raise NotLowerable(f'{op.type} {op.name!r}: reads a value the native code does not keep')
-        lowering = opdef.lowering
-        if isinstance(lowering, tuple):
-            lowering, kinds = lowering
-            wrong = [t.dtype.name for t in op.inputs if t.dtype.np_dtype.kind not in kinds]
-            if wrong:
-                raise NotLowerable(f'{op.type} {op.name!r}: lowered for other dtypes than {wrong[0]}')
         if isinstance(lowering, str):
             result = lowering.format(*ins, dtype=self.dtype(op.outputs[0]))
         else:
@@ -159,30 +170,40 @@ class Lowerer:
         all be lowerable and free of state."""
         names = {id(ph): e for ph, e in zip(graph.inputs, input_exprs)}
         needed = _needed(graph, outputs)
-        used = {id(t) for t in outputs} | {id(t) for o in needed for t in o.inputs}
         for o in graph.get_operations():
             if o.opdef.stateful and (o not in needed or not o.opdef.lowering):
                 raise NotLowerable(f'{o.type} {o.name!r} in {graph.name!r}: changes or reads state')
-        self._used_stack.append(used)
-        try:
-            lines = []
-            for o in graph.get_operations():
-                if o in needed and not o.opdef.is_placeholder:
-                    lines += self.lower_op(o, names)
-        finally:
-            self._used_stack.pop()
+        ops = [o for o in graph.get_operations() if o in needed and not o.opdef.is_placeholder]
+        lines = self.lower_ops(ops, names, {id(t) for t in outputs})
         outs = [names[id(t)] for t in outputs]
         if any(n is None for n in outs):
             raise NotLowerable(f'{graph.name!r}: an output the native code does not keep')
         return lines, outs
 
-    def lower_ops(self, ops, names, used):
-        """The lines of top-level `ops` (in order); `used`: ids of the tensors read after them."""
-        self._used_stack.append(used)
+    def lower_ops(self, ops, names, results):
+        """The lines of `ops` (in order; runs of elementwise ops fused into loops, fusion.py);
+        `results`: ids of the tensors read after them."""
+        readers = {}
+        for k, op in enumerate(ops):
+            for t in op.inputs:
+                readers.setdefault(id(t), []).append(k)
+        self._used_stack.append(set(results) | set(readers))
         try:
-            lines = []
-            for op in ops:
-                lines += self.lower_op(op, names)
+            lines, position = [], 0
+            for group in fusion.groups(ops):
+                end = position + len(group)
+                if any(not op.opdef.is_identity for op in group) and fusion.fusable(group[0]):
+                    for op in group:
+                        if not op.opdef.is_identity:
+                            self.checked_lowering(op)
+
+                    def read_after(t, end=end):
+                        return id(t) in results or any(k >= end for k in readers.get(id(t), ()))
+                    lines += fusion.write_group(self, group, names, read_after)
+                else:
+                    for op in group:
+                        lines += self.lower_op(op, names)
+                position = end
             return lines
         finally:
             self._used_stack.pop()

@@ -10,7 +10,8 @@ the executor writes the whole cluster as one call at the place of its last op. S
 join (they stay in program order in the numpy tier); a cluster of one plain op gains nothing over
 numpy's own call and is left there too.
 """
-from defun.compiler.jit.lowerer import Lowerer, NotLowerable
+from defun.compiler.jit import fusion
+from defun.compiler.jit.lowerer import Lowerer, NotLowerable, NumpyIsFaster
 
 __all__ = ['Cluster', 'Partition', 'partition']
 
@@ -81,11 +82,12 @@ def partition(graph, inputs, outputs, live):
         fallbacks.append((op, reason))
         if reason == _FOLDED:
             constant.update(id(t) for t in op.outputs)
+    _leave_chains_to_numpy(order, lowerable, fallbacks)
     clusters = _clusters(order, lowerable)
     kept = []
     for c in clusters:
         compute = [op for op in c.ops if not op.opdef.is_identity]
-        if len(compute) >= 2 or any(_runs_subgraphs(op) for op in compute):
+        if len(compute) >= MIN_CLUSTER_OPS or any(_runs_subgraphs(op) for op in compute):
             _connect(c, order, outputs)
             kept.append(c)
         else:
@@ -93,6 +95,9 @@ def partition(graph, inputs, outputs, live):
     return Partition(kept, fallbacks)
 
 
+# A cluster of fewer plain ops (no loop, no branch) stays in the numpy tier: one numpy call costs
+# about what the native call's own overhead does.
+MIN_CLUSTER_OPS = 2
 _FOLDED = 'inputs known when the graph is built: folded by the executor'
 
 
@@ -107,9 +112,27 @@ def _why_not(op, constant, used):
     names = {id(t): lowerer.fresh(f'x{i}') for i, t in enumerate(op.inputs)}
     try:
         lowerer.lower_ops([op], names, used)
+    except NumpyIsFaster as exc:
+        return exc      # a reason, kept as its class (see _leave_chains_to_numpy)
     except NotLowerable as exc:
         return str(exc)
     return None
+
+
+def _leave_chains_to_numpy(order, lowerable, fallbacks):
+    """Leaves the elementwise ops of a large array's shape to the numpy tier when numpy runs one
+    of them faster (a transcendental function): the numpy tier evaluates such a chain in
+    cache-sized blocks, while cutting it into native and numpy pieces makes each piece a full
+    pass over memory (measured: 4x slower on exp(-x*x)*sin(x)+0.5*x over 10M float32s)."""
+    shapes = {op.outputs[0].shape.as_tuple(): op for op, reason in fallbacks
+              if isinstance(reason, NumpyIsFaster) and op.outputs[0].shape.is_fully_defined()}
+    for op in order:
+        if op in lowerable and fusion.fusable(op) and not op.opdef.is_identity:
+            slow = shapes.get(op.outputs[0].shape.as_tuple())
+            if slow is not None:
+                lowerable.discard(op)
+                fallbacks.append((op, f'in an elementwise chain with {slow.type} {slow.name!r}, '
+                                      'which numpy runs faster: the chain runs there in blocks'))
 
 
 def _runs_subgraphs(op):

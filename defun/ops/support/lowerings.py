@@ -11,6 +11,7 @@ def vector_math(fn):
     arrays, left to numpy for large arrays outside loops (see Lowerer.vector_math)."""
     def lowering(op, ins, ctx):
         return ctx.vector_math(op, fn, ins)
+    lowering.elementwise = True   # the same text on elements (a fused loop) as on arrays
     return lowering
 
 
