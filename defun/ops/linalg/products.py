@@ -87,8 +87,37 @@ def _matmul_expression(op, names):
     return f'np.dot({x}, {y})'
 
 
+# Native code multiplies small matrices itself (a loop nest, no BLAS: numba's np.dot would need
+# scipy); larger ones stay with numpy's BLAS, far faster there.
+_NATIVE_MATMUL_UP_TO = 1 << 18   # multiply-adds
+
+
+def _matmul_lowering(op, ins, ctx):
+    """The product as a loop nest over static shapes, summing over k in order for each element
+    (BLAS blocks the sum differently: results agree to float rounding)."""
+    a, b = op.inputs
+    sa, sb = a.shape, b.shape
+    if not (sa.is_fully_defined() and sb.is_fully_defined() and sa.rank == 2 and sb.rank == 2) \
+            or a.dtype.np_dtype not in _BLAS_DTYPES:
+        raise ctx.NotLowerable(f'{op.type} {op.name!r}: only float matrices of static shape')
+    x = ins[0] + ('.T' if op.attrs['transpose_a'] else '')
+    y = ins[1] + ('.T' if op.attrs['transpose_b'] else '')
+    (m, n), k = op.outputs[0].shape.as_tuple(), sb[1 if op.attrs['transpose_b'] else 0]
+    if m * n * k > _NATIVE_MATMUL_UP_TO and ctx.depth == 0:
+        raise ctx.NotLowerable(f'{op.type} {op.name!r}: {m}x{k} by {k}x{n}: BLAS is faster')
+    out, i, j, p, s = (ctx.fresh(h) for h in (op.name, 'i', 'j', 'p', 's'))
+    dtype = ctx.dtype(op.outputs[0])
+    return [f'{out} = np.empty(({m}, {n}), {dtype})',
+            f'for {i} in range({m}):',
+            f'    for {j} in range({n}):',
+            f'        {s} = {dtype}(0)',
+            f'        for {p} in range({k}):',
+            f'            {s} = {dtype}({s} + {x}[{i}, {p}] * {y}[{p}, {j}])',
+            f'        {out}[{i}, {j}] = {s}'], [out]
+
+
 MATMUL = define_op('MatMul', _matmul_kernel, _matmul_infer, _matmul_grad,
-                   expression=_matmul_expression)
+                   expression=_matmul_expression, lowering=_matmul_lowering)
 
 
 # TF's MatMul type constraint (int8/int16/bool are refused), in TF's order and spelling.
