@@ -6,7 +6,7 @@ what a C loop counter costs.
 Only the ops' own results are lowered: a loop whose per-iteration stacks, or a conditional whose
 intermediates, a gradient reads stays in the numpy tier (the report says so), which keeps them.
 """
-from defun.compiler.jit.lowerer import indent
+from defun.compiler.jit.lowerer import Repeated, indent
 
 __all__ = ['lower_while', 'lower_branches']
 
@@ -20,13 +20,17 @@ def _check_types(op, produced, ctx):
 
 
 def lower_while(op, ins, ctx):
-    """A While op as `while True: <cond>; if not c: break; <body>; vars = results`."""
+    """A While op as `while True: <cond>; if not c: break; <body>; vars = results`, filling
+    the per-iteration stacks a gradient reads (while_runner's outputs) in growing buffers."""
     attrs = op.attrs
     n, cond, body = attrs['n_vars'], attrs['cond'], attrs['body']
-    stacks = op.outputs[n + 1:]
-    if any(ctx.is_used(t) for t in stacks):
-        raise ctx.NotLowerable(f'{op.type} {op.name!r}: keeps per-iteration values for a '
-                               'gradient (stacks are built by the numpy tier)')
+    accumulate = attrs['accumulate']
+    kept = [k for k in range(len(accumulate))
+            if ctx.is_used(op.outputs[n + 1 + 2 * k]) or ctx.is_used(op.outputs[n + 2 + 2 * k])]
+    for k in kept:
+        if not accumulate[k].shape.is_fully_defined():
+            raise ctx.NotLowerable(f'{op.type} {op.name!r}: a gradient reads values of varying '
+                                   'shape per iteration')
     _check_types(op, body.outputs[:n], ctx)
     captured = ins[n:len(ins) - int(attrs['has_max'])]
     loop_vars = [ctx.fresh(f'{op.name}_{j}') for j in range(n)]
@@ -34,16 +38,72 @@ def lower_while(op, ins, ctx):
     ctx.depth += 1
     try:
         cond_lines, (test,) = ctx.inline(cond, loop_vars + captured, cond.outputs)
-        body_lines, results = ctx.inline(body, loop_vars + captured, body.outputs[:n])
+        body_lines, results = ctx.inline(body, loop_vars + captured,
+                                         list(body.outputs[:n]) + [accumulate[k] for k in kept])
     finally:
         ctx.depth -= 1
+    stacks = [_Stack(accumulate[k], ctx, count, value in ctx.params)
+              for k, value in zip(kept, results[n:])]
     lines = [f'{v} = {source}' for v, source in zip(loop_vars, ins[:n])]
-    lines += [f'{count} = 0', 'while True:']
+    lines += [f'{count} = 0'] + [line for s in stacks for line in s.create()] + ['while True:']
     if attrs['has_max']:
         lines += [f'    if {count} >= {ins[-1]}:', '        break']
     lines += indent(cond_lines) + [f'    if not {test}:', '        break'] + indent(body_lines)
-    lines += [f'    {", ".join(loop_vars)}, = {", ".join(results)},', f'    {count} += 1']
-    return lines, loop_vars + [f'np.int32({count})'] + [None] * len(stacks)
+    for s, value in zip(stacks, results[n:]):
+        lines += indent(s.append(value))
+        s.value = value
+    lines += [f'    {", ".join(loop_vars)}, = {", ".join(results[:n])},', f'    {count} += 1']
+    outputs = [None] * (2 * len(accumulate))
+    for k, s in zip(kept, stacks):
+        lines += s.finish()
+        outputs[2 * k:2 * k + 2] = s.outputs()
+    return lines, loop_vars + [f'np.int32({count})'] + outputs
+
+
+class _Stack:
+    """One stack a gradient reads: rows appended to a buffer that doubles when full, then its
+    filled rows (a view) and their shapes, as while_runner.stack_iterations gives them. A value
+    the same in every iteration (`invariant`: a parameter of the native code, such as a hoisted
+    variable read) is not copied: the stack is that value repeated (lowerer.Repeated)."""
+
+    def __init__(self, tensor, ctx, count, invariant):
+        self.invariant, self.value = invariant, None
+        self.dims, self.count = tensor.shape.as_tuple(), count
+        self.dtype = ctx.dtype(tensor)
+        self.buffer, self.grown = ctx.fresh('stack_buffer'), ctx.fresh('grown')
+        self.values, self.shapes = ctx.fresh('stack'), ctx.fresh('stack_shapes')
+
+    def _shape(self, rows):
+        return '(' + ', '.join([rows] + [str(d) for d in self.dims]) + ',)'
+
+    def create(self):
+        if self.invariant:
+            return []
+        return [f'{self.buffer} = np.empty({self._shape("16")}, {self.dtype})']
+
+    def append(self, value):
+        if self.invariant:
+            return []
+        b, g, c = self.buffer, self.grown, self.count
+        return [f'if {c} == {b}.shape[0]:',
+                f'    {g} = np.empty({self._shape(f"2 * {c}")}, {self.dtype})',
+                f'    {g}[:{c}] = {b}',
+                f'    {b} = {g}',
+                f'{b}[{c}] = {value}']
+
+    def outputs(self):
+        if self.invariant:
+            return [Repeated(self.value, self.count, self.dims, False),
+                    Repeated(self.value, self.count, self.dims, True)]
+        return [self.values, self.shapes]
+
+    def finish(self):
+        if self.invariant:
+            return []
+        lines = [f'{self.values} = {self.buffer}[:{self.count}]',
+                 f'{self.shapes} = np.empty(({self.count}, {len(self.dims)}), np.int32)']
+        lines += [f'{self.shapes}[:, {d}] = {size}' for d, size in enumerate(self.dims)]
+        return lines
 
 
 def lower_branches(graphs, test_of):

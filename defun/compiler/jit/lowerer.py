@@ -18,7 +18,7 @@ import numpy as np
 from defun.compiler.jit import fusion
 from defun.compiler.keys import python_identifier
 
-__all__ = ['Lowerer', 'NotLowerable', 'NumpyIsFaster', 'SUPPORTED_KINDS']
+__all__ = ['Lowerer', 'NotLowerable', 'NumpyIsFaster', 'HostValue', 'Repeated', 'SUPPORTED_KINDS']
 
 # numba's number types: bool, signed and unsigned ints, float32/float64 (no float16, no complex
 # here: numba has them, but TF's complex rules are not lowered).
@@ -30,6 +30,30 @@ VECTOR_MATH_UP_TO = 4096
 
 class NotLowerable(Exception):
     """An op, or a case of an op, the native tier does not write (the message says why)."""
+
+
+class HostValue:
+    """An input native code cannot hold (a variable's resource handle): only an op that merely
+    reads it (OpDef.reads_only, a variable read) may use it, and that read runs in Python just
+    before the native call, its value passed in. Inside a native loop this is the hoisting of a
+    loop-invariant read: the loop writes no state (any writing op stops its lowering), so one
+    read before the loop sees what every iteration would."""
+
+    __slots__ = ('feed',)
+
+    def __init__(self, feed):
+        self.feed = feed
+
+
+class Repeated:
+    """A loop's stack of a value the same in every iteration (a parameter of the native code):
+    never copied per iteration; the wrapper returns it as a broadcast view of `count` rows, as
+    the numpy tier does (while_runner.repeat_value), or its rows' shapes (`shapes`)."""
+
+    __slots__ = ('value', 'count', 'dims', 'shapes')
+
+    def __init__(self, value, count, dims, shapes):
+        self.value, self.count, self.dims, self.shapes = value, count, dims, shapes
 
 
 class NumpyIsFaster(NotLowerable):
@@ -60,6 +84,35 @@ class Lowerer:
             name, n = f'{base}_{n}', n + 1
         self.used.add(name)
         return name
+
+    def input(self, tensor, feed):
+        """The expression of an input of the native code: a parameter, or a HostValue for a
+        resource handle."""
+        if tensor.dtype.name == 'resource':
+            return HostValue(feed)
+        return self.param(tensor.op.name, feed)
+
+    def host_read(self, op, ins):
+        """A parameter fed by running reads_only `op` on host values before the call."""
+        feeds = [x.feed for x in ins]
+        if any(kind != 'input' for kind, _ in feeds):
+            raise NotLowerable(f'{op.type} {op.name!r}: reads a value computed natively')
+        out = op.outputs[0]
+        self.check_value(out, op)
+        name = self.param(op.name, ('host', (op.opdef.graph_kernel, dict(op.attrs),
+                                             [k for _, k in feeds])))
+        return name
+
+    def transposed(self, name):
+        """For a matrix parameter `name` (loop-invariant by nature), a parameter holding its
+        transpose as a C-contiguous array, made once per call by the wrapper (column reads then
+        run along memory); None when `name` is computed natively."""
+        if name not in self.params:
+            return None
+        key = ('transposed', self.params.index(name))
+        if key not in self.feeds:
+            self.param(f'{name}_T', key)
+        return self.params[self.feeds.index(key)]
 
     def param(self, hint, feed):
         name = self.fresh(hint)
@@ -123,8 +176,10 @@ class Lowerer:
             raise NotLowerable(f'{op.type} {op.name!r}: has control dependencies')
         if opdef.lowering is None:
             raise NotLowerable(f'{op.type}: no lowering')
+        passes_handles = _runs_subgraphs(op)   # control flow hands them to its graphs
         for t in list(op.inputs) + list(op.outputs):
-            self.check_value(t, op)
+            if not (passes_handles and t.dtype.name == 'resource'):
+                self.check_value(t, op)
         lowering = opdef.lowering
         if isinstance(lowering, tuple):
             lowering, kinds = lowering
@@ -147,9 +202,14 @@ class Lowerer:
         if opdef.is_identity and not op.control_inputs:
             names[id(op.outputs[0])] = names[id(op.inputs[0])]
             return []
-        lowering = self.checked_lowering(op)
         ins = [names[id(t)] for t in op.inputs]
-        if any(n is None for n in ins):
+        if any(isinstance(n, HostValue) for n in ins) and not _runs_subgraphs(op):
+            if not (opdef.reads_only and all(isinstance(n, HostValue) for n in ins)):
+                raise NotLowerable(f'{op.type} {op.name!r}: uses a resource natively')
+            names[id(op.outputs[0])] = self.host_read(op, ins)
+            return []
+        lowering = self.checked_lowering(op)
+        if any(not isinstance(n, str) for n in ins) and not _runs_subgraphs(op):
             raise NotLowerable(f'{op.type} {op.name!r}: reads a value the native code does not keep')
         if isinstance(lowering, str):
             result = lowering.format(*ins, dtype=self.dtype(op.outputs[0]))
@@ -171,12 +231,13 @@ class Lowerer:
         names = {id(ph): e for ph, e in zip(graph.inputs, input_exprs)}
         needed = _needed(graph, outputs)
         for o in graph.get_operations():
-            if o.opdef.stateful and (o not in needed or not o.opdef.lowering):
+            if o.opdef.stateful and not o.opdef.reads_only and \
+                    (o not in needed or not o.opdef.lowering):
                 raise NotLowerable(f'{o.type} {o.name!r} in {graph.name!r}: changes or reads state')
         ops = [o for o in graph.get_operations() if o in needed and not o.opdef.is_placeholder]
         lines = self.lower_ops(ops, names, {id(t) for t in outputs})
         outs = [names[id(t)] for t in outputs]
-        if any(n is None for n in outs):
+        if any(not isinstance(n, str) for n in outs):
             raise NotLowerable(f'{graph.name!r}: an output the native code does not keep')
         return lines, outs
 
@@ -207,6 +268,10 @@ class Lowerer:
             return lines
         finally:
             self._used_stack.pop()
+
+
+def _runs_subgraphs(op):
+    return any(hasattr(v, 'get_operations') for v in op.attrs.values())
 
 
 def _needed(graph, outputs):

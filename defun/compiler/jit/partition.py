@@ -109,7 +109,7 @@ def _why_not(op, constant, used):
             all(id(t) in constant for t in op.inputs):
         return _FOLDED
     lowerer = Lowerer()
-    names = {id(t): lowerer.fresh(f'x{i}') for i, t in enumerate(op.inputs)}
+    names = {id(t): lowerer.input(t, ('input', i)) for i, t in enumerate(op.inputs)}
     try:
         lowerer.lower_ops([op], names, used)
     except NumpyIsFaster as exc:
