@@ -28,6 +28,7 @@ LOWERED = [pytest.param(s, id=s.label()) for s in SPECS
 def every_op_native(monkeypatch):
     """Lowers even a lone op, and transcendental functions on any array: the specs are small."""
     monkeypatch.setattr(partition, 'MIN_CLUSTER_OPS', 1)
+    monkeypatch.setattr(partition, 'FEW_OPS', 1)
     monkeypatch.setattr(lowerer, 'VECTOR_MATH_UP_TO', 1 << 30)
 
 
@@ -291,3 +292,11 @@ def test_without_numba_runs_numpy_tier_and_warns_once():
     assert lines[0] == '3.0 0.0' and lines[1] == 'no native code'
     messages = eval(lines[2])
     assert len(messages) == 1 and "defun[jit]" in messages[0]
+
+
+def test_a_few_ops_on_small_arrays_stay_in_numpy():
+    f = tf.function(lambda x: x * 2.0 + 1.0, jit_compile=True)
+    x = tf.constant(np.arange(10, dtype=np.float32))
+    np.testing.assert_array_equal(f(x).numpy(), np.arange(10, dtype=np.float32) * 2 + 1)
+    report = _report(f, x)
+    assert '0 native cluster(s)' in report and 'numpy runs them as fast' in report
