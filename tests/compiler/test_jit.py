@@ -300,3 +300,29 @@ def test_a_few_ops_on_small_arrays_stay_in_numpy():
     np.testing.assert_array_equal(f(x).numpy(), np.arange(10, dtype=np.float32) * 2 + 1)
     report = _report(f, x)
     assert '0 native cluster(s)' in report and 'numpy runs them as fast' in report
+
+
+def test_a_cluster_numba_cannot_compile_falls_back(monkeypatch):
+    """A lowering numba cannot type (here: a broken template) runs in the numpy tier instead."""
+    from defun.ops.math import arithmetic
+    monkeypatch.setattr(arithmetic.SUB, 'lowering', ('np.no_such_function({0}, {1})', 'f'))
+    f = tf.function(lambda x: (x - 1.0) * 2.0 + x / 3.0 - x, jit_compile=True)
+    x = tf.constant(np.linspace(0, 1, 20000, dtype=np.float32))
+    _assert_same(f(x).numpy(), tf.function(f.python_function)(x).numpy())
+    assert 'numba could not compile it' in _report(f, x)
+
+
+def test_index_out_of_range_in_native_loop_is_tfs_error():
+    def total(xs, n):
+        s = tf.constant(0.0)
+        i = tf.constant(0)
+        while i < n:
+            s += xs[i]
+            i += 1
+        return s
+    xs = tf.constant(np.arange(5, dtype=np.float32))
+    f = tf.function(total, jit_compile=True)
+    assert f(xs, tf.constant(5)).numpy() == 10.0
+    assert 'While(' in _native_ops(_report(f, xs, tf.constant(5)))
+    with pytest.raises(tf.errors.InvalidArgumentError, match='StridedSlice: index out of range'):
+        f(xs, tf.constant(7))

@@ -22,8 +22,10 @@ def native_partition(graph, inputs, outputs, live, name, numpy_tier):
         backend.warn_unavailable()
         return None
     plan = partition.partition(graph, inputs, outputs, live)
-    plan.graph_name = name
-    for k, cluster in enumerate(plan.clusters):
+    for k, cluster in enumerate(list(plan.clusters)):
         suffix = f'{name}_{k}' if len(plan.clusters) > 1 else name
-        cluster.native = NativeCall(cluster, suffix, lambda c=cluster: numpy_tier(c))
+        try:
+            cluster.native = NativeCall(cluster, suffix, lambda c=cluster: numpy_tier(c))
+        except Exception as exc:  # noqa: BLE001 - a jit function never fails where numpy runs
+            plan.drop(cluster, f'its native code could not be built: {type(exc).__name__}: {exc}')
     return plan

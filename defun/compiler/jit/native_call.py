@@ -124,8 +124,8 @@ class NativeCall:
             try:
                 result = self._call(self._values, *arrays)
             except Exception as exc:  # noqa: BLE001 - any failure to compile falls back
-                if not _is_compile_error(exc):
-                    raise
+                if self.dispatcher.signatures:
+                    raise   # compiled: the native code itself raised (an index out of range)
                 self.failure = f'{type(exc).__name__}: {str(exc).splitlines()[0]}'
                 numpy_tier = self._fallback()
                 self.fn = numpy_tier
@@ -133,8 +133,3 @@ class NativeCall:
             self.first_call_seconds = time.perf_counter() - start
             self.fn = functools.partial(self._call, self._values)
             return result
-
-
-def _is_compile_error(exc):
-    """numba's errors while typing or lowering (its own exception classes, by module)."""
-    return type(exc).__module__.startswith('numba')

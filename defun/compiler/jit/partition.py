@@ -40,7 +40,6 @@ class Cluster:
     def __init__(self):
         self.ops, self.inputs, self.outputs = [], [], []
         self.native = None    # the NativeCall once compiled (native_call.py)
-        self.failure = None   # why it could not be compiled, if it could not
 
     @property
     def last(self):
@@ -61,6 +60,12 @@ class Partition:
     def __init__(self, clusters, fallbacks):
         self.clusters, self.fallbacks = clusters, fallbacks
         self.by_op = {op: c for c in clusters for op in c.ops}
+
+    def drop(self, cluster, reason):
+        """Leaves `cluster`'s ops to the numpy tier, for `reason`."""
+        self.clusters.remove(cluster)
+        self.fallbacks += [(op, reason) for op in cluster.ops if not op.opdef.is_identity]
+        self.by_op = {op: c for c in self.clusters for op in c.ops}
 
 
 def partition(graph, inputs, outputs, live):
