@@ -28,7 +28,6 @@ LOWERED = [pytest.param(s, id=s.label()) for s in SPECS
 def every_op_native(monkeypatch):
     """Lowers even a lone op, and transcendental functions on any array: the specs are small."""
     monkeypatch.setattr(partition, 'MIN_CLUSTER_OPS', 1)
-    monkeypatch.setattr(partition, 'FEW_OPS', 1)
     monkeypatch.setattr(lowerer, 'VECTOR_MATH_UP_TO', 1 << 30)
 
 

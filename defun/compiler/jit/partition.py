@@ -92,8 +92,7 @@ def partition(graph, inputs, outputs, live):
     kept = []
     for c in clusters:
         compute = [op for op in c.ops if not op.opdef.is_identity]
-        if any(_runs_subgraphs(op) for op in compute) or len(compute) >= MIN_CLUSTER_OPS and (
-                len(compute) >= FEW_OPS or _largest(compute) >= LARGE_ELEMENTS):
+        if any(_runs_subgraphs(op) for op in compute) or len(compute) >= MIN_CLUSTER_OPS:
             _connect(c, order, outputs)
             kept.append(c)
         else:
@@ -102,13 +101,11 @@ def partition(graph, inputs, outputs, live):
     return Partition(kept, fallbacks)
 
 
-# A cluster without loops or branches stays in the numpy tier unless it has MIN_CLUSTER_OPS ops
-# and either FEW_OPS of them or an array of LARGE_ELEMENTS (where fusion saves passes over
-# memory): a native call costs about 1 us more than numpy's, the price of two or three small
-# numpy ops (measured: x * 2.0 + 1.0 on 10 floats, 4.9 us native against 4.1 us in numpy).
-MIN_CLUSTER_OPS = 2
-FEW_OPS = 4
-LARGE_ELEMENTS = 1 << 14
+# A cluster without loops or branches needs this many ops to be compiled: a native call costs
+# about 1 us more than a numpy call (measured: x * 2.0 + 1.0 on 10 floats, 4.9 us native against
+# 4.1 us in numpy), and the numpy tier already writes short elementwise runs into dead buffers
+# (measured: the real training steps' two- and three-op clusters made them 2-12% slower).
+MIN_CLUSTER_OPS = 4
 _FOLDED = 'inputs known when the graph is built: folded by the executor'
 
 
@@ -144,12 +141,6 @@ def _leave_chains_to_numpy(order, lowerable, fallbacks):
                 lowerable.discard(op)
                 fallbacks.append((op, f'in an elementwise chain with {slow.type} {slow.name!r}, '
                                       'which numpy runs faster: the chain runs there in blocks'))
-
-
-def _largest(ops):
-    """The most elements of any output of `ops` (unknown sizes count as large)."""
-    sizes = [t.shape.num_elements() for op in ops for t in op.outputs]
-    return max((LARGE_ELEMENTS if n is None else n) for n in sizes) if sizes else 0
 
 
 def _runs_subgraphs(op):
