@@ -3,9 +3,9 @@
 Values of rank 0 are numba scalars and every other value an array; numba's scalar arithmetic
 widens integers (int32 + int32 is int64) and Python float literals are float64, so each scalar
 result is pinned to the op's dtype (`np.float32(...)`, `np.int32(...)`; no cost in machine code)
-and constants are written typed: the generated code computes in exactly TF's dtypes. Array
-expressions are left to numba, whose array-expression pass fuses a chain of elementwise
-operations into one loop without temporaries.
+and constants are written typed: the generated code computes in exactly TF's dtypes. Runs of
+elementwise ops over arrays become one loop over the elements (fusion.py); other array ops are
+written by their lowering (a loop nest for MatMul, a checked index for a row read).
 
 An op the lowerer cannot write raises NotLowerable with the reason, which the partitioner
 records (the op runs in the numpy tier) and the compiler report shows.

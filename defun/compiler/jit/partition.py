@@ -7,8 +7,9 @@ op joins the open cluster unless it reads a value that a numpy-tier op computed 
 (that would be a cycle), and the cluster closes as soon as a numpy-tier op reads from it. So every
 input of a cluster is computed before its last op and every reader of its outputs comes after, and
 the executor writes the whole cluster as one call at the place of its last op. Stateful ops never
-join (they stay in program order in the numpy tier); a cluster of one plain op gains nothing over
-numpy's own call and is left there too.
+join (they stay in program order in the numpy tier), except inside a native loop, where a
+variable read is hoisted before the call (lowerer.HostValue). A cluster without loops or branches
+and of fewer than MIN_CLUSTER_OPS ops gains nothing over numpy's own calls and is left there too.
 """
 from defun.compiler.jit import fusion
 from defun.compiler.jit.lowerer import Lowerer, NotLowerable, NumpyIsFaster
