@@ -34,14 +34,23 @@ def defun_newton(a, n):
     return tf.while_loop(lambda i, x: i < n, body, (tf.constant(0), tf.constant(1.0)))[1]
 
 
+# The same loop compiled natively (jit_compile=True: numba, the defun[jit] extra; without it,
+# the numpy tier again, after a warning).
+jit_newton = tf.function(defun_newton.python_function, jit_compile=True)
+
+
 def main():
     a, n = np.float32(2.0), np.int32(N)
     ta, tn = tf.constant(a), tf.constant(n)
     assert abs(float(defun_newton(ta, tn)) - float(numpy_newton(a, n))) < 1e-6
+    assert float(jit_newton(ta, tn)) == float(defun_newton(ta, tn))
     base = once(lambda: numpy_newton(a, n), repeat=7) / N
     ours = once(lambda: defun_newton(ta, tn), repeat=7) / N
+    jit = once(lambda: jit_newton(ta, tn), repeat=7) / N
     report([('W4 Newton sqrt, while_loop, per iteration', 'Python loop, np.float32',
-             base, ours, '<= 2x (TF 2.21: 53x)')])
+             base, ours, '<= 2x (TF 2.21: 53x)'),
+            ('W4 the same, jit_compile=True', 'Python loop, np.float32',
+             base, jit, '<= 0.05x (JAX: ~0.06x)')])
 
 
 if __name__ == '__main__':

@@ -38,6 +38,7 @@ class GradientGraph:
                  outer_graph: Graph | None = None) -> None:
         self.forward = forward
         self.graph = graph = FuncGraph(name, outer_graph=outer_graph, foreign_ok=True)
+        graph.jit_compile = forward.jit_compile   # a jit function's backward is compiled alike
         shapes = seed_shapes if seed_shapes is not None else [t.shape for t in targets]
         with context.graph_mode(graph, fresh_tapes=True):
             self.seeds, target_grads = [], {}

@@ -21,7 +21,7 @@ import keyword
 import numpy as np
 
 from defun.core import error_helpers, errors
-from defun.compiler import folding
+from defun.compiler import folding, jit
 from defun.compiler.elementwise import rewrite_with_buffers
 from defun.compiler.forms import INFIX as _INFIX, PythonInts, infix
 from defun.compiler.keys import cse_key, python_identifier
@@ -52,10 +52,18 @@ class Optimizations:
 COMPILE_EAGERLY_UP_TO = 200
 
 
-def compile_graph(graph, inputs, outputs, name='graph_fn', optimizations=None):
-    """Builds the callable for `graph` computing `outputs` (tensors) from `inputs` (placeholders)."""
+def compile_graph(graph, inputs, outputs, name='graph_fn', optimizations=None, only_needed=False):
+    """Builds the callable for `graph` computing `outputs` (tensors) from `inputs` (placeholders).
+    `only_needed`: only the ops the outputs need (not every stateful op of the graph). A graph
+    traced with jit_compile=True has its lowerable clusters compiled by the native tier."""
     opts = optimizations or Optimizations()
     builder = _Builder(graph, inputs, outputs, opts, name)
+    builder.stateful_roots = not only_needed
+    if graph.jit_compile and not only_needed:
+        builder.native = jit.native_partition(
+            graph, inputs, outputs, builder.live_ops(), builder.fn_name,
+            lambda c: compile_graph(graph, c.inputs, c.outputs, f'{name}_numpy_tier',
+                                    only_needed=True))
     return builder.build()
 
 
@@ -89,6 +97,7 @@ class _Builder:
         self.nonnegative = set()  # names known to hold values >= 0 in this scope
         self.op_inputs = {}       # op -> its input names, shared by sub-builders (error reruns)
         self.kernels = {}         # op -> the kernel an emitter asked for instead of its own
+        self.native = None        # jit graphs: the partition into native clusters (compiler/jit)
 
     # -- naming
     def fresh(self, hint):
@@ -190,6 +199,9 @@ class _Builder:
         names = self.names
         if op.outputs and all(id(t) in names for t in op.outputs):
             return  # an input of the callable
+        if self.native is not None and op in self.native.by_op:
+            self.emit_cluster(self.native.by_op[op], op)
+            return
         opdef = op.opdef
         if opdef.is_placeholder:
             raise errors.InvalidArgumentError(
@@ -273,6 +285,20 @@ class _Builder:
         self.steps.append((op, op.opdef.graph_kernel, in_names, attrs, out_names))
         self.chunks.append((len(self.lines_with_ops), op, in_names, out_names))
         for t, n in zip(op.outputs, out_names):
+            self.names[id(t)] = n
+
+    def emit_cluster(self, cluster, op):
+        """One call of a native cluster, written where its last op is (see jit/partition.py)."""
+        if op is not cluster.last:
+            return
+        in_names = [self.names[id(t)] for t in cluster.inputs]
+        out_names = [self.fresh(t.op.name) for t in cluster.outputs]
+        fn = self.bind(cluster.native, 'native')
+        targets = ', '.join(out_names) + (',' if len(out_names) == 1 else '')
+        self.lines_with_ops.append((f'{targets} = {fn}({", ".join(in_names)})', cluster))
+        self.op_inputs[cluster] = in_names
+        self.chunks.append((len(self.lines_with_ops), cluster, in_names, out_names))
+        for t, n in zip(cluster.outputs, out_names):
             self.names[id(t)] = n
 
     def call_line(self, op, in_names, out_names, arrays_0d=False):
@@ -400,8 +426,9 @@ class _Builder:
         outs = [self.names[id(t)] for t in self.outputs]
         return GraphCallable(lambda: self.write_source(params, outs), self.namespace,
                              self.fn_name, self.steps, params, outs, self.graph,
-                             compile_now=len(self.steps) <= COMPILE_EAGERLY_UP_TO,
-                             op_inputs=self.op_inputs)
+                             compile_now=(len(self.steps) <= COMPILE_EAGERLY_UP_TO
+                                          or self.native is not None),
+                             op_inputs=self.op_inputs, native=self.native)
 
 
 def _may_be_large(tensor):

@@ -23,7 +23,7 @@ class GraphCallable:
     """
 
     def __init__(self, write_source, namespace, fn_name, steps, params, out_names, graph,
-                 compile_now, op_inputs=None):
+                 compile_now, op_inputs=None, native=None):
         self._write_source = write_source  # () -> (source, op_lines), run once, when first needed
         self._source = None
         self.graph = graph
@@ -35,6 +35,8 @@ class GraphCallable:
         self._op_lines = {}            # generated line number -> op, for error messages
         self._op_inputs = op_inputs or {}  # op -> the names of its inputs in the generated code
         self._filename = None
+        # jit graphs: the native tier's partition (what runs natively, what fell back and why)
+        self.native = native
         if compile_now:
             self.fn = self.compile()
         else:

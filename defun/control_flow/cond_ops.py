@@ -21,7 +21,7 @@ from defun.core import context, dtypes
 from defun.core.dispatch import apply_op
 from defun.compiler.executor import indent
 from defun.autodiff.gradient_graph import GradientGraph
-from defun.control_flow import subgraph as cf
+from defun.control_flow import lowering, subgraph as cf
 from defun.ops.framework import base_ops
 from defun.core.registry import define_op
 from defun.core.shapes import TensorShape
@@ -135,10 +135,16 @@ _FACTS = dict(num_outputs=None, skips_unneeded_inputs=True, accepts_missing_grad
               kernel_takes_live_outputs=True,
               own_outputs=lambda op: len(_branches(op.attrs)[0].outputs))
 
-IF = define_op('If', _if_kernel, _infer, _grad, stateful=True, emit=_emit_if, **_FACTS)
-STATELESS_IF = define_op('StatelessIf', _if_kernel, _infer, _grad, emit=_emit_if, **_FACTS)
-CASE = define_op('Case', _case_kernel, _infer, _grad, stateful=True, emit=_emit_case, **_FACTS)
-STATELESS_CASE = define_op('StatelessCase', _case_kernel, _infer, _grad, emit=_emit_case, **_FACTS)
+_lower_if = lowering.lower_branches(_branches, lambda pred, i: pred)
+_lower_case = lowering.lower_branches(_branches, lambda index, i: f'{index} == {i}')
+IF = define_op('If', _if_kernel, _infer, _grad, stateful=True, emit=_emit_if, lowering=_lower_if,
+               **_FACTS)
+STATELESS_IF = define_op('StatelessIf', _if_kernel, _infer, _grad, emit=_emit_if,
+                         lowering=_lower_if, **_FACTS)
+CASE = define_op('Case', _case_kernel, _infer, _grad, stateful=True, emit=_emit_case,
+                 lowering=_lower_case, **_FACTS)
+STATELESS_CASE = define_op('StatelessCase', _case_kernel, _infer, _grad, emit=_emit_case,
+                           lowering=_lower_case, **_FACTS)
 
 
 def create(kind, selector, graphs, inputs):

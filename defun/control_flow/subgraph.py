@@ -131,7 +131,9 @@ def to_graph_value(value):
 
 def new_subgraph(name):
     """A FuncGraph nested in the current graph (captures go through the current graph)."""
-    return FuncGraph(name, outer_graph=context.current_graph())
+    graph = FuncGraph(name, outer_graph=context.current_graph())
+    graph.jit_compile = False   # the native tier lowers it as part of its op, never alone
+    return graph
 
 
 def trace_into(graph, fn, *args):

@@ -29,7 +29,7 @@ from defun.core.dispatch import apply_op
 from defun.autodiff.gradient_graph import GradientGraph
 from defun.graphs.operation import GraphTensor
 from defun.control_flow import subgraph as cf
-from defun.control_flow import while_emission
+from defun.control_flow import lowering, while_emission
 from defun.control_flow import while_runner as run
 from defun.ops.framework import base_ops
 from defun.ops.array import tensor_array_ops as ta_ops
@@ -49,7 +49,7 @@ def _grad(op, *grads, needed=None):
 # gradient (see backprop.backward); the kernel builds only the stacks something reads.
 _FACTS = dict(num_outputs=None, emit=while_emission.emit, skips_unneeded_inputs=True,
               accepts_missing_grads=True, kernel_takes_live_outputs=True,
-              own_outputs=lambda op: op.attrs['n_vars'] + 1)
+              own_outputs=lambda op: op.attrs['n_vars'] + 1, lowering=lowering.lower_while)
 WHILE = define_op('While', run.kernel, run.infer, _grad, stateful=True, **_FACTS)
 STATELESS_WHILE = define_op('StatelessWhile', run.kernel, run.infer, _grad, **_FACTS)
 

@@ -424,3 +424,57 @@ def in_tf1_graph():
     """True while a plain Graph (Graph.as_default, not a function being traced) is current."""
     graph = _state.graph
     return graph is not None and not getattr(graph, 'building_function', True)
+
+
+# jit_compile (the native tier, defun/compiler/jit/): `requested`, per thread, is what the
+# innermost tf.function being traced asked for (None: inherit, as TF's nested functions join the
+# outer one's cluster); FuncGraphs record it when they are created. `backend_hidden` makes the
+# native backend look absent (tests of the fallback without uninstalling it).
+_jit = threading.local()
+
+
+def jit_requested():
+    """True when graphs traced now are to be compiled by the native tier."""
+    return bool(getattr(_jit, 'requested', None))
+
+
+@contextlib.contextmanager
+def jit_scope(requested):
+    """Graphs traced in the block are jit-compiled (True), not (False), or as outside (None)."""
+    saved = getattr(_jit, 'requested', None)
+    if requested is not None:
+        _jit.requested = bool(requested)
+    try:
+        yield
+    finally:
+        _jit.requested = saved
+
+
+def jit_backend_hidden():
+    return bool(getattr(_jit, 'hidden', False))
+
+
+@contextlib.contextmanager
+def hide_jit_backend():
+    """In the block, the native tier's backend counts as not installed (jit_compile=True runs
+    the numpy tier and warns, as without the `defun[jit]` extra)."""
+    saved = getattr(_jit, 'hidden', False)
+    _jit.hidden = True
+    try:
+        yield
+    finally:
+        _jit.hidden = saved
+
+
+# Native code the jit tier compiled in this process, by the hash of its source: compiled code
+# only (never a graph, tensor or Variable), shared by every graph with the same source.
+_native = {'modules': {}, 'lock': threading.RLock()}
+
+
+def native_module(key, make):
+    """The module compiled for source hash `key`, made once per process by `make()`."""
+    with _native['lock']:
+        module = _native['modules'].get(key)
+        if module is None:
+            module = _native['modules'][key] = make()
+        return module

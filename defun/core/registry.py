@@ -53,6 +53,14 @@ class OpDef:
       Or a pair (text, positions): the expression is exact when those inputs are >= 0; the
       executor writes `text if <they are> else <kernel call>` (the kernel raising its error),
       without the test where it knows them to be (a loop counter).
+    lowering: how the native tier (jit_compile=True, defun/compiler/jit/) writes the op in its
+      generated numba source: a template ('np.exp({0})', inputs by position; '{dtype}' is the
+      output's numpy type), or a pair (template, kinds) lowered only for inputs of those dtype
+      kinds ('f': floats; 'iu': integers; 'b': bool), or a function
+      lowering(op, input_names, ctx) -> expression text, or (lines, output expressions) for an op
+      of several outputs or statements (control flow). It raises ctx.NotLowerable(reason) for a
+      case it does not cover (the op then runs in the numpy tier, the report says why). None: the
+      op always runs in the numpy tier.
     index_inputs(op) -> input positions: inputs the kernel and the expression use only as Python
       indices (through int() or a subscript), so generated code may pass a Python int there for an
       int32 scalar (a loop counter, see executor.PythonInts).
@@ -83,14 +91,14 @@ class OpDef:
                  'defined_at', 'doc', 'explain_error', 'emit', 'expression', 'index_inputs', 'fold',
                  'partial_fold', 'foldable', 'is_placeholder', 'is_identity', 'accepts_missing_grads',
                  'skips_unneeded_inputs', 'kernel_takes_live_outputs', 'own_outputs', 'reads_only',
-                 'takes_indexed_slices', '__weakref__')
+                 'takes_indexed_slices', 'lowering', '__weakref__')
 
     def __init__(self, type, kernel, infer, num_outputs=1, stateful=False, defined_at='', doc='',
                  explain_error=None, emit=None, expression=None, index_inputs=None, fold=None,
                  partial_fold=None, foldable=True, is_placeholder=False, is_identity=False,
                  accepts_missing_grads=False, skips_unneeded_inputs=False,
                  kernel_takes_live_outputs=False, own_outputs=None, reads_only=False,
-                 takes_indexed_slices=False):
+                 takes_indexed_slices=False, lowering=None):
         self.type = type
         self.explain_error = explain_error
         if isinstance(kernel, Kernels):
@@ -116,6 +124,7 @@ class OpDef:
         self.own_outputs = own_outputs
         self.reads_only = reads_only
         self.takes_indexed_slices = takes_indexed_slices
+        self.lowering = lowering
 
     @property
     def grad(self):
@@ -152,7 +161,7 @@ def define_op(type: str, kernel: Callable | Kernels, infer: Callable, grad: Call
     `kernel` is a function or a `Kernels` pair; `facts` are the other OpDef fields (emit,
     expression, index_inputs, fold, partial_fold, foldable, is_placeholder, is_identity,
     accepts_missing_grads, skips_unneeded_inputs, kernel_takes_live_outputs, own_outputs,
-    reads_only)."""
+    reads_only, lowering)."""
     site = _caller_site()
     if type in _OPS:
         raise ValueError(f"Op type '{type}' is already defined at {_OPS[type].defined_at}; "

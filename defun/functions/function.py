@@ -23,6 +23,7 @@ from autograph import impl as autograph_impl
 from autograph import options as autograph_options
 from defun.functions.autograph_off import explain_python_control_flow
 from defun.core import context, error_helpers, nest
+from defun.compiler.jit.report import compiler_ir
 from defun.functions.call_binding import Binder, WeakMethod, weak_refs
 from defun.functions.input_signature import signature_key
 from defun.functions.retraces import RetraceLog
@@ -238,6 +239,14 @@ class Function:
             return concrete
         return self._concrete_for(key, values, feeds, holders)
 
+    def experimental_get_compiler_ir(self, *args, **kwargs):
+        """TF's view of what jit_compile made of the trace for these arguments: returns
+        `get(stage='hlo')`, the text of one stage ('hlo': the report of what ran natively,
+        what fell back to the numpy tier and why; 'source': the native source; 'optimized_hlo':
+        the LLVM IR of the compiled code; 'py': the numpy tier's Python)."""
+        concrete = self.get_concrete_function(*args, **kwargs)
+        return functools.partial(compiler_ir, concrete.callable, self._name)
+
     def _key_for(self, args, kwargs):
         names, values, _ = self._binder.bind(args, kwargs) if (args or kwargs) else (
             self._binder.names, list(self._input_signature or ()), None)
@@ -333,15 +342,17 @@ class Function:
         first = self._tracing_count == 0
         policy = VariablePolicy(allowed=first, fn_name=self._name,
                                 later_call=not first and not self._variables_created)
-        concrete = trace_function(fn, self._name, self._binder, key, values, feeds, policy)
+        with context.jit_scope(self._jit_compile):   # the graphs record it (compiler/jit)
+            concrete = trace_function(fn, self._name, self._binder, key, values, feeds, policy)
         self._tracing_count += 1
         if policy.created:
             self._variables_created = True
             self._tracing_count += 1  # TF counts the second, creation-free trace too
             # TF's rule: after a trace that created variables, trace again with creation
             # forbidden, so a function that creates a variable on every call fails now.
-            concrete = trace_function(fn, self._name, self._binder, key, values, feeds,
-                                      VariablePolicy(False, self._name))
+            with context.jit_scope(self._jit_compile):
+                concrete = trace_function(fn, self._name, self._binder, key, values, feeds,
+                                          VariablePolicy(False, self._name))
         return concrete
 
     def _traced_python_function(self):

@@ -38,6 +38,7 @@ class FuncGraph(Graph):
         self.trace_argument_arrays = None
         if outer_graph is None and context.executing_eagerly():
             self.seed_offset = 0
+        self.jit_compile = context.jit_requested()
 
     # -- inputs
     def add_placeholder(self, dtype, shape, name=None):

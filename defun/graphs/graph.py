@@ -51,6 +51,9 @@ class Graph:
     # TF's flag: False for a plain Graph (where `==` on tensors compares identity, as in TF1
     # graph code), True for graphs traced from functions (where `==` is elementwise).
     building_function = False
+    # Whether the executor compiles this graph with the native tier (tf.function(jit_compile=True),
+    # see defun/compiler/jit/); FuncGraphs take it from the trace that creates them.
+    jit_compile = False
 
     def __init__(self):
         self._ops = []

@@ -97,8 +97,21 @@ def _gather_expression(op, names):
     return f'{names[0]}[{names[1]}]', (1,)
 
 
+def _gather_lowering(op, ins, ctx):
+    """One row, `params[i]`, for a scalar index on axis 0, its range checked (TF's rule)."""
+    params, indices = op.inputs
+    if op.attrs['axis'] != 0 or op.attrs['batch_dims'] != 0 or indices.shape.rank != 0 or \
+            params.shape.rank in (None, 0):
+        raise ctx.NotLowerable(f'{op.type} {op.name!r}: only one row by a scalar index')
+    out = ctx.fresh(op.name)
+    return [f'if {ins[1]} < 0 or {ins[1]} >= {ins[0]}.shape[0]:',
+            "    raise IndexError('GatherV2: index out of range')",
+            f'{out} = {ins[0]}[{ins[1]}]'], [out]
+
+
 GATHER = define_op('GatherV2', _gather_kernel, _gather_infer, _gather_grad,
-                   expression=_gather_expression, index_inputs=lambda op: (1,))
+                   expression=_gather_expression, index_inputs=lambda op: (1,),
+                   lowering=_gather_lowering)
 
 
 def _gather_grad_kernel(params_shape, indices, g, axis, batch_dims):

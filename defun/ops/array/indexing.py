@@ -192,6 +192,19 @@ def _strided_slice_expression(op, names):
     return f'{names[0]}[{_subscript(op.attrs["spec"], names[1:])}]'
 
 
+def _strided_slice_lowering(op, ins, ctx):
+    """`x[i]` (one integer index on the first axis; numpy's and TF's [-n, n) range, checked):
+    the other slices stay in the numpy tier."""
+    spec = op.attrs['spec']
+    if len(spec) != 1 or spec[0][0] != 'int' or not op.inputs[0].shape.rank:
+        raise ctx.NotLowerable(f'{op.type} {op.name!r}: only x[i] is lowered')
+    x, out = ins[0], ctx.fresh(op.name)
+    i = ins[1] if spec[0][1] is DYNAMIC else repr(spec[0][1])
+    return [f'if {i} < -{x}.shape[0] or {i} >= {x}.shape[0]:',
+            "    raise IndexError('StridedSlice: index out of range')",
+            f'{out} = {x}[{i}]'], [out]
+
+
 def _strided_slice_partial(op, partial):
     """A slice of a partly known vector (`tf.shape(x)[1:]`, `tf.shape(x)[0]`)."""
     values = partial(op.inputs[0])
@@ -212,7 +225,7 @@ STRIDED_SLICE = define_op(
     'StridedSlice', _strided_slice_kernel,
     lambda x, *dyn, spec: (x.dtype, _strided_slice_dims(dims(x), spec, dyn)), _strided_slice_grad,
     expression=_strided_slice_expression, index_inputs=lambda op: range(1, len(op.inputs)),
-    partial_fold=_strided_slice_partial)
+    partial_fold=_strided_slice_partial, lowering=_strided_slice_lowering)
 
 
 def _strided_slice_grad_kernel(shape_, g, *dynamic, spec):

@@ -208,9 +208,22 @@ def _read_expression(op, names):
     return f'{names[0]}[{names[1]}]', (1,)
 
 
+def _read_lowering(op, ins, ctx):
+    """`buf[i]` in native code, as _read_expression, with the bounds checked (numba does not)."""
+    d = dims(op.inputs[0])
+    if d is None or len(d) < 2 or op.inputs[1].shape.rank != 0:
+        raise ctx.NotLowerable(f'{op.type} {op.name!r}: a buffer of unknown or rank-1 shape')
+    buf, i = ins
+    out = ctx.fresh(op.name)
+    return [f'if {i} < 0 or {i} >= {buf}.shape[0]:',
+            "    raise IndexError('TensorArray read: index out of range')",
+            f'{out} = {buf}[{i}]'], [out]
+
+
 READ = define_op('TensorArrayReadV3', _read_kernel, _read_infer,
                  lambda op, g: (apply_op(READ_GRAD, (op.inputs[0], op.inputs[1], g)), None),
                  expression=_read_expression, index_inputs=lambda op: (1,),
+                 lowering=_read_lowering,
                  doc='Row `index` of the buffer.')
 
 

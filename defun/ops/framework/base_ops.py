@@ -10,7 +10,7 @@ import numpy as np
 
 from defun.core import dtypes, error_helpers, errors
 from defun.core.dispatch import apply_op
-from defun.ops.support import helpers as op_helpers
+from defun.ops.support import helpers as op_helpers, lowerings
 from defun.ops.support.helpers import dims, same_as_first, to_tensor
 from defun.core.registry import define_op
 from defun.ops.support import validation
@@ -54,7 +54,7 @@ def _cast_grad(op, g):
     return cast(g, src)
 
 
-CAST = define_op('Cast', _cast_kernel, _cast_infer, _cast_grad,
+CAST = define_op('Cast', _cast_kernel, _cast_infer, _cast_grad, lowering=lowerings.cast,
                  partial_fold=lambda op, partial: (partial(op.inputs[0])
                                                    if op.outputs[0].dtype.is_integer else None))
 

@@ -43,10 +43,10 @@ def _binary_infer(op, kinds=None):
     return infer
 
 
-def _define_binary(op_type, kernel, grad, op, kinds=None):
+def _define_binary(op_type, kernel, grad, op, kinds=None, lowering=None):
     if kinds is not None:
         kernel = checked_kernel(kernel, kinds, op)
-    return define_op(op_type, kernel, _binary_infer(op, kinds), grad)
+    return define_op(op_type, kernel, _binary_infer(op, kinds), grad, lowering=lowering)
 
 
 CONJ = define_op('Conj', np.conj, same_as_first, lambda op, g: conj(g))
@@ -66,14 +66,15 @@ def conj(x, name=None):
 # TF's type constraints: numbers (and strings, which AddV2 concatenates); never bool.
 _ADD_KINDS = NUMERIC + 'O'
 ADD = _define_binary('AddV2', operator.add, lambda op, g: (sum_to(g, op.inputs[0]),
-                                                     sum_to(g, op.inputs[1])), 'add', _ADD_KINDS)
+                                                     sum_to(g, op.inputs[1])), 'add', _ADD_KINDS,
+                     lowering=('{0} + {1}', 'iuf'))
 SUB = _define_binary('Sub', operator.sub, lambda op, g: (sum_to(g, op.inputs[0]),
                                                         sum_to(-g, op.inputs[1])), 'subtract',
-                     NUMERIC)
+                     NUMERIC, lowering=('{0} - {1}', 'iuf'))
 MUL = _define_binary('Mul', operator.mul,
                      lambda op, g: (sum_to(g * conj(op.inputs[1]), op.inputs[0]),
                                     sum_to(conj(op.inputs[0]) * g, op.inputs[1])), 'multiply',
-                     NUMERIC)
+                     NUMERIC, lowering=('{0} * {1}', 'iuf'))
 
 
 def _real_div_grad(op, g):
@@ -82,7 +83,8 @@ def _real_div_grad(op, g):
     return sum_to(g / y, op.inputs[0]), sum_to(g * ((-x / y) / y), op.inputs[1])
 
 
-REAL_DIV = _define_binary('RealDiv', operator.truediv, _real_div_grad, 'truediv')
+REAL_DIV = _define_binary('RealDiv', operator.truediv, _real_div_grad, 'truediv',
+                          lowering=('{0} / {1}', 'f'))
 
 
 def _operands(x, y, op):
@@ -183,8 +185,10 @@ def _min_max_grad(selector):
     return grad
 
 
-MAXIMUM = _define_binary('Maximum', np.maximum, _min_max_grad(greater_equal), 'maximum', REAL)
-MINIMUM = _define_binary('Minimum', np.minimum, _min_max_grad(less_equal), 'minimum', REAL)
+MAXIMUM = _define_binary('Maximum', np.maximum, _min_max_grad(greater_equal), 'maximum', REAL,
+                         lowering=('np.maximum({0}, {1})', 'iuf'))
+MINIMUM = _define_binary('Minimum', np.minimum, _min_max_grad(less_equal), 'minimum', REAL,
+                         lowering=('np.minimum({0}, {1})', 'iuf'))
 
 
 @documented('binary', 'Returns the element-wise maximum of `x` and `y`, broadcasting.')
@@ -234,9 +238,9 @@ def _neg_infer(x):
 
 
 NEG = define_op('Neg', checked_kernel(np.negative, 'fci', 'negative'), _neg_infer,
-                lambda op, g: -g)
+                lambda op, g: -g, lowering=('-{0}', 'if'))
 SQUARE = define_op('Square', np.square, same_as_first,
-                   lambda op, g: g * (conj(op.inputs[0]) * 2))
+                   lambda op, g: g * (conj(op.inputs[0]) * 2), lowering=('{0} * {0}', 'iuf'))
 
 
 @documented('unary', 'Computes -x element-wise.')

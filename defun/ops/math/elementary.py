@@ -15,6 +15,7 @@ from defun.core.dispatch import apply_op
 from defun.ops.support import helpers as op_helpers
 from defun.ops.math.arithmetic import conj, divide_no_nan, square
 from defun.ops.support.helpers import binary_args, dims, to_tensor
+from defun.ops.support.lowerings import vector_math
 from defun.ops.framework.base_ops import ones_like, sum_to, zeros_like
 from defun.ops.math.complex_numbers import complex
 from defun.ops.support.dtype_checks import (FLOAT, INEXACT, NUMERIC, check_inputs, checked_kernel,
@@ -34,9 +35,10 @@ def _infer_checked(op, kinds):
     return infer
 
 
-def _unary(op_type, kernel, grad, op, kinds=INEXACT):
+def _unary(op_type, kernel, grad, op, kinds=INEXACT, lowering=None):
     """An elementwise op of one input whose output has the input's dtype and shape."""
-    return define_op(op_type, checked_kernel(kernel, kinds, op), _infer_checked(op, kinds), grad)
+    return define_op(op_type, checked_kernel(kernel, kinds, op), _infer_checked(op, kinds), grad,
+                     lowering=lowering)
 
 
 def _arg(x, op):
@@ -122,7 +124,8 @@ RECIPROCAL = define_op('Reciprocal',
                                              'Reciprocal'),
                        _infer_checked('reciprocal', NUMERIC),
                        lambda op, g: apply_op(RECIPROCAL_GRAD, (op.outputs[0], g)))
-SQRT = _unary('Sqrt', np.sqrt, lambda op, g: apply_op(SQRT_GRAD, (op.outputs[0], g)), 'sqrt')
+SQRT = _unary('Sqrt', np.sqrt, lambda op, g: apply_op(SQRT_GRAD, (op.outputs[0], g)), 'sqrt',
+               lowering=('np.sqrt({0})', 'f'))
 # TF computes a half rsqrt in float32 and rounds once (1 / sqrt(x) rounded twice differs).
 RSQRT = _unary('Rsqrt', half_in_float32(lambda x: np.reciprocal(np.sqrt(x))),
                lambda op, g: apply_op(RSQRT_GRAD, (op.outputs[0], g)), 'rsqrt')
@@ -145,8 +148,9 @@ def rsqrt(x, name=None):
 
 # ---------------------------------------------------------------- exp and log
 
-EXP = _unary('Exp', np.exp, lambda op, g: g * _out(op), 'exp')
-LOG = _unary('Log', np.log, lambda op, g: g * reciprocal(_in(op)), 'log')
+EXP = _unary('Exp', np.exp, lambda op, g: g * _out(op), 'exp', lowering=vector_math('np.exp'))
+LOG = _unary('Log', np.log, lambda op, g: g * reciprocal(_in(op)), 'log',
+              lowering=vector_math('np.log'))
 LOG1P = _unary('Log1p', np.log1p, lambda op, g: g * reciprocal(1 + _in(op)), 'log1p')
 EXPM1 = _unary('Expm1', np.expm1, lambda op, g: g * exp(_in(op)), 'expm1')
 
@@ -185,8 +189,8 @@ def _acos_grad(op, g):
     return -g * reciprocal(sqrt(1 - square(_in(op))))
 
 
-SIN = _unary('Sin', np.sin, lambda op, g: g * cos(_in(op)), 'sin')
-COS = _unary('Cos', np.cos, lambda op, g: -g * sin(_in(op)), 'cos')
+SIN = _unary('Sin', np.sin, lambda op, g: g * cos(_in(op)), 'sin', lowering=vector_math('np.sin'))
+COS = _unary('Cos', np.cos, lambda op, g: -g * sin(_in(op)), 'cos', lowering=vector_math('np.cos'))
 TAN = _unary('Tan', np.tan, _tan_grad, 'tan')
 ASIN = _unary('Asin', np.arcsin, _asin_grad, 'asin')
 ACOS = _unary('Acos', np.arccos, _acos_grad, 'acos')
@@ -274,7 +278,8 @@ _TWO_OVER_ROOT_PI = 2 / math.sqrt(math.pi)
 
 SINH = _unary('Sinh', np.sinh, lambda op, g: g * cosh(_in(op)), 'sinh')
 COSH = _unary('Cosh', np.cosh, lambda op, g: g * sinh(_in(op)), 'cosh')
-TANH = _unary('Tanh', np.tanh, lambda op, g: g * (1 - _out(op) * _out(op)), 'tanh')
+TANH = _unary('Tanh', np.tanh, lambda op, g: g * (1 - _out(op) * _out(op)), 'tanh',
+               lowering=vector_math('np.tanh'))
 SIGMOID = _unary('Sigmoid', _sigmoid_kernel,
                  # (g * y) * (1 - y): TF's SigmoidGrad order, so float results agree bit for bit
                  lambda op, g: g * _out(op) * (1 - _out(op)), 'sigmoid')
@@ -334,7 +339,8 @@ def erfc(x, name=None):
 # ---------------------------------------------------------------- abs, sign, rounding
 
 # TF's Abs and Sign take signed ints only (no unsigned), as Neg and Pow.
-ABS = _unary('Abs', np.abs, lambda op, g: g * sign(op.inputs[0]), 'abs', 'fi')
+ABS = _unary('Abs', np.abs, lambda op, g: g * sign(op.inputs[0]), 'abs', 'fi',
+             lowering='np.abs({0})')
 SIGN = _unary('Sign', np.sign, lambda op, g: zeros_like(op.inputs[0]), 'sign', 'fci')
 
 
@@ -363,8 +369,8 @@ def sign(x, name=None):
 
 
 ROUND = _unary('Round', np.round, None, 'round', FLOAT)
-FLOOR = _unary('Floor', np.floor, None, 'floor', FLOAT)
-CEIL = _unary('Ceil', np.ceil, None, 'ceil', FLOAT)
+FLOOR = _unary('Floor', np.floor, None, 'floor', FLOAT, lowering=('np.floor({0})', 'f'))
+CEIL = _unary('Ceil', np.ceil, None, 'ceil', FLOAT, lowering=('np.ceil({0})', 'f'))
 
 
 def round(x, name=None):

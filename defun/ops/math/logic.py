@@ -13,7 +13,7 @@ import numpy as np
 
 from defun.core import context, dtypes, errors
 from defun.core.dispatch import apply_op
-from defun.ops.support import helpers as op_helpers
+from defun.ops.support import helpers as op_helpers, lowerings
 from defun.ops.support.helpers import binary_args, dims, to_tensor
 from defun.ops.framework.base_ops import sum_to, zeros_like
 from defun.ops.support.dtype_checks import BOOL, FLOAT, REAL, check_inputs, checked_kernel
@@ -35,15 +35,18 @@ def _compare_infer(op, kinds):
     return infer
 
 
-def _define_compare(op_type, kernel, op, kinds=REAL):
-    return define_op(op_type, checked_kernel(kernel, kinds, op), _compare_infer(op, kinds), None)
+def _define_compare(op_type, kernel, op, kinds=REAL, lowering=None):
+    return define_op(op_type, checked_kernel(kernel, kinds, op), _compare_infer(op, kinds), None,
+                     lowering=lowering)
 
 
 # Operators rather than ufuncs: identical on arrays, much cheaper on numpy scalars.
-LESS = _define_compare('Less', operator.lt, 'less')
-LESS_EQUAL = _define_compare('LessEqual', operator.le, 'less_equal')
-GREATER = _define_compare('Greater', operator.gt, 'greater')
-GREATER_EQUAL = _define_compare('GreaterEqual', operator.ge, 'greater_equal')
+LESS = _define_compare('Less', operator.lt, 'less', lowering=('{0} < {1}', 'iuf'))
+LESS_EQUAL = _define_compare('LessEqual', operator.le, 'less_equal',
+                             lowering=('{0} <= {1}', 'iuf'))
+GREATER = _define_compare('Greater', operator.gt, 'greater', lowering=('{0} > {1}', 'iuf'))
+GREATER_EQUAL = _define_compare('GreaterEqual', operator.ge, 'greater_equal',
+                                lowering=('{0} >= {1}', 'iuf'))
 
 
 @documented('compare', 'Returns the truth value of (x < y) element-wise.')
@@ -144,11 +147,11 @@ def _logical_infer(op, kinds=BOOL):
 
 
 LOGICAL_AND = define_op('LogicalAnd', checked_kernel(np.logical_and, BOOL, 'logical_and'),
-                        _logical_infer('logical_and'), None)
+                        _logical_infer('logical_and'), None, lowering=('{0} & {1}', 'b'))
 LOGICAL_OR = define_op('LogicalOr', checked_kernel(np.logical_or, BOOL, 'logical_or'),
-                       _logical_infer('logical_or'), None)
+                       _logical_infer('logical_or'), None, lowering=('{0} | {1}', 'b'))
 LOGICAL_NOT = define_op('LogicalNot', checked_kernel(np.logical_not, BOOL, 'logical_not'),
-                        _logical_infer('logical_not'), None)
+                        _logical_infer('logical_not'), None, lowering=('np.logical_not({0})', 'b'))
 
 
 @documented('logical', 'Returns the truth value of x AND y element-wise.')
@@ -234,7 +237,7 @@ def _select_grad(op, g):
     return None, sum_to(where(c, g, zero), x), sum_to(where(c, zero, g), y)
 
 
-SELECT = define_op('SelectV2', np.where, _select_infer, _select_grad)
+SELECT = define_op('SelectV2', np.where, _select_infer, _select_grad, lowering=lowerings.select)
 
 
 def _where_indices_infer(c):
