@@ -156,3 +156,15 @@ def test_parse_tensor_type_mismatch():
     with pytest.raises(tf.errors.InvalidArgumentError,
                        match='Type mismatch between parsed tensor \\(float\\) and dtype \\(int32\\)'):
         tf.io.parse_tensor(tf.io.serialize_tensor(tf.constant([1.0])), tf.int32)
+
+
+def test_large_records_checksums_match_tf(tmp_path):
+    # Records past the short-message path of the checksum (its block-wise numpy form).
+    expected = [bytes(range(256)) * 40 + b'tail', bytes(range(255, -1, -1)) * 20]
+    tf_file = DATA / 'tf_written_large.tfrecord'
+    assert [r.numpy() for r in tf.data.TFRecordDataset(str(tf_file))] == expected
+    path = tmp_path / 'large.tfrecord'
+    with tf.io.TFRecordWriter(str(path)) as writer:
+        for record in expected:
+            writer.write(record)
+    assert path.read_bytes() == tf_file.read_bytes()

@@ -48,6 +48,8 @@ SPECS = [
          grad=False),
     Spec('StringToHashBucketStrong', lambda a: tf.strings.to_hash_bucket_strong(a, 5, [1, 2]),
          [_WORDS], None, grad=False),
+    Spec('UnsortedSegmentJoin', lambda a: tf.strings.unsorted_segment_join(a, [1, 0, 1, 0], 2),
+         [_WORDS], lambda a: np.array([a[1] + a[3], a[0] + a[2]], dtype=object), grad=False),
     Spec('LookupTableFind', lambda a: tf.lookup.StaticHashTable(
         tf.lookup.KeyValueTensorInitializer(['abc', 'Hello'], [7, 8]), -1).lookup(a), [_WORDS],
          _map(lambda v: {b'abc': 7, b'Hello': 8}.get(v, -1), np.int32), grad=False),

@@ -10,31 +10,10 @@ import struct
 import zlib
 
 from defun.core import errors
+from defun.ops.io.crc32c import crc32c
 
 __all__ = ['crc32c', 'masked_crc32c', 'RecordWriter', 'read_records', 'compression_of',
            'TFRecordOptions', 'TFRecordWriter']
-
-
-def _crc_table():
-    table = []
-    for n in range(256):
-        c = n
-        for _ in range(8):
-            c = (c >> 1) ^ 0x82F63B78 if c & 1 else c >> 1   # Castagnoli's polynomial, reflected
-        table.append(c)
-    return tuple(table)
-
-
-_TABLE = _crc_table()
-
-
-def crc32c(data):
-    """CRC-32C (Castagnoli) of bytes `data`."""
-    crc = 0xFFFFFFFF
-    table = _TABLE
-    for byte in data:
-        crc = table[(crc ^ byte) & 0xFF] ^ (crc >> 8)
-    return crc ^ 0xFFFFFFFF
 
 
 def masked_crc32c(data):

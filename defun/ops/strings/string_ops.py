@@ -19,7 +19,7 @@ from defun.ops.support.helpers import broadcast_dims, dims, same_as_first, stati
 from defun.ops.strings.support import as_array, map_elements, scalar_bytes, string_input
 
 __all__ = ['join', 'reduce_join', 'length', 'lower', 'upper', 'strip', 'regex_full_match',
-           'regex_replace', 'substr']
+           'regex_replace', 'substr', 'unsorted_segment_join']
 
 
 # ---------------------------------------------------------------- join
@@ -344,3 +344,42 @@ def substr(input, pos, len, unit='BYTE', name=None):  # noqa: A002 - TF's argume
 def to_int_tensor(value, name, dtype=None):
     from_value = to_tensor(value, dtype=dtype, name=name, op='substr', hint=dtypes.int32)
     return validation.element_type(from_value, 'i', 'substr', name)
+
+
+# ---------------------------------------------------------------- unsorted_segment_join
+
+def _segment_join_kernel(x, ids, num_segments, separator):
+    x, ids = as_array(x), np.asarray(ids)
+    n = int(num_segments)
+    rows = x.reshape((ids.size,) + x.shape[ids.ndim:])
+    groups = [[] for _ in range(n)]
+    for i, segment in enumerate(ids.reshape(-1).tolist()):
+        if not 0 <= segment < n:
+            raise errors.InvalidArgumentError(
+                f'segment_ids are not allowed to exceed num_segments or to have negative values '
+                f'(segment_ids[{i}] = {segment}, num_segments = {n}).')
+        groups[segment].append(rows[i])
+    out = np.empty((n,) + rows.shape[1:], dtype=object)
+    for s, members in enumerate(groups):
+        joined = _join_kernel(*members, separator=separator) if members else np.array(b'', object)
+        out[s] = joined if joined.ndim else joined[()]
+    return out
+
+
+def _segment_join_infer(x, ids, num_segments, separator):
+    d, k = dims(x), dims(ids)
+    n = static_value(num_segments)
+    lead = (None if n is None else int(n),)
+    return dtypes.string, None if d is None or k is None else lead + d[len(k):]
+
+
+UNSORTED_SEGMENT_JOIN = define_op('UnsortedSegmentJoin', _segment_join_kernel,
+                                  _segment_join_infer, None)
+
+
+def unsorted_segment_join(inputs, segment_ids, num_segments, separator='', name=None):
+    """Joins the strings of `inputs` whose segment ids are equal, in order of appearance."""
+    x = string_input(inputs, 'unsorted_segment_join', 'inputs')
+    ids = to_int_tensor(segment_ids, 'segment_ids')
+    n = to_int_tensor(num_segments, 'num_segments')
+    return apply_op(UNSORTED_SEGMENT_JOIN, (x, ids, n), {'separator': _bytes(separator)}, name)
