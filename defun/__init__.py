@@ -55,6 +55,10 @@ from defun import experimental  # noqa: E402  (tf.experimental.Optional)
 from defun import keras  # noqa: E402
 from defun import optimizers  # noqa: E402  (tf.optimizers)
 from defun import strings, lookup, io, image  # noqa: E402  (tf.strings, tf.lookup, tf.io, tf.image)
+from defun import sparse, ragged  # noqa: E402  (tf.sparse, tf.ragged)
+from defun.ops.sparse.sparse_tensor import SparseTensor, SparseTensorSpec  # noqa: E402
+from defun.ops.ragged.ragged_tensor import RaggedTensor, RaggedTensorSpec  # noqa: E402
+from defun.core.composite import TypeSpec  # noqa: E402
 from defun.core import unsupported as _unsupported  # noqa: E402
 __getattr__ = _unsupported.missing_names(__name__, 'tf', _unsupported.TF_NAMESPACES)  # TF names not here
 

@@ -20,7 +20,7 @@ PACKAGES = ('defun', 'autograph')
 # What defun/ops/ may import from defun: the registry, dispatch, the tensor types and utilities.
 OPS_MAY_IMPORT = frozenset(['defun.core.registry', 'defun.core.dispatch', 'defun.core.tensor', 'defun.core.dtypes',
                             'defun.core.value_conversion', 'defun.core.shapes', 'defun.core.nest', 'defun.core.errors',
-                            'defun.core.error_helpers',  # errors' message helpers (split from it)
+                            'defun.core.error_helpers', 'defun.core.composite',  # errors' helpers; composites
                             'defun.core.context', 'defun.core.names',  # names: a leaf below context
                             'defun.core.unsupported'])  # a leaf: NotInDefunError for parts not built
 
@@ -137,7 +137,8 @@ def test_the_core_imports_autograph_only_in_function_and_the_face():
 # nest and errors): it imports only itself, so it never reaches the graphs or the op tables.
 BOTTOM = frozenset(['defun.core.registry', 'defun.core.dispatch', 'defun.core.context', 'defun.core.tensor',
                     'defun.core.value_conversion', 'defun.core.dtypes', 'defun.core.shapes', 'defun.core.nest',
-                    'defun.core.errors', 'defun.core.error_helpers', 'defun.core.names', 'defun.core.dimension'])
+                    'defun.core.errors', 'defun.core.error_helpers', 'defun.core.names', 'defun.core.dimension',
+                    'defun.core.composite'])
 # Graphs, the executor and autodiff: below control flow, which builds on them.
 BELOW_CONTROL_FLOW = frozenset(['defun.graphs.operation', 'defun.graphs.graph', 'defun.graphs.funcgraph',
                                 'defun.compiler.folding', 'defun.compiler.executor', 'defun.compiler.keys',

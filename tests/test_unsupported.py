@@ -6,7 +6,7 @@ import defun as tf
 from defun.core.unsupported import NotInDefunError, TF_NAMESPACES
 
 
-@pytest.mark.parametrize('path', ['estimator', 'distribute', 'sparse', 'ragged',
+@pytest.mark.parametrize('path', ['estimator', 'distribute',
                                   'summary', 'keras.layers',
                                   'keras.Model', 'keras.losses', 'keras.optimizers.Adafactor',
                                   'keras.optimizers.legacy', 'compat.v1.Session',

@@ -11,12 +11,13 @@ whose OpDef says `accepts_missing_grads` get None instead and skip that work). T
 registry's, written with our own ops, so running them under an outer tape records them (higher order).
 """
 from defun.core import nest, registry
-from defun.core.tensor import Tensor
+from defun.core.tensor import Tensor, convert_to_tensor
 from defun.ops.array import joining as array_ops
+from defun.ops.framework.indexed_slices import IndexedSlices
 from defun.ops.math import exports as math_ops
 
 __all__ = ['backward', 'gradient', 'jacobian', 'batch_jacobian', 'normalize_unconnected',
-           'initial_grads']
+           'initial_grads', 'dense']
 
 
 def normalize_unconnected(value):
@@ -54,11 +55,28 @@ def _ops_between(ops, source_ids, target_ids, stop_ids):
 
 
 def _sum(grads):
+    """The sum of the gradients reaching one tensor: add_n, except that IndexedSlices alone stay
+    sparse (their rows concatenated, as TF's aggregation; with a dense one all become dense)."""
     if grads is None:
         return None
     if len(grads) == 1:
         return grads[0]
+    if any(isinstance(g, IndexedSlices) for g in grads):
+        if all(isinstance(g, IndexedSlices) for g in grads):
+            return _concat_slices(grads)
+        grads = [dense(g) for g in grads]
     return math_ops.add_n(grads)
+
+
+def _concat_slices(grads):
+    flat = [g.flat() for g in grads]
+    return IndexedSlices(array_ops.concat([v for _, v in flat], 0),
+                         array_ops.concat([i for i, _ in flat], 0), grads[0].dense_shape)
+
+
+def dense(grad):
+    """A gradient as a tensor (an IndexedSlices converted as TF converts it)."""
+    return convert_to_tensor(grad) if isinstance(grad, IndexedSlices) else grad
 
 
 def backward(ops, target_grads, source_ids, grad_fn_of=registry.get_gradient_function,
@@ -84,6 +102,8 @@ def backward(ops, target_grads, source_ids, grad_fn_of=registry.get_gradient_fun
         # The flags are facts of the op's own gradient; an override (gradient_override_map) is a
         # plain gradient function.
         own = grad_fn is op.opdef.grad
+        if not (own and op.opdef.takes_indexed_slices):
+            out_grads = [dense(g) for g in out_grads]
         if not (own and op.opdef.accepts_missing_grads):
             out_grads = _zeros_for_missing(op, out_grads)
         if own and op.opdef.skips_unneeded_inputs:

@@ -9,6 +9,7 @@ import numpy as np
 from defun.core import nest
 from defun.ops.math.exports import reduce_sum
 from defun.autodiff.tape import GradientTape
+from defun.autodiff.backprop import dense
 from defun.core.tensor import EagerTensor
 
 __all__ = ['numeric_gradient', 'tape_gradient', 'gradient_error', 'second_order_error']
@@ -50,7 +51,8 @@ def tape_gradient(scalar_fn_tensors, arrays, wrt):
         for i in wrt:
             tape.watch(tensors[i])
         y = scalar_fn_tensors(*tensors)
-    return tape.gradient(y, [tensors[i] for i in wrt])
+    # Sparse gradients (a gather's IndexedSlices) are checked as the dense tensors they stand for.
+    return [dense(g) for g in tape.gradient(y, [tensors[i] for i in wrt])]
 
 
 def gradient_error(f, arrays, wrt=None, delta=1e-6, seed=0):

@@ -47,8 +47,9 @@ class GradientGraph:
                 target_grads.setdefault(id(t), []).append(ph)
             results = backprop.backward(forward.get_operations(), target_grads,
                                         {id(s) for s in sources})
-            self.grads = [None if results.get(id(s)) is None else graph.internalize(results[id(s)])
-                          for s in sources]
+            # A sub-graph's outputs are tensors: sparse gradients (of a gather) are densified.
+            self.grads = [None if results.get(id(s)) is None else
+                          graph.internalize(backprop.dense(results[id(s)])) for s in sources]
 
     def building(self):
         """A context in which new ops go to the gradient graph (with no tape recording them)."""

@@ -148,7 +148,7 @@ def _check_outputs(results, labels, name):
         try:
             nest.assert_same_structure(results[0], result)
             for a, b in zip(nest.flatten(results[0]), nest.flatten(result)):
-                if isinstance(a, cf.CompositeValue) != isinstance(b, cf.CompositeValue) or \
+                if cf.is_composite(a) != cf.is_composite(b) or \
                         (a is None) != (b is None):
                     raise ValueError(f'{a!r} and {b!r} are different kinds of value')
         except (ValueError, TypeError) as exc:

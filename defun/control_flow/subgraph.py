@@ -1,5 +1,6 @@
 """What the control-flow ops share: tracing a Python function into a sub-FuncGraph, composite values
-(TensorArray) inside branch outputs and loop variables, ordering the captures of several sub-graphs
+(TensorArray, and composite tensors such as SparseTensor and RaggedTensor, which cross a boundary
+as their components) inside branch outputs and loop variables, ordering the captures of several sub-graphs
 into one input list, a cache of compiled sub-graphs, and copying a graph into the current one.
 
 The ops themselves live in cond_ops.py (If, Case: cond, case, switch_case) and while_ops.py
@@ -16,6 +17,7 @@ import weakref
 import numpy as np
 
 from defun.core import context, dtypes, error_helpers, nest
+from defun.core.composite import CompositeTensor, spec_of
 from defun.core.dispatch import apply_op
 from defun.compiler.executor import compile_graph
 from defun.graphs.funcgraph import FuncGraph
@@ -45,12 +47,40 @@ class CompositeValue:
         return [t.shape for t in self.component_tensors()]
 
 
+def is_composite(value):
+    """A TensorArray-like CompositeValue or a composite tensor (SparseTensor, RaggedTensor)."""
+    return isinstance(value, (CompositeValue, CompositeTensor))
+
+
+def components(leaf):
+    """The tensors a composite leaf is made of."""
+    if isinstance(leaf, CompositeValue):
+        return leaf.component_tensors()
+    return nest.flatten(leaf, expand_composites=True)
+
+
+def rebuild(leaf, tensors):
+    """A composite leaf like `leaf` made of other tensors."""
+    if isinstance(leaf, CompositeValue):
+        return leaf.from_components(tensors)
+    return nest.pack_sequence_as(leaf, list(tensors), expand_composites=True)
+
+
+def component_invariants(leaf, spec=None):
+    """The most general shapes a composite leaf's components may take across loop iterations:
+    for a composite tensor, those of its TypeSpec's components (or of `spec`, its invariant)."""
+    if isinstance(leaf, CompositeValue):
+        return leaf.component_invariants()
+    spec = spec_of(leaf) if spec is None else spec
+    return [s.shape for s in nest.flatten(spec, expand_composites=True)]
+
+
 def flatten(structure):
     """The tensors (and None leaves) of a nested structure, composites expanded."""
     out = []
     for leaf in nest.flatten(structure):
-        if isinstance(leaf, CompositeValue):
-            out.extend(leaf.component_tensors())
+        if is_composite(leaf):
+            out.extend(components(leaf))
         else:
             out.append(leaf)
     return out
@@ -62,9 +92,9 @@ def pack(structure, flat):
     position = 0
     leaves = []
     for leaf in nest.flatten(structure):
-        if isinstance(leaf, CompositeValue):
-            n = len(leaf.component_tensors())
-            leaves.append(leaf.from_components(flat[position:position + n]))
+        if is_composite(leaf):
+            n = len(components(leaf))
+            leaves.append(rebuild(leaf, flat[position:position + n]))
             position += n
         else:
             leaves.append(flat[position])
@@ -76,7 +106,7 @@ def leaf_paths(structure):
     """A readable path for each flattened tensor ('[1]', "['v']"), for error messages."""
     paths = []
     for path, leaf in nest.flatten_with_tuple_paths(structure):
-        count = len(leaf.component_tensors()) if isinstance(leaf, CompositeValue) else 1
+        count = len(components(leaf)) if is_composite(leaf) else 1
         paths.extend([''.join(f'[{k!r}]' for k in path)] * count)
     return paths
 
@@ -86,8 +116,8 @@ def to_graph_value(value):
     variables are read, Python numbers converted, outer tensors captured."""
     if value is None:
         return value
-    if isinstance(value, CompositeValue):
-        return value.from_components([to_graph_value(t) for t in value.component_tensors()])
+    if is_composite(value):
+        return rebuild(value, [to_graph_value(t) for t in components(value)])
     if hasattr(value, 'read_value') and hasattr(value, 'handle'):
         value = value.read_value()
     if not isinstance(value, Tensor):

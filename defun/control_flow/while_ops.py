@@ -24,6 +24,7 @@ from typing import Any
 import numpy as np
 
 from defun.core import context, dtypes, error_helpers, nest
+from defun.core.composite import is_type_spec
 from defun.core.dispatch import apply_op
 from defun.autodiff.gradient_graph import GradientGraph
 from defun.graphs.operation import GraphTensor
@@ -79,7 +80,7 @@ def while_loop(cond: Callable[..., Any], body: Callable[..., Any], loop_vars: An
 
 
 def _loop_value(value):
-    if value is None or isinstance(value, cf.CompositeValue):
+    if value is None or cf.is_composite(value):
         return value
     if hasattr(value, 'read_value') and hasattr(value, 'handle'):
         return value.read_value()
@@ -179,8 +180,8 @@ def _shape_pairs(structure, shape_invariants):
 def _invariants(structure, shape_invariants, paths):
     result = []
     for leaf, shape in _shape_pairs(structure, shape_invariants):
-        if isinstance(leaf, cf.CompositeValue):
-            result.extend(leaf.component_invariants())
+        if cf.is_composite(leaf):
+            result.extend(cf.component_invariants(leaf, shape if is_type_spec(shape) else None))
         elif shape is None:
             result.append(leaf.shape)
         else:

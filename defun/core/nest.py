@@ -1,9 +1,13 @@
 """Nested structures, as `tf.nest`: lists, tuples, namedtuples and dicts (flattened in sorted key
-order) are structure; everything else (None, tensors, dataclasses, other objects) is a leaf."""
+order) are structure; everything else (None, tensors, dataclasses, other objects) is a leaf.
+With `expand_composites=True` a composite tensor (and the TypeSpec of one) is structure too: its
+components (see composite.py)."""
 from __future__ import annotations
 
 from collections import abc
 from typing import Any
+
+from defun.core.composite import CompositeTensor, is_type_spec, spec_of
 
 __all__ = ['flatten', 'flatten_with_tree', 'flatten_with_tuple_paths', 'pack_sequence_as',
            'map_structure', 'assert_same_structure', 'is_nested', 'flatten_up_to',
@@ -30,6 +34,10 @@ def _children(value):
 
 def flatten(structure: Any, expand_composites: bool = False) -> list:
     """The leaves of `structure`, depth first (dict values in sorted key order)."""
+    if expand_composites:
+        out = []
+        _flatten_expanded(structure, out)
+        return out
     if not is_nested(structure):
         return [structure]
     out = []
@@ -51,6 +59,41 @@ def _flatten_into(structure, out):
             _flatten_into(v, out)
         else:
             out.append(v)
+
+
+def _components(value):
+    """A composite's components (a spec's component specs), or None for anything else."""
+    if isinstance(value, CompositeTensor):
+        return spec_of(value).to_components(value)
+    if is_type_spec(value):
+        return value.component_specs
+    return None
+
+
+def _flatten_expanded(structure, out):
+    parts = _components(structure)
+    if parts is not None:
+        _flatten_expanded(parts, out)
+    elif is_nested(structure):
+        for child in _children(structure):
+            _flatten_expanded(child, out)
+    else:
+        out.append(structure)
+
+
+def _pack_expanded(structure, flat, index):
+    parts = _components(structure)
+    if parts is not None:
+        packed, index = _pack_expanded(parts, flat, index)
+        spec = structure if is_type_spec(structure) else spec_of(structure)
+        return spec.from_components(packed), index
+    if not is_nested(structure):
+        return flat[index], index + 1
+    children = []
+    for child in _children(structure):
+        packed, index = _pack_expanded(child, flat, index)
+        children.append(packed)
+    return _rebuild(structure, children), index
 
 
 def flatten_with_tree(structure):
@@ -162,6 +205,13 @@ def _rebuild(template, children):
 def pack_sequence_as(structure: Any, flat_sequence: abc.Sequence, expand_composites: bool = False) -> Any:
     """Packs the leaves of `flat_sequence` into the shape of `structure`."""
     flat_sequence = list(flat_sequence)
+    if expand_composites:
+        expected = len(flatten(structure, expand_composites=True))
+        if expected != len(flat_sequence):
+            raise ValueError(f'Could not pack sequence. Structure had {expected} atoms, but '
+                             f'flat_sequence had {len(flat_sequence)} items. Structure: '
+                             f'{structure!r}, flat_sequence: {flat_sequence!r}.')
+        return _pack_expanded(structure, flat_sequence, 0)[0]
     if not is_nested(structure):
         if len(flat_sequence) != 1:
             raise ValueError(f'Structure is a scalar but len(flat_sequence) == '
@@ -189,10 +239,13 @@ def _pack(structure, flat, index):
 def assert_same_structure(nest1: Any, nest2: Any, check_types: bool = True,
                           expand_composites: bool = False) -> None:
     """Raises ValueError (different nesting) or TypeError (different sequence types)."""
-    _assert_same(nest1, nest2, check_types, nest1, nest2)
+    _assert_same(nest1, nest2, check_types, nest1, nest2, expand_composites)
 
 
-def _assert_same(a, b, check_types, root1, root2):
+def _assert_same(a, b, check_types, root1, root2, expand=False):
+    if expand and (_components(a) is not None or _components(b) is not None):
+        _assert_same_composites(a, b, check_types, root1, root2)
+        return
     a_nested, b_nested = is_nested(a), is_nested(b)
     if a_nested != b_nested:
         raise ValueError(
@@ -218,7 +271,16 @@ def _assert_same(a, b, check_types, root1, root2):
             f"The two structures don't have the same number of elements.\n\nFirst structure "
             f'({len(ca)} elements): {root1!r}\n\nSecond structure ({len(cb)} elements): {root2!r}')
     for x, y in zip(ca, cb):
-        _assert_same(x, y, check_types, root1, root2)
+        _assert_same(x, y, check_types, root1, root2, expand)
+
+
+def _assert_same_composites(a, b, check_types, root1, root2):
+    spec_a = a if is_type_spec(a) else spec_of(a) if isinstance(a, CompositeTensor) else None
+    spec_b = b if is_type_spec(b) else spec_of(b) if isinstance(b, CompositeTensor) else None
+    if spec_a is None or spec_b is None or (check_types and type(spec_a) is not type(spec_b)):
+        raise TypeError(f"The two structures don't have the same sequence type. Input structure "
+                        f'has type {type(a)!r}, while shallow structure has type {type(b)!r}.')
+    _assert_same(_components(a), _components(b), check_types, root1, root2, True)
 
 
 def _seq_type(value):
@@ -236,11 +298,13 @@ def map_structure(func: abc.Callable, *structures: Any, **kwargs: Any) -> Any:
     if not structures:
         raise ValueError('Must provide at least one structure')
     check_types = kwargs.pop('check_types', True)
-    kwargs.pop('expand_composites', None)
+    expand = kwargs.pop('expand_composites', False)
     if kwargs:
         raise ValueError(f'Only valid keyword arguments are `check_types` and '
                          f'`expand_composites`, not: {", ".join(kwargs)}')
     for other in structures[1:]:
-        assert_same_structure(structures[0], other, check_types=check_types)
-    flat = [flatten(s) for s in structures]
-    return pack_sequence_as(structures[0], [func(*leaves) for leaves in zip(*flat)])
+        assert_same_structure(structures[0], other, check_types=check_types,
+                              expand_composites=expand)
+    flat = [flatten(s, expand_composites=expand) for s in structures]
+    return pack_sequence_as(structures[0], [func(*leaves) for leaves in zip(*flat)],
+                            expand_composites=expand)

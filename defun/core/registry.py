@@ -60,6 +60,9 @@ class OpDef:
       known at build time (None for the others), as TF's constant_value_as_shape reads a shape
       built from `tf.shape(x)[0]` and constants; `partial(t)` gives the same for an input (an
       int or None for a scalar). Used by the shape inference of ops that take a shape tensor.
+    takes_indexed_slices: the gradient function passes an IndexedSlices output gradient on as it
+      is (Identity, ReadVariableOp), so a gather's sparse gradient reaches a variable sparse;
+      other gradient functions get such gradients as dense tensors.
     reads_only: a stateful op that only reads state (a variable read): it may move past other
       reads, never past a write (a loop reading a variable it never writes reads it once).
     foldable: whether build-time folding may run the kernel on constant inputs.
@@ -80,13 +83,14 @@ class OpDef:
                  'defined_at', 'doc', 'explain_error', 'emit', 'expression', 'index_inputs', 'fold',
                  'partial_fold', 'foldable', 'is_placeholder', 'is_identity', 'accepts_missing_grads',
                  'skips_unneeded_inputs', 'kernel_takes_live_outputs', 'own_outputs', 'reads_only',
-                 '__weakref__')
+                 'takes_indexed_slices', '__weakref__')
 
     def __init__(self, type, kernel, infer, num_outputs=1, stateful=False, defined_at='', doc='',
                  explain_error=None, emit=None, expression=None, index_inputs=None, fold=None,
                  partial_fold=None, foldable=True, is_placeholder=False, is_identity=False,
                  accepts_missing_grads=False, skips_unneeded_inputs=False,
-                 kernel_takes_live_outputs=False, own_outputs=None, reads_only=False):
+                 kernel_takes_live_outputs=False, own_outputs=None, reads_only=False,
+                 takes_indexed_slices=False):
         self.type = type
         self.explain_error = explain_error
         if isinstance(kernel, Kernels):
@@ -111,6 +115,7 @@ class OpDef:
         self.kernel_takes_live_outputs = kernel_takes_live_outputs
         self.own_outputs = own_outputs
         self.reads_only = reads_only
+        self.takes_indexed_slices = takes_indexed_slices
 
     @property
     def grad(self):

@@ -14,6 +14,7 @@ nested compiled calls work the same way.
 import threading
 
 from defun.core import context, dtypes, error_helpers, errors, nest
+from defun.core.composite import is_composite
 from defun.core.dispatch import apply_op, kernel_error
 from defun.compiler.executor import compile_graph
 from defun.graphs.funcgraph import variable_of
@@ -85,7 +86,8 @@ class ConcreteFunction:
         self._pack = _packer(structured_outputs)
         # For Function.__call__'s hot path (see call_arrays): one plain tensor out, or a structure.
         self.single_output = (not nest.is_nested(structured_outputs)
-                              and structured_outputs is not None)
+                              and structured_outputs is not None
+                              and not is_composite(structured_outputs))
         # The arrays fed after the arguments, for callers of `callable.fn` (captured eager tensors
         # never change; a trace capturing an outer graph's tensors has none, and is never memoized).
         self.captured_arrays = () if self.captures_enclosing_graph() else tuple(
@@ -324,18 +326,18 @@ def _spec_text(t):
 def _packer(structure):
     """A function from the call op's flat outputs (None leaves absent, intermediates after the
     outputs) to the structure the Python function returned."""
-    if not nest.is_nested(structure):
+    if not nest.is_nested(structure) and not is_composite(structure):
         if structure is None:
             return lambda flat: None
         return lambda flat: flat[0]
-    leaves = nest.flatten(structure)
+    leaves = nest.flatten(structure, expand_composites=True)
     slots = [i for i, v in enumerate(leaves) if v is not None]
 
     def pack(flat):
         values = [None] * len(leaves)
         for i, value in zip(slots, flat):
             values[i] = value
-        return nest.pack_sequence_as(structure, values)
+        return nest.pack_sequence_as(structure, values, expand_composites=True)
     return pack
 
 

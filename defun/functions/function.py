@@ -193,7 +193,8 @@ class Function:
             key, feeds = signature_key(self._name, self._input_signature, names, values)
             # Trace from the converted tensors, not the raw values (a Python list where a
             # TensorSpec stands is one tensor here, as in TF).
-            values = nest.pack_sequence_as(list(self._input_signature), feeds)
+            values = nest.pack_sequence_as(list(self._input_signature), feeds,
+                                           expand_composites=True)
             holders = ()
         else:
             try:

@@ -2,6 +2,7 @@
 nested) TensorSpec, as TF's binding does, or TF's TypeError names the argument, the spec and what
 was passed; the trace key is then the signature's own."""
 from defun.core import nest
+from defun.core.composite import CompositeTensor, is_type_spec, spec_of
 from defun.core.shapes import TensorSpec
 from defun.core.tensor import Tensor, convert_to_tensor
 from defun.functions.trace_key import TraceKey
@@ -30,7 +31,10 @@ def _fit(fn_name, name, value, spec, specs, leaves):
                         f'structure of its input_signature {exc.shallow!r}: got '
                         f'{exc.deep!r}') from None
     for path, leaf_spec, leaf in parts:
-        leaves.append(_fit_leaf(fn_name, _path_name(name, path), leaf, leaf_spec, specs))
+        if is_type_spec(leaf_spec):
+            leaves.extend(_fit_composite(fn_name, _path_name(name, path), leaf, leaf_spec, specs))
+        else:
+            leaves.append(_fit_leaf(fn_name, _path_name(name, path), leaf, leaf_spec, specs))
 
 
 def _path_name(name, path):
@@ -51,6 +55,20 @@ def _fit_leaf(fn_name, name, value, spec, specs):
             f'{fn_name}: argument `{name}` does not fit its input_signature: expected '
             f'{spec}, got {_describe(value)}. Binding inputs to tf.function failed.')
     return tensor
+
+
+def _fit_composite(fn_name, name, value, spec, specs):
+    """The component tensors of a composite argument fitting its TypeSpec (None for each when a
+    spec is given for it to get_concrete_function)."""
+    given = value if specs and is_type_spec(value) else \
+        spec_of(value) if isinstance(value, CompositeTensor) else None
+    if given is None or not spec.is_compatible_with(given):
+        raise TypeError(
+            f'{fn_name}: argument `{name}` does not fit its input_signature: expected '
+            f'{spec}, got {_describe(value)}. Binding inputs to tf.function failed.')
+    if is_type_spec(value):
+        return [None] * len(nest.flatten(spec, expand_composites=True))
+    return nest.flatten(value, expand_composites=True)
 
 
 def _convert_for_spec(value, spec, name, fn_name):

@@ -4,7 +4,8 @@ holds everything the cache and the tracer ask about that kind (see trace_key.py 
 The kinds: tensors (and numpy arrays and non-string numpy scalars, as TF treats them) by dtype and
 shape; Variables by dtype, shape, trainability and aliasing, as TF's VariableSpec (never by
 identity, so the cache holds no Variable); Python scalars, strings and None by value, compared by
-equality as TF's `Literal` (2, 2.0 and True share a trace); objects with `__tf_tracing_type__` by
+equality as TF's `Literal` (2, 2.0 and True share a trace); composite tensors (SparseTensor,
+RaggedTensor, ...) by their TypeSpec, fed as their components; objects with `__tf_tracing_type__` by
 the TraceType they return; any other object by identity, held weakly by the cache.
 
 Leaf keys are tuples tagged by kind (hashed in C: this is the per-call hot path); `positional_key`
@@ -16,7 +17,8 @@ import weakref
 
 import numpy as np
 
-from defun.core import dtypes
+from defun.core import dtypes, nest
+from defun.core.composite import CompositeTensor, is_type_spec, spec_of
 from defun.core.shapes import TensorShape, TensorSpec
 from defun.core.tensor import EagerTensor, Tensor, convert_to_tensor
 from defun.core.value_conversion import to_array
@@ -276,6 +278,38 @@ class CustomLeaf(_Leaf):
         return _custom_type(value) == self[1]
 
 
+class CompositeLeaf(CustomLeaf):
+    """(CUSTOM, type spec): a composite tensor, traced as placeholders for its components and
+    rebuilt from them; specs relax as tensor shapes do (TF's most_specific_common_supertype)."""
+    __slots__ = ()
+
+    def relax(self, other):
+        if other[0] != CUSTOM or not is_type_spec(other[1]):
+            return None
+        common = self[1].most_specific_common_supertype([other[1]])
+        return None if common is None else CompositeLeaf(common)
+
+    def placeholder(self, value, graph, name, out, aliases):
+        components = []
+        for i, spec in enumerate(nest.flatten(self[1], expand_composites=True)):
+            # As TF names them: the first component after the argument, the others numbered.
+            ph = graph.add_placeholder(spec.dtype, spec.shape.as_tuple(),
+                                       f'{name}_{i}' if i else name)
+            graph.inputs.append(ph)
+            components.append(ph)
+        out.extend(components)
+        return nest.pack_sequence_as(self[1], components, expand_composites=True)
+
+    def signature(self, value, path):
+        return self[1]
+
+    def feed(self, value, out, fed):
+        out.extend(nest.flatten(value, expand_composites=True))
+
+    def matches(self, value):
+        return isinstance(value, CompositeTensor) and spec_of(value).is_subtype_of(self[1])
+
+
 def _custom_type(value):
     method = getattr(type(value), '__tf_tracing_type__', None)
     return None if method is None else method(value, TracingContext())
@@ -323,6 +357,9 @@ def leaf_for(value, feeds, holders, aliases):
             feeds.append(value.handle)
         return VariableLeaf(value.dtype.np_dtype, value.shape.as_tuple(), value.trainable,
                             aliases[id(value)])
+    if isinstance(value, CompositeTensor) or is_type_spec(value):
+        feeds.extend(nest.flatten(value, expand_composites=True))
+        return CompositeLeaf(value if is_type_spec(value) else spec_of(value))
     trace_type = _custom_type(value)
     if trace_type is not None:
         if trace_type.flatten():

@@ -169,17 +169,18 @@ def trace_function(fn, fn_name, binder, key, values, feeds, variable_policy):
                 raise  # reported once, by the outermost trace, where the stack is shallow again
             raise error_helpers.staging_error(exc) from None
         _check_mutation(snapshot, fn_name)
-        flat = [_output_tensor(v, graph, fn_name) for v in nest.flatten(result)]
+        flat = [_output_tensor(v, graph, fn_name)
+                for v in nest.flatten(result, expand_composites=True)]
         # As TF, every output leaves the function through an Identity op of its own (the
         # executor removes them again; they name the outputs 'Identity:0', 'Identity_1:0'...).
         flat = [None if t is None else base_ops.identity(t) for t in flat]
         graph.trace_argument_arrays = None
-    graph.structured_outputs = nest.pack_sequence_as(result, flat)
+    graph.structured_outputs = nest.pack_sequence_as(result, flat, expand_composites=True)
     graph.outputs = [t for t in flat if t is not None]
     signature = binder.call_arguments(key.signature(values))
     signature = (tuple(signature[0]), signature[1])
     graph.structured_input_signature = signature
-    template = nest.pack_sequence_as(result, flat)
+    template = nest.pack_sequence_as(result, flat, expand_composites=True)
     ftype = function_type(binder.signature, key, values, template)
     return ConcreteFunction(graph, arg_placeholders, template, name=fn_name,
                             structured_input_signature=signature, function_type=ftype,

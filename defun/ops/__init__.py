@@ -4,7 +4,7 @@ layer (defun/core/) and each other; control flow, whose ops hold sub-graphs, is 
 (defun/control_flow/)."""
 # Defining the ops is the point of these imports (each table registers its ops when imported).
 from defun.ops.framework import base_ops, variable_ops, python_ops  # noqa: F401
-from defun.ops.math import exports, clipping, math_ops, special  # noqa: F401
+from defun.ops.math import exports, clipping, math_ops, special, densify  # noqa: F401
 from defun.ops.array import creation, joining, transform, indexing, gathering, sorting  # noqa: F401
 from defun.ops.array import repeat_unique, tensor_array_ops  # noqa: F401
 from defun.ops.nn import activations, conv, compositions  # noqa: F401

@@ -13,8 +13,13 @@ With g the gradient, lr the learning rate and t = iterations + 1:
   v - a^2 + epsilon; else v + epsilon); increment = lr g / sqrt(denominator); with momentum,
   mom = momentum*mom + increment and var -= mom, else var -= increment.
 - Adagrad: acc += g^2 (acc starts at initial_accumulator_value); var -= lr g / sqrt(acc + epsilon).
+
+A sparse gradient (IndexedSlices) takes each rule's sparse form, as Keras's TensorFlow backend
+computes it (see sparse_steps.py): rows are squared and scaled as rows, and scattered into the
+variable and the accumulators where the rule adds them.
 """
 from defun.optimizers.optimizer import Optimizer
+from defun.optimizers.sparse_steps import dense, is_sparse, over, rows
 from defun.ops.math.arithmetic import maximum, square
 from defun.ops.framework.base_ops import cast
 from defun.ops.math.elementary import pow as power, sqrt
@@ -41,6 +46,8 @@ class SGD(Optimizer):
             self.momentums = self.add_optimizer_variables(var_list, 'momentum')
 
     def update_step(self, gradient, variable, learning_rate):
+        if is_sparse(gradient):
+            return self._sparse_step(gradient, variable, learning_rate)
         lr = cast(learning_rate, variable.dtype)
         gradient = cast(gradient, variable.dtype)
         if self.momentum == 0:
@@ -51,6 +58,20 @@ class SGD(Optimizer):
         m.assign(m * momentum - gradient * lr)
         if self.nesterov:
             variable.assign_add(m * momentum - gradient * lr)
+        else:
+            variable.assign_add(m)
+
+    def _sparse_step(self, gradient, variable, learning_rate):
+        lr = cast(learning_rate, variable.dtype)
+        scaled = rows(gradient, lambda v: cast(v, variable.dtype) * lr)
+        if self.momentum == 0:
+            variable.scatter_sub(scaled)
+            return
+        m = self.slot(self.momentums, variable)
+        momentum = cast(self.momentum, variable.dtype)
+        m.assign(m * momentum - dense(scaled))
+        if self.nesterov:
+            variable.assign_add(m * momentum - dense(scaled))
         else:
             variable.assign_add(m)
 
@@ -75,7 +96,14 @@ class Adam(Optimizer):
     def update_step(self, gradient, variable, learning_rate):
         dtype = variable.dtype
         lr = cast(learning_rate, dtype)
-        gradient = cast(gradient, dtype)
+        if is_sparse(gradient):
+            # Keras: g - m densifies g; square(g) squares its rows before they add up.
+            gradient = rows(gradient, lambda v: cast(v, dtype))
+            squared = dense(rows(gradient, square))
+            gradient = dense(gradient)
+        else:
+            gradient = cast(gradient, dtype)
+            squared = None
         step = cast(self.iterations + 1, dtype)
         beta_1_power = power(cast(self.beta_1, dtype), step)
         beta_2_power = power(cast(self.beta_2, dtype), step)
@@ -83,7 +111,8 @@ class Adam(Optimizer):
         v = self.slot(self._velocities, variable)
         alpha = lr * sqrt(1 - beta_2_power) / (1 - beta_1_power)
         m.assign_add((gradient - m) * (1 - self.beta_1))
-        v.assign_add((square(gradient) - v) * (1 - self.beta_2))
+        v.assign_add(((square(gradient) if squared is None else squared) - v) *
+                     (1 - self.beta_2))
         if self.amsgrad:
             v_hat = self.slot(self._velocity_hats, variable)
             v_hat.assign(maximum(v_hat, v))
@@ -124,6 +153,8 @@ class RMSprop(Optimizer):
             self._average_gradients = self.add_optimizer_variables(var_list, 'average_gradient')
 
     def update_step(self, gradient, variable, learning_rate):
+        if is_sparse(gradient):
+            return self._sparse_step(gradient, variable, learning_rate)
         lr = cast(learning_rate, variable.dtype)
         gradient = cast(gradient, variable.dtype)
         velocity = self.slot(self._velocities, variable)
@@ -142,6 +173,26 @@ class RMSprop(Optimizer):
             variable.assign_sub(momentum)
         else:
             variable.assign_sub(increment)
+
+    def _sparse_step(self, gradient, variable, learning_rate):
+        lr = cast(learning_rate, variable.dtype)
+        g = rows(gradient, lambda v: cast(v, variable.dtype))
+        velocity = self.slot(self._velocities, variable)
+        rho = self.rho
+        velocity.assign(rho * velocity + dense(rows(g, lambda v: (1 - rho) * square(v))))
+        if self.centered:
+            average = self.slot(self._average_gradients, variable)
+            average.assign(rho * average + dense(rows(g, lambda v: (1 - rho) * v)))
+            denominator = velocity - square(average) + self.epsilon
+        else:
+            denominator = velocity + self.epsilon
+        increment = over(rows(g, lambda v: lr * v), sqrt(denominator))
+        if self.momentum > 0:
+            momentum = self.slot(self._momentums, variable)
+            momentum.assign(self.momentum * momentum + dense(increment))
+            variable.assign_sub(momentum)
+        else:
+            variable.scatter_sub(increment)
 
 
 class Adagrad(Optimizer):
@@ -162,7 +213,12 @@ class Adagrad(Optimizer):
 
     def update_step(self, gradient, variable, learning_rate):
         lr = cast(learning_rate, variable.dtype)
-        gradient = cast(gradient, variable.dtype)
         accumulator = self.slot(self._accumulators, variable)
+        if is_sparse(gradient):
+            g = rows(gradient, lambda v: cast(v, variable.dtype))
+            accumulator.scatter_add(rows(g, square))
+            variable.scatter_sub(over(rows(g, lambda v: lr * v), sqrt(accumulator + self.epsilon)))
+            return
+        gradient = cast(gradient, variable.dtype)
         accumulator.assign_add(square(gradient))
         variable.assign_sub((lr * gradient) / sqrt(accumulator + self.epsilon))

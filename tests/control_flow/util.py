@@ -27,7 +27,8 @@ def tape_gradient(fn, x):
     with tf.GradientTape() as tape:
         tape.watch(xt)
         y = tf.reduce_sum(fn(xt))
-    return tape.gradient(y, xt).numpy()
+    # A gather's gradient is an IndexedSlices, as in TF: compare its dense value.
+    return tf.convert_to_tensor(tape.gradient(y, xt)).numpy()
 
 
 def gradients_in_graph(fn):

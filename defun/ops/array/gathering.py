@@ -10,7 +10,9 @@ import numpy as np
 from defun.core import error_helpers, errors
 from defun.core.dispatch import apply_op
 from defun.ops.support.helpers import dims, to_tensor
-from defun.ops.framework.base_ops import cast, shape
+from defun.ops.framework.base_ops import cast, reshape, shape
+from defun.ops.framework.indexed_slices import IndexedSlices
+from defun.ops.array.joining import concat, size
 from defun.ops.math.logic import equal
 from defun.ops.array.indexing import known_shape as _known_shape
 from defun.core.registry import define_op
@@ -73,8 +75,14 @@ def _gather_infer(params, indices, axis, batch_dims):
 
 
 def _gather_grad(op, g):
+    """Along axis 0, TF's sparse gradient: the incoming rows as an IndexedSlices of params' shape
+    (a variable's optimizer then updates those rows only); else the dense scatter."""
     params, indices = op.inputs
     attrs = {'axis': op.get_attr('axis'), 'batch_dims': op.get_attr('batch_dims')}
+    if attrs['axis'] == 0 and attrs['batch_dims'] == 0:
+        params_shape = shape(params)
+        rows = concat([reshape(size(indices), [1]), params_shape[1:]], 0)
+        return IndexedSlices(reshape(g, rows), reshape(indices, [-1]), params_shape), None
     return apply_op(GATHER_GRAD, (shape(params), indices, g), attrs), None
 
 

@@ -14,7 +14,7 @@ from defun.core.dispatch import apply_op
 from defun.ops.support import validation
 from defun.ops.math.arithmetic import maximum, minimum
 from defun.ops.framework.base_ops import cast, identity, reshape, shape
-from defun.ops.array.gathering import gather
+from defun.ops.array.gathering import gather, gather_nd
 from defun.ops.support.helpers import broadcast_dims, dims, static_value, to_tensor
 from defun.core.registry import define_op
 from defun.core.shapes import TensorShape
@@ -96,6 +96,8 @@ def repeat(input, repeats, axis=None, name=None):
                          f'{axis} of {error_helpers.describe(x)}: Dimensions {n} and {rd[0]} are not '
                          f'compatible')
     indices = apply_op(REPEAT_INDICES, (shape(x, out_type=dtypes.int64)[axis], r))
+    if axis == 0:  # through gather_nd: a dense gradient, as TF's repeat has
+        return gather_nd(x, reshape(indices, [-1, 1]))
     return gather(x, indices, axis=axis)
 
 

@@ -10,8 +10,8 @@ from defun.core import dtypes, error_helpers
 from defun.core.dispatch import apply_op
 from defun.ops.support import helpers as op_helpers
 from defun.ops.support.helpers import dims, to_tensor
-from defun.ops.framework.base_ops import shape
-from defun.ops.array.gathering import GATHER_GRAD, gather
+from defun.ops.framework.base_ops import reshape, shape
+from defun.ops.array.gathering import GATHER_GRAD, gather, gather_nd
 from defun.ops.array.transform import transpose
 from defun.core.registry import define_op
 from defun.core.tensor import Tensor
@@ -100,7 +100,10 @@ def sort(values, axis=-1, direction='ASCENDING', name=None):
     batch = x.shape.rank - 1 if x.shape.rank is not None else None
     if batch is None:
         raise ValueError('sort: the input needs a known rank')
-    result = gather(x, order, axis=batch, batch_dims=batch)
+    # A 1-D sort gathers through gather_nd: its gradient is dense, as TF's sort (top_k) gives,
+    # where gather's along axis 0 would be an IndexedSlices.
+    result = gather(x, order, axis=batch, batch_dims=batch) if batch else \
+        gather_nd(x, reshape(order, [-1, 1]))
     return result if last else transpose(result, perm)
 
 

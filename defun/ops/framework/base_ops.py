@@ -19,7 +19,8 @@ __all__ = ['identity', 'cast', 'shape', 'reshape', 'broadcast_to', 'zeros_like',
            'fill', 'sum_to', 'reduced_shape', 'static_or_tensor_shape']
 
 
-IDENTITY = define_op('Identity', lambda x: x, same_as_first, lambda op, g: g, is_identity=True)
+IDENTITY = define_op('Identity', lambda x: x, same_as_first, lambda op, g: g, is_identity=True,
+                     takes_indexed_slices=True)
 
 
 def identity(input, name=None):

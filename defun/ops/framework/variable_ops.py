@@ -23,7 +23,8 @@ def _read_infer(handle, dtype, shape):
 
 
 READ_VARIABLE = define_op('ReadVariableOp', _read_kernel, _read_infer,
-                          lambda op, g: g, stateful=True, reads_only=True)
+                          lambda op, g: g, stateful=True, reads_only=True,
+                          takes_indexed_slices=True)
 
 
 def read_variable(handle, dtype, shape):

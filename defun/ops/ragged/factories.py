@@ -1,0 +1,141 @@
+"""tf.ragged's factories and helpers on row partitions: `constant` (nested Python lists),
+`map_flat_values`, `range`, `row_splits_to_segment_ids`, `segment_ids_to_row_splits`."""
+import builtins
+
+import numpy as np
+
+from defun.core import dtypes, nest
+from defun.core.tensor import convert_to_tensor
+from defun.ops.array.creation import range as range_
+from defun.ops.array.gathering import gather
+from defun.ops.framework.base_ops import cast, reshape
+from defun.ops.math.exports import maximum, reduce_sum, subtract
+from defun.ops.ragged import row_ops
+from defun.ops.ragged.ragged_tensor import RaggedTensor
+
+__all__ = ['constant', 'map_flat_values', 'range', 'row_splits_to_segment_ids',
+           'segment_ids_to_row_splits']
+
+
+def _depth(value):
+    """How deep lists nest in `value` (a scalar is 0, [] is 1)."""
+    if isinstance(value, (list, tuple)) or (isinstance(value, np.ndarray) and value.ndim):
+        return 1 + max([_depth(v) for v in value], default=0)
+    return 0
+
+
+def _scalar_depths(value, depth, found):
+    if isinstance(value, (list, tuple)) or (isinstance(value, np.ndarray) and value.ndim):
+        for v in value:
+            _scalar_depths(v, depth + 1, found)
+    else:
+        found.add(depth)
+
+
+def constant(pylist, dtype=None, ragged_rank=None, inner_shape=None, name=None,
+             row_splits_dtype=dtypes.int64):
+    """A RaggedTensor (or a Tensor when nothing is ragged) from nested Python lists."""
+    if isinstance(pylist, RaggedTensor):
+        raise TypeError('pylist may not be a RaggedTensor')
+    depths = set()
+    _scalar_depths(pylist, 0, depths)
+    if len(depths) > 1:
+        raise ValueError('all scalar values must have the same nesting depth')
+    depth = depths.pop() if depths else _depth(pylist)
+    inner = () if inner_shape is None else tuple(inner_shape)
+    if ragged_rank is None:
+        ragged_rank = max(0, depth - 1 - len(inner))
+    if ragged_rank < 0:
+        raise ValueError(f'Invalid pylist={pylist!r}: incompatible with ragged_rank={ragged_rank}')
+    if depth and ragged_rank >= depth:
+        raise ValueError(f'Invalid pylist={pylist!r}: incompatible with ragged_rank={ragged_rank}')
+    splits_dtype = dtypes.as_dtype(row_splits_dtype)
+    nested_splits, level = [], list(pylist)
+    for _ in builtins.range(ragged_rank):
+        lengths = [len(row) for row in level]
+        nested_splits.append(np.concatenate([[0], np.cumsum(lengths)]).astype(
+            splits_dtype.np_dtype))
+        level = [item for row in level for item in row]
+    flat = _flat_values(level, dtype, depth - ragged_rank, inner)
+    if ragged_rank == 0:
+        return flat
+    return RaggedTensor.from_nested_row_splits(flat, [convert_to_tensor(s) for s in nested_splits],
+                                               validate=False)
+
+
+def _flat_values(items, dtype, item_depth, inner):
+    """The flat values tensor: one row per item (each item a nested list of uniform shape)."""
+    if not items:
+        shape = (0,) + (inner if inner else (0,) * max(item_depth - 1, 0))
+        return convert_to_tensor(np.zeros(shape, dtypes.as_dtype(dtype or dtypes.float32).np_dtype))
+    try:
+        array = np.array(items)
+    except ValueError:
+        array = np.array(items, dtype=object)
+    if array.dtype == object and any(isinstance(i, (list, tuple)) for i in nest.flatten(items)):
+        raise ValueError('inner values must have a uniform shape (pass a smaller ragged_rank '
+                         'or lists of equal lengths)')
+    if inner and tuple(array.shape[1:]) != inner:
+        array = np.broadcast_to(array.reshape(array.shape[:1] + (1,) * len(inner)) if
+                                array.ndim == 1 else array, array.shape[:1] + inner)
+    return convert_to_tensor(items if dtype is None and not inner else array, dtype=dtype)
+
+
+def map_flat_values(op, *args, **kwargs):
+    """`op` applied to the flat values of the RaggedTensor arguments (all with one partition),
+    the result with their row partition."""
+    ragged = [v for v in nest.flatten([args, kwargs]) if isinstance(v, RaggedTensor)]
+    if not ragged:
+        return op(*args, **kwargs)
+    partition = ragged[0]
+    splits = partition.nested_row_splits
+    for other in ragged[1:]:
+        if len(other.nested_row_splits) != len(splits):
+            raise ValueError('map_flat_values: all ragged inputs must have the same ragged_rank')
+    flat = nest.map_structure(lambda v: v.flat_values if isinstance(v, RaggedTensor) else v,
+                              [list(args), kwargs])
+    return partition.with_flat_values(op(*flat[0], **flat[1]))
+
+
+def range(starts, limits=None, deltas=1, dtype=None, name=None,  # noqa: A001 - TF's name
+          row_splits_dtype=dtypes.int64):
+    """Row i is tf.range(starts[i], limits[i], deltas[i]) (arguments broadcast)."""
+    if limits is None:
+        starts, limits = 0, starts
+    starts, limits, deltas = (convert_to_tensor(v, dtype=dtype) for v in (starts, limits, deltas))
+    n = maximum(maximum(_size(starts), _size(limits)), _size(deltas))
+    starts, limits, deltas = (v + cast(range_(n) * 0, v.dtype) if v.shape.rank == 0 else v
+                              for v in (starts, limits, deltas))
+    span = subtract(limits, starts)
+    counts = cast(maximum((span + deltas - _sign(deltas)) // deltas, 0), row_splits_dtype)
+    splits = row_ops.splits_from_lengths(counts)
+    rowids = row_ops.rowids_of(splits)
+    position = subtract(range_(splits[-1], dtype=row_splits_dtype), cast(
+        gather(splits, rowids), row_splits_dtype))
+    values = gather(starts, rowids) + cast(position, starts.dtype) * \
+        gather(deltas, rowids)
+    return RaggedTensor.from_row_splits(values, splits, validate=False)
+
+
+def _size(t):
+    return reduce_sum(reshape(t * 0 + 1, [-1])) if t.shape.rank else 1
+
+
+def _sign(t):
+    return cast(t > 0, t.dtype) - cast(t < 0, t.dtype)
+
+
+def row_splits_to_segment_ids(splits, name=None, out_type=None):
+    splits = row_ops.as_splits(splits, None, 'splits')
+    row_ops.check_splits(splits, None, 'row_splits_to_segment_ids')
+    ids = row_ops.rowids_of(splits)
+    return ids if out_type is None else cast(ids, out_type)
+
+
+def segment_ids_to_row_splits(segment_ids, num_segments=None, out_type=None, name=None):
+    ids = row_ops.as_splits(segment_ids, None, 'segment_ids')
+    if num_segments is None:
+        num_segments = reduce_sum(ids[-1:]) + 1
+    splits = row_ops.splits_from_rowids(ids, cast(num_segments, ids.dtype))
+    return splits if out_type is None else cast(splits, out_type)
+

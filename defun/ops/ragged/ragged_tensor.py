@@ -1,0 +1,557 @@
+"""tf.RaggedTensor and tf.RaggedTensorSpec: rows of different lengths, as `values` (a tensor or
+another RaggedTensor, one element per value) partitioned into rows by `row_splits` (row i is
+values[row_splits[i]:row_splits[i + 1]]). A composite tensor whose components are the flat values
+and the row splits of every ragged dimension, outermost first, as TF's.
+
+The factories (`from_row_splits`, `from_row_lengths`, `from_value_rowids`, ...) check the partition
+as TF's do (InvalidArgumentError) where its values are known; `to_tensor`/`from_tensor` convert to
+and from padded dense tensors.
+"""
+import numpy as np
+
+from defun.core import dtypes
+from defun.core.composite import BatchableTypeSpec, CompositeTensor
+from defun.core.shapes import TensorShape, TensorSpec, as_shape
+from defun.core.tensor import Tensor, convert_to_tensor
+from defun.ops.array.boolean_mask import boolean_mask
+from defun.ops.array.creation import range as range_
+from defun.ops.array.joining import concat
+from defun.ops.framework.base_ops import cast, reshape, shape as shape_of
+from defun.ops.math.clipping import sequence_mask
+from defun.ops.array.gathering import gather
+from defun.ops.array.joining import stack
+from defun.ops.array.transform import pad, slice as slice_
+from defun.ops.math.exports import logical_not, reduce_all, reduce_max, reduce_sum, equal, maximum
+from defun.ops.math.exports import minimum
+from defun.ops.math.exports import subtract
+from defun.ops.math.reductions import cumsum
+from defun.ops.ragged import row_ops
+from defun.ops.sparse.sparse_tensor import SparseTensor
+from defun.ops.support import validation
+from defun.ops.support.helpers import static_value
+
+__all__ = ['RaggedTensor', 'RaggedTensorSpec', 'is_ragged']
+
+
+class RaggedTensor(CompositeTensor):
+    """A tensor with rows of different lengths (TF's tf.RaggedTensor)."""
+
+    __slots__ = ('_values', '_row_splits', '__weakref__')
+
+    def __init__(self, values, row_splits, internal=False):
+        if not internal:
+            raise ValueError('RaggedTensor constructor is private; please use one of the factory '
+                             'methods instead (e.g., RaggedTensor.from_row_lengths())')
+        self._values, self._row_splits = values, row_splits
+
+    # -- factories
+    @classmethod
+    def _build(cls, values, splits, factory, validate):
+        values = values if isinstance(values, RaggedTensor) else convert_to_tensor(values)
+        if not isinstance(values, RaggedTensor) and values.shape.rank == 0:
+            raise ValueError(f'{factory}: values must have rank >= 1, got a scalar')
+        if validate:
+            row_ops.check_splits(splits, _nrows_static(values), factory)
+        return cls(values, splits, internal=True)
+
+    @classmethod
+    def from_row_splits(cls, values, row_splits, name=None, validate=True):
+        splits = row_ops.as_splits(row_splits, _splits_dtype(values, row_splits), 'row_splits')
+        return cls._build(values, splits, 'from_row_splits', validate)
+
+    @classmethod
+    def from_row_lengths(cls, values, row_lengths, name=None, validate=True):
+        lengths = row_ops.as_splits(row_lengths, _splits_dtype(values, row_lengths), 'row_lengths')
+        lv = static_value(lengths)
+        if validate and lv is not None and (np.asarray(lv) < 0).any():
+            raise _invalid('from_row_lengths', 'negative row lengths')
+        return cls._build(values, row_ops.splits_from_lengths(lengths), 'from_row_lengths',
+                          validate)
+
+    @classmethod
+    def from_row_starts(cls, values, row_starts, name=None, validate=True):
+        starts = row_ops.as_splits(row_starts, _splits_dtype(values, row_starts), 'row_starts')
+        nvals = cast(_nrows_tensor(values), starts.dtype)
+        return cls._build(values, concat([starts, reshape(nvals, [1])], 0), 'from_row_starts',
+                          validate)
+
+    @classmethod
+    def from_row_limits(cls, values, row_limits, name=None, validate=True):
+        limits = row_ops.as_splits(row_limits, _splits_dtype(values, row_limits), 'row_limits')
+        zero = convert_to_tensor([0], dtype=limits.dtype)
+        return cls._build(values, concat([zero, limits], 0), 'from_row_limits', validate)
+
+    @classmethod
+    def from_value_rowids(cls, values, value_rowids, nrows=None, name=None, validate=True):
+        rowids = row_ops.as_splits(value_rowids, _splits_dtype(values, value_rowids),
+                                   'value_rowids')
+        if nrows is None:
+            known = static_value(rowids)
+            nrows = (int(np.max(known)) + 1 if np.size(known) else 0) if known is not None else \
+                maximum(reduce_sum(rowids[-1:]) + 1, 0)
+        nrows = convert_to_tensor(nrows, dtype=rowids.dtype)
+        if validate:
+            row_ops.check_rowids(rowids, nrows, 'from_value_rowids')
+        splits = row_ops.splits_from_rowids(rowids, nrows)
+        return cls._build(values, splits, 'from_value_rowids', validate)
+
+    @classmethod
+    def from_nested_row_splits(cls, flat_values, nested_row_splits, name=None, validate=True):
+        _check_nested(nested_row_splits, 'nested_row_splits')
+        result = flat_values
+        for splits in reversed(list(nested_row_splits)):
+            result = cls.from_row_splits(result, splits, validate=validate)
+        return result
+
+    @classmethod
+    def from_nested_row_lengths(cls, flat_values, nested_row_lengths, name=None, validate=True):
+        _check_nested(nested_row_lengths, 'nested_row_lengths')
+        result = flat_values
+        for lengths in reversed(list(nested_row_lengths)):
+            result = cls.from_row_lengths(result, lengths, validate=validate)
+        return result
+
+    @classmethod
+    def from_nested_value_rowids(cls, flat_values, nested_value_rowids, nested_nrows=None,
+                                 name=None, validate=True):
+        _check_nested(nested_value_rowids, 'nested_value_rowids')
+        rowids = list(nested_value_rowids)
+        nrows = [None] * len(rowids) if nested_nrows is None else list(nested_nrows)
+        if len(nrows) != len(rowids):
+            raise ValueError('Expected len(nested_nrows) == len(nested_value_rowids).')
+        result = flat_values
+        for ids, n in reversed(list(zip(rowids, nrows))):
+            result = cls.from_value_rowids(result, ids, n, validate=validate)
+        return result
+
+    @classmethod
+    def from_tensor(cls, tensor, lengths=None, padding=None, ragged_rank=1, name=None,
+                    row_splits_dtype=dtypes.int64):
+        """The RaggedTensor of a dense tensor's rows, cut at `lengths` or before trailing
+        `padding` (whole rows otherwise); `ragged_rank` dimensions become ragged."""
+        if lengths is not None and padding is not None:
+            raise ValueError('Specify argument `lengths` or `padding`, but not both.')
+        tensor = convert_to_tensor(tensor)
+        rank = tensor.shape.rank
+        if not isinstance(ragged_rank, int) or ragged_rank <= 0:
+            raise ValueError(f'ragged_rank must be greater than 0; got {ragged_rank}')
+        if rank is not None and rank <= ragged_rank:
+            raise ValueError(f'ragged_rank must be less than rank; got ragged_rank={ragged_rank}'
+                             f', rank={rank}')
+        splits_dtype = dtypes.as_dtype(row_splits_dtype)
+        if ragged_rank > 1:
+            if lengths is not None or padding is not None:
+                raise NotImplementedError('from_tensor: `lengths` or `padding` with ragged_rank > 1'
+                                          ' is not part of defun')
+            dims = shape_of(tensor, out_type=splits_dtype)
+            inner = cls.from_tensor(reshape(tensor, concat([[-1], dims[2:]], 0)),
+                                    ragged_rank=ragged_rank - 1, row_splits_dtype=splits_dtype)
+            return cls.from_uniform_rows(inner, dims[0], dims[1])
+        dims = shape_of(tensor, out_type=splits_dtype)
+        nrows, width = dims[0], dims[1]
+        if padding is not None:
+            lengths = _lengths_before_padding(tensor, padding, width, splits_dtype)
+        if lengths is None:
+            return cls.from_uniform_rows(reshape(tensor, concat([[-1], dims[2:]], 0)), nrows,
+                                         width)
+        lengths = row_ops.as_splits(lengths, splits_dtype, 'lengths')
+        mask = sequence_mask(lengths, width)
+        return cls.from_row_lengths(boolean_mask(tensor, mask), lengths, validate=False)
+
+    @classmethod
+    def from_uniform_rows(cls, values, nrows, width):
+        """`nrows` rows of `width` values each (the splits 0, width, 2 * width, ...)."""
+        splits = range_(0, nrows * width + 1, width) if static_value(width) != 0 else \
+            cast(reshape(range_(nrows + 1) * 0, [-1]), width.dtype)
+        return cls(values, cast(splits, width.dtype), internal=True)
+
+    @classmethod
+    def from_sparse(cls, st_input, name=None, row_splits_dtype=dtypes.int64):
+        """The rows of a 2-D SparseTensor whose indices are in row-major order."""
+        if st_input.shape.rank is not None and st_input.shape.rank != 2:
+            raise ValueError(f'rank(st_input) must be 2, got {st_input.shape.rank}')
+        dtype = dtypes.as_dtype(row_splits_dtype)
+        rowids = cast(st_input.indices[:, 0], dtype)
+        nrows = cast(st_input.dense_shape[0], dtype)
+        return cls.from_value_rowids(st_input.values, rowids, nrows, validate=False)
+
+    # -- the partition
+    values = property(lambda self: self._values)
+    row_splits = property(lambda self: self._row_splits)
+    dtype = property(lambda self: self.flat_values.dtype)
+    row_splits_dtype = property(lambda self: self._row_splits.dtype)
+
+    @property
+    def flat_values(self):
+        values = self._values
+        while isinstance(values, RaggedTensor):
+            values = values.values
+        return values
+
+    @property
+    def nested_row_splits(self):
+        out, rt = [], self
+        while isinstance(rt, RaggedTensor):
+            out.append(rt.row_splits)
+            rt = rt.values
+        return tuple(out)
+
+    @property
+    def ragged_rank(self):
+        return len(self.nested_row_splits)
+
+    @property
+    def shape(self):
+        nrows = self._row_splits.shape[0] if self._row_splits.shape.rank else None
+        known = static_value(self._row_splits)
+        if known is not None:
+            nrows = len(known)
+        nrows = None if nrows is None else nrows - 1
+        inner = self.flat_values.shape
+        rest = TensorShape(None) if inner.rank is None else TensorShape(inner[1:])
+        return TensorShape([nrows] + [None] * self.ragged_rank).concatenate(rest)
+
+    def get_shape(self):
+        return self.shape
+
+    def row_lengths(self, axis=1, name=None):
+        if axis == 1:
+            return row_ops.lengths_of(self._row_splits)
+        if axis == 0:
+            raise ValueError('axis=0 has no row lengths (use nrows)')
+        if not isinstance(self._values, RaggedTensor):
+            raise ValueError(f'axis={axis} is not a ragged dimension')
+        return self.with_values(self._values.row_lengths(axis - 1))
+
+    def nrows(self, out_type=None, name=None):
+        n = row_ops.nrows_of(self._row_splits)
+        return n if out_type is None else cast(n, out_type)
+
+    def value_rowids(self, name=None):
+        return row_ops.rowids_of(self._row_splits)
+
+    def row_starts(self, name=None):
+        return self._row_splits[:-1]
+
+    def row_limits(self, name=None):
+        return self._row_splits[1:]
+
+    def nested_row_lengths(self, name=None):
+        return tuple(row_ops.lengths_of(s) for s in self.nested_row_splits)
+
+    def nested_value_rowids(self, name=None):
+        return tuple(row_ops.rowids_of(s) for s in self.nested_row_splits)
+
+    def bounding_shape(self, axis=None, name=None, out_type=None):
+        """The shape of the smallest dense tensor holding this one (longest rows)."""
+        dtype = self.row_splits_dtype if out_type is None else dtypes.as_dtype(out_type)
+        parts, rt = [reshape(cast(self.nrows(), dtype), [1])], self
+        while isinstance(rt, RaggedTensor):
+            lengths = concat([rt.row_lengths(), convert_to_tensor([0], dtype=rt.row_splits_dtype)],
+                             0)
+            parts.append(reshape(cast(reduce_max(lengths), dtype), [1]))
+            rt = rt.values
+        parts.append(shape_of(rt, out_type=dtype)[1:])
+        shape = concat(parts, 0)
+        return shape if axis is None else shape[axis]
+
+    # -- new ragged tensors like this one
+    def with_values(self, new_values):
+        return RaggedTensor(new_values, self._row_splits, internal=True)
+
+    def with_flat_values(self, new_values):
+        if isinstance(self._values, RaggedTensor):
+            return self.with_values(self._values.with_flat_values(new_values))
+        return self.with_values(new_values)
+
+    def with_row_splits_dtype(self, dtype):
+        dtype = dtypes.as_dtype(dtype)
+        values = self._values.with_row_splits_dtype(dtype) \
+            if isinstance(self._values, RaggedTensor) else self._values
+        return RaggedTensor(values, cast(self._row_splits, dtype), internal=True)
+
+    # -- conversions
+    def to_tensor(self, default_value=None, name=None, shape=None):
+        """The padded dense tensor (`default_value`, zero by default, after each row)."""
+        inner = self._values.to_tensor(default_value) if isinstance(self._values, RaggedTensor) \
+            else self._values
+        default = None if default_value is None else convert_to_tensor(default_value,
+                                                                      dtype=self.dtype)
+        dense = row_ops.scatter_padded(inner, self._row_splits, default,
+                                       shape_of(inner, out_type=self.row_splits_dtype)[1:])
+        if shape is not None:
+            dense = _fit_shape(dense, shape, default)
+        return dense
+
+    def to_sparse(self, name=None):
+        from_rows = row_ops.rowids_of(self._row_splits)
+        if isinstance(self._values, RaggedTensor):
+            raise NotImplementedError('to_sparse of a RaggedTensor with ragged_rank > 1 is not '
+                                      'part of defun')
+        starts = gather(self._row_splits, from_rows)
+        columns = subtract(range_(shape_of(self._values, out_type=dtypes.int64)[0]),
+                           cast(starts, dtypes.int64))
+        indices = stack([cast(from_rows, dtypes.int64), columns], axis=1)
+        return SparseTensor(indices, self._values, self.bounding_shape(out_type=dtypes.int64))
+
+    def to_list(self):
+        """The nested Python lists of this (eager) ragged tensor's values."""
+        splits = np.asarray(self._row_splits)
+        inner = self._values.to_list() if isinstance(self._values, RaggedTensor) else \
+            np.asarray(self._values).tolist()
+        return [inner[splits[i]:splits[i + 1]] for i in range(len(splits) - 1)]
+
+    def numpy(self):
+        """A numpy object array of the rows (each a numpy array, or nested object arrays)."""
+        splits = np.asarray(self._row_splits)
+        values = self._values.numpy() if isinstance(self._values, RaggedTensor) else \
+            np.asarray(self._values)
+        rows = np.empty(len(splits) - 1, dtype=object)
+        for i in range(len(splits) - 1):
+            rows[i] = values[splits[i]:splits[i + 1]]
+        return rows
+
+    @property
+    def _type_spec(self):
+        return RaggedTensorSpec(self.shape, self.dtype, self.ragged_rank, self.row_splits_dtype,
+                                flat_values_spec=None)
+
+    def __repr__(self):
+        if _is_eager(self):
+            return f'<tf.RaggedTensor {self.to_list()}>'
+        return f'tf.RaggedTensor(values={self._values!s}, row_splits={self._row_splits!s})'
+
+    __str__ = __repr__
+
+    def __bool__(self):
+        raise TypeError('RaggedTensor may not be used as a boolean.')
+
+    def __iter__(self):
+        if not _is_eager(self):
+            raise ValueError('RaggedTensor.__iter__ is only supported eagerly (a tf.function '
+                             'iterates a RaggedTensor with `for row in rt` under AutoGraph)')
+        return iter([self[i] for i in range(len(np.asarray(self._row_splits)) - 1)])
+
+    def __getitem__(self, key):
+        """Rows by index or slice (step 1), then the remaining indices within them, as TF's
+        ragged indexing for those cases."""
+        if not isinstance(key, tuple):
+            key = (key,)
+        if not key:
+            return self
+        first, rest = key[0], key[1:]
+        if first is Ellipsis:
+            raise NotImplementedError('Ellipsis in RaggedTensor indexing is not part of defun')
+        if isinstance(first, slice):
+            if first.step not in (None, 1):
+                raise NotImplementedError('RaggedTensor slices with a step are not part of defun')
+            rows = self._row_slice(first.start, first.stop)
+            if not rest:
+                return rows
+            return _index_inner(rows, rest)
+        row = self._row(first)
+        return row[rest] if rest else row
+
+    def _row(self, i):
+        n = self.nrows()
+        i = convert_to_tensor(i, dtype=self.row_splits_dtype) if not isinstance(i, Tensor) else \
+            cast(i, self.row_splits_dtype)
+        known_i, known_n = static_value(i), static_value(n)
+        if known_i is not None and known_n is not None and not -known_n <= known_i < known_n:
+            raise validation.invalid_argument(f'slice index {int(known_i)} of dimension 0 out of '
+                                              f'bounds.')
+        i = i + n if known_i is not None and known_i < 0 else i
+        return _slice_rows(self._values, self._row_splits[i], self._row_splits[i + 1])
+
+    def _row_slice(self, start, stop):
+        splits = self._row_splits[start:None if stop is None else _plus_one(stop)] \
+            if stop is None or not _negative(stop) else self._row_splits[start:stop]
+        if stop is not None and _negative(stop):
+            splits = concat([splits, self._row_splits[stop:stop + 1 or None]], 0)
+        inner = _slice_rows(self._values, splits[0], splits[-1])
+        return RaggedTensor(inner, subtract(splits, splits[0]), internal=True)
+
+
+def _plus_one(i):
+    return i + 1
+
+
+def _negative(i):
+    return isinstance(i, int) and i < 0
+
+
+def _index_inner(rows, rest):
+    """rows' values indexed by `rest` within each row (a slice of every row)."""
+    first = rest[0]
+    if isinstance(first, slice) and len(rest) == 1 and first.step in (None, 1):
+        dense = rows.to_tensor()
+        lengths = rows.row_lengths()
+        start = 0 if first.start is None else first.start
+        if isinstance(start, int) and start < 0:
+            raise NotImplementedError('negative slice starts within rows are not part of defun')
+        stop = lengths if first.stop is None else minimum(lengths, first.stop) \
+            if first.stop >= 0 else maximum(lengths + first.stop, 0)
+        new_lengths = maximum(subtract(stop, start), 0)
+        return RaggedTensor.from_tensor(dense[:, start:], lengths=new_lengths)
+    raise NotImplementedError(f'RaggedTensor indexing within rows by {rest!r} is not part of '
+                              f'defun (index the rows, or use to_tensor)')
+
+
+def _slice_rows(values, start, stop):
+    """values[start:stop] along the first dimension (values dense or ragged)."""
+    if isinstance(values, RaggedTensor):
+        splits = values.row_splits[start:stop + 1]
+        inner = _slice_rows(values.values, splits[0], splits[-1])
+        return RaggedTensor(inner, subtract(splits, splits[0]), internal=True)
+    return values[start:stop]
+
+
+def is_ragged(value):
+    return isinstance(value, RaggedTensor)
+
+
+def _is_eager(rt):
+    return all(getattr(t, 'array', None) is not None for t in (rt.flat_values,) +
+               rt.nested_row_splits)
+
+
+def _invalid(factory, what):
+    return validation.invalid_argument(
+        f'Arguments to {factory} do not form a valid RaggedTensor:{what}')
+
+
+def _splits_dtype(values, partition):
+    if isinstance(values, RaggedTensor):
+        return values.row_splits_dtype
+    if isinstance(partition, Tensor):
+        return partition.dtype if partition.dtype in (dtypes.int32, dtypes.int64) else None
+    return dtypes.int64
+
+
+def _check_nested(value, name):
+    if isinstance(value, Tensor):
+        raise TypeError(f'{name} must be a list of Tensors')
+
+
+def _nrows_static(values):
+    if isinstance(values, RaggedTensor):
+        return values.nrows()
+    known = values.shape[0] if values.shape.rank else None
+    return known if known is not None else shape_of(values)[0]
+
+
+def _nrows_tensor(values):
+    if isinstance(values, RaggedTensor):
+        return values.nrows()
+    return shape_of(values, out_type=dtypes.int64)[0]
+
+
+def _lengths_before_padding(tensor, padding, width, dtype):
+    """Each row's length before its trailing run of `padding` (whole elements equal to it)."""
+    is_pad = equal(tensor, convert_to_tensor(padding, dtype=tensor.dtype))
+    if tensor.shape.rank is not None and tensor.shape.rank > 2:
+        is_pad = reduce_all(is_pad, axis=list(range(2, tensor.shape.rank)))
+    not_pad = cast(logical_not(is_pad), dtype)
+    # A position is in the trailing run when no non-padding element follows it.
+    after = cumsum(not_pad, axis=1, reverse=True)
+    trailing = reduce_sum(cast(equal(after, 0), dtype), axis=1)
+    return subtract(cast(width, dtype), trailing)
+
+
+def _fit_shape(dense, shape, default):
+    """`dense` padded or truncated to `shape` (None dims keep their size)."""
+    target = as_shape(shape)
+    if target.rank is None:
+        return dense
+    begin, size = [], []
+    for i, d in enumerate(target.as_list()):
+        begin.append(0)
+        size.append(-1 if d is None else d)
+    known = static_value(shape_of(dense))
+    pads = []
+    for i, d in enumerate(target.as_list()):
+        have = int(known[i]) if known is not None else None
+        pads.append([0, 0 if d is None or have is None else max(d - have, 0)])
+    if any(p[1] for p in pads):
+        dense = pad(dense, pads, constant_values=0 if default is None else default)
+    return slice_(dense, begin, size)
+
+
+class RaggedTensorSpec(BatchableTypeSpec):
+    """The type of a RaggedTensor: shape (ragged dims None), dtype, ragged rank, splits dtype."""
+
+    __slots__ = ('_shape', '_dtype', '_ragged_rank', '_row_splits_dtype', '_flat_values_spec')
+
+    def __init__(self, shape=None, dtype=dtypes.float32, ragged_rank=None,
+                 row_splits_dtype=dtypes.int64, flat_values_spec=None):
+        self._shape = as_shape(shape)
+        self._dtype = dtypes.as_dtype(dtype)
+        self._row_splits_dtype = dtypes.as_dtype(row_splits_dtype)
+        self._flat_values_spec = flat_values_spec
+        rank = self._shape.rank
+        if ragged_rank is None:
+            if rank is None:
+                raise ValueError('Must specify ragged_rank or a shape with a known rank.')
+            ragged_rank = rank - 1
+        if not isinstance(ragged_rank, int):
+            raise TypeError(f'ragged_rank must be an int, got {ragged_rank!r}')
+        if rank is not None and not 0 <= ragged_rank < max(rank, 1):
+            raise ValueError(f'ragged_rank must be non-negative and less than the rank '
+                             f'({rank}); got {ragged_rank}')
+        self._ragged_rank = ragged_rank
+
+    shape = property(lambda self: self._shape)
+    dtype = property(lambda self: self._dtype)
+    ragged_rank = property(lambda self: self._ragged_rank)
+    row_splits_dtype = property(lambda self: self._row_splits_dtype)
+    flat_values_spec = property(lambda self: self._flat_values_spec)
+    value_type = property(lambda self: RaggedTensor if self._ragged_rank > 0 else Tensor)
+
+    def _serialize(self):
+        if self._flat_values_spec is None:
+            return (self._shape, self._dtype, self._ragged_rank, self._row_splits_dtype)
+        return (self._shape, self._dtype, self._ragged_rank, self._row_splits_dtype,
+                self._flat_values_spec)
+
+    @property
+    def _component_specs(self):
+        if self._ragged_rank == 0:
+            return [TensorSpec(self._shape, self._dtype)]
+        if self._flat_values_spec is not None:
+            flat = self._flat_values_spec
+        elif self._shape.rank is None:
+            flat = TensorSpec(None, self._dtype)
+        else:
+            flat = TensorSpec([None] + self._shape.as_list()[self._ragged_rank + 1:], self._dtype)
+        nrows = self._shape[0] if self._shape.rank else None
+        outer = TensorSpec([None if nrows is None else nrows + 1], self._row_splits_dtype)
+        rest = [TensorSpec([None], self._row_splits_dtype) for _ in range(self._ragged_rank - 1)]
+        return [flat, outer] + rest
+
+    def _to_components(self, value):
+        if isinstance(value, RaggedTensor):
+            return [value.flat_values] + list(value.nested_row_splits)
+        return [value]
+
+    def _from_components(self, components):
+        if isinstance(components[0], TensorSpec):
+            return self
+        if self._ragged_rank == 0:
+            return components[0]
+        return RaggedTensor.from_nested_row_splits(components[0], components[1:], validate=False)
+
+    def _with_shape(self, shape):
+        return RaggedTensorSpec(shape, self._dtype, self._ragged_rank, self._row_splits_dtype)
+
+    def _batch(self, batch_size):
+        return RaggedTensorSpec(TensorShape([batch_size]).concatenate(self._shape), self._dtype,
+                                self._ragged_rank + 1, self._row_splits_dtype)
+
+    def _unbatch(self):
+        return RaggedTensorSpec(self._shape[1:], self._dtype, self._ragged_rank - 1,
+                                self._row_splits_dtype)
+
+    @classmethod
+    def from_value(cls, value):
+        return value._type_spec if isinstance(value, RaggedTensor) else \
+            cls(value.shape, value.dtype, 0)
