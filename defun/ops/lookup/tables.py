@@ -15,6 +15,7 @@ from defun.core.registry import define_op
 from defun.core.tensor import Tensor
 from defun.ops.framework.base_ops import cast, shape
 from defun.ops.math.arithmetic import add
+from defun.ops.ragged.ragged_tensor import is_ragged
 from defun.ops.math.logic import not_equal, where
 from defun.ops.strings.formatting import as_string
 from defun.ops.strings.hashing import to_hash_bucket_fast
@@ -117,7 +118,10 @@ class StaticHashTable:
         return cast(shape(self._keys)[0], dtypes.int64)
 
     def lookup(self, keys, name=None):
-        """The value of each key of `keys` (any shape), `default_value` where it is missing."""
+        """The value of each key of `keys` (any shape, or ragged), `default_value` where it is
+        missing."""
+        if is_ragged(keys):
+            return keys.with_flat_values(self.lookup(keys.flat_values, name))
         query = keys if isinstance(keys, Tensor) else to_tensor(keys, dtype=self.key_dtype,
                                                                 name='keys', op='lookup')
         if query.dtype is not self.key_dtype:
@@ -174,7 +178,10 @@ class StaticVocabularyTable:
         return known + self._num_oov_buckets
 
     def lookup(self, keys, name=None):
-        """The id of each key: its vocabulary id, or its out-of-vocabulary bucket."""
+        """The id of each key (any shape, or ragged): its vocabulary id, or its
+        out-of-vocabulary bucket."""
+        if is_ragged(keys):
+            return keys.with_flat_values(self.lookup(keys.flat_values, name))
         query = keys if isinstance(keys, Tensor) else to_tensor(keys, dtype=self._key_dtype,
                                                                 name='keys', op='lookup')
         if query.dtype is not self._key_dtype:

@@ -16,7 +16,8 @@ from defun.core.dispatch import apply_op
 from defun.core.registry import define_op
 from defun.ops.support import validation
 from defun.ops.support.helpers import broadcast_dims, dims, same_as_first, static_value, to_tensor
-from defun.ops.strings.support import as_array, map_elements, scalar_bytes, string_input
+from defun.ops.ragged.ragged_tensor import is_ragged
+from defun.ops.strings.support import as_array, map_elements, ragged_elementwise, scalar_bytes, string_input
 
 __all__ = ['join', 'reduce_join', 'length', 'lower', 'upper', 'strip', 'regex_full_match',
            'regex_replace', 'substr', 'unsorted_segment_join']
@@ -95,11 +96,20 @@ def _rows_as_lists(rows):
     return out
 
 
+def _reduce_join_ragged(rt, axis, keepdims, separator, name):
+    if rt.ragged_rank != 1 or axis not in (1, -1) or keepdims:
+        raise ValueError('reduce_join: a RaggedTensor is joined along its ragged axis only (a '
+                         'ragged rank 1 tensor and axis=1)')
+    return unsorted_segment_join(rt.values, rt.value_rowids(), rt.nrows(), separator, name)
+
+
 REDUCE_JOIN = define_op('ReduceJoin', _reduce_join_kernel, _reduce_join_infer, None)
 
 
 def reduce_join(inputs, axis=None, keepdims=False, separator='', name=None):
     """Joins the strings along `axis` (all axes when None), in order, with `separator`."""
+    if is_ragged(inputs):
+        return _reduce_join_ragged(inputs, axis, keepdims, separator, name)
     x = string_input(inputs, 'reduce_join', 'inputs')
     rank = x.shape.rank
     if axis is None:
@@ -145,6 +155,7 @@ def _unit(unit, op):
     return unit
 
 
+@ragged_elementwise
 def length(input, unit='BYTE', name=None):  # noqa: A002 - TF's argument name
     """The length of each string, in bytes or (unit='UTF8_CHAR') in UTF-8 characters."""
     x = string_input(input, 'length')
@@ -170,11 +181,13 @@ def _case(input, upper, encoding, name):
     return apply_op(STRING_CASE, (x,), {'upper': upper, 'encoding': encoding}, name)
 
 
+@ragged_elementwise
 def lower(input, encoding='', name=None):  # noqa: A002
     """Lower-cases each string: ASCII letters, or all of Unicode with encoding='utf-8'."""
     return _case(input, False, encoding, name)
 
 
+@ragged_elementwise
 def upper(input, encoding='', name=None):  # noqa: A002
     """Upper-cases each string: ASCII letters, or all of Unicode with encoding='utf-8'."""
     return _case(input, True, encoding, name)
@@ -186,6 +199,7 @@ STRING_STRIP = define_op('StringStrip', lambda x: map_elements(lambda v: v.strip
                          same_as_first, None)
 
 
+@ragged_elementwise
 def strip(input, name=None):  # noqa: A002
     """Removes leading and trailing ASCII whitespace from each string."""
     return apply_op(STRING_STRIP, (string_input(input, 'strip'),), None, name)
@@ -232,6 +246,7 @@ def _pattern_input(pattern, op, name='pattern'):
     return p
 
 
+@ragged_elementwise
 def regex_full_match(input, pattern, name=None):  # noqa: A002
     """Whether each whole string matches the regular expression `pattern` (RE2 syntax)."""
     x = string_input(input, 'regex_full_match')
@@ -285,6 +300,7 @@ REGEX_REPLACE = define_op('RegexReplace', _replace_kernel,
                           lambda x, pattern, rewrite, replace_global: (dtypes.string, dims(x)), None)
 
 
+@ragged_elementwise
 def regex_replace(input, pattern, rewrite, replace_global=True, name=None):  # noqa: A002
     """Replaces the matches of `pattern` (all, or the first) in each string by `rewrite`."""
     x = string_input(input, 'regex_replace')
@@ -332,6 +348,7 @@ def _substr_infer(x, pos, n, unit):
 SUBSTR = define_op('Substr', _substr_kernel, _substr_infer, None)
 
 
+@ragged_elementwise
 def substr(input, pos, len, unit='BYTE', name=None):  # noqa: A002 - TF's argument names
     """The substrings starting at `pos` (from the end when negative) of `len` bytes or UTF-8
     characters (to the end when negative); `pos` and `len` broadcast against the strings."""
