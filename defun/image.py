@@ -5,6 +5,7 @@ from defun.ops.image.resize import ResizeMethod, resize  # noqa: F401
 from defun.ops.image.transforms import *  # noqa: F401,F403
 from defun.ops.image.color import *  # noqa: F401,F403
 from defun.ops.image.augment import *  # noqa: F401,F403
+from defun.ops.image.crops import *  # noqa: F401,F403
 
 
 __getattr__ = unsupported.missing_names(__name__, 'tf.image', {
@@ -13,10 +14,10 @@ __getattr__ = unsupported.missing_names(__name__, 'tf.image', {
     'decode_bmp': 'image codecs', 'decode_and_crop_jpeg': 'image codecs',
     'extract_jpeg_shape': 'image codecs', 'is_jpeg': 'image codecs',
     'adjust_jpeg_quality': 'image codecs', 'random_jpeg_quality': 'image codecs',
-    'stateless_random_jpeg_quality': 'image codecs', 'crop_and_resize': None,
+    'stateless_random_jpeg_quality': 'image codecs',
     'draw_bounding_boxes': None, 'non_max_suppression': None,
     'non_max_suppression_with_scores': None, 'non_max_suppression_overlaps': None,
     'non_max_suppression_padded': None, 'combined_non_max_suppression': None,
     'sample_distorted_bounding_box': None, 'stateless_sample_distorted_bounding_box': None,
     'generate_bounding_box_proposals': None, 'psnr': None, 'ssim': None, 'ssim_multiscale': None,
-    'sobel_edges': None, 'extract_glimpse': None, 'resize_with_crop_or_pad_v1': None})
+    'extract_glimpse': None, 'resize_with_crop_or_pad_v1': None})

@@ -150,3 +150,15 @@ def test_bad_input():
         tf.image.rgb_to_grayscale(img[..., :2])
     with pytest.raises(ValueError, match='upper must be > lower'):
         tf.image.random_contrast(img, 0.5, 0.2)
+
+
+def test_crop_and_resize_and_sobel_match_tf():
+    ref = np.load(DATA / 'crops_ref.npz')
+    for key in ('bilinear_4x5', 'bilinear_1x3', 'nearest_4x5', 'nearest_1x3'):
+        method, size = key.split('_')
+        out = tf.image.crop_and_resize(ref['img'], ref['boxes'], ref['idx'],
+                                       [int(n) for n in size.split('x')], method=method,
+                                       extrapolation_value=-1.0)
+        np.testing.assert_allclose(out.numpy(), ref[key], atol=1e-6)
+    np.testing.assert_allclose(tf.image.sobel_edges(tf.constant(ref['img'])).numpy(),
+                               ref['sobel'], atol=1e-6)

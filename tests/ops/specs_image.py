@@ -47,6 +47,9 @@ SPECS = [
     _spec('ResizeBicubicGrad', _grad_of('bicubic')),
     _spec('ScaleAndTranslateGrad', _grad_of('bilinear', antialias=True)),
     _spec('ResizeNearestNeighborGrad', _grad_of('nearest')),
+    Spec('CropAndResize', lambda x: tf.image.crop_and_resize(x, [[0.0, 0.0, 1.0, 1.0]], [1],
+                                                              [4, 5]), [_IMG], lambda x: x[1:2],
+         grad=False),
     _spec('AdjustSaturation', lambda x: tf.image.adjust_saturation(x, 1.0), lambda x: x),
     _spec('AdjustHue', lambda x: tf.image.adjust_hue(x, 0.0), lambda x: x),
 ]

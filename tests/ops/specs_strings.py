@@ -21,6 +21,14 @@ def _map(fn, dtype=object):
     return lambda a: np.array([fn(v) for v in a], dtype=dtype)
 
 
+def _offsets(value):
+    text, starts, at = value.decode(), [], 0
+    for c in text:
+        starts.append(at)
+        at += len(c.encode())
+    return starts
+
+
 SPECS = [
     Spec('StringJoin', lambda a, b: tf.strings.join([a, b], separator='+'), [_WORDS, _WORDS[::-1].copy()],
          lambda a, b: np.array([x + b'+' + y for x, y in zip(a, b)], dtype=object), grad=False),
@@ -63,6 +71,9 @@ SPECS = [
          [_WORDS], _map(lambda v: v.decode().encode('utf-16-be')), grad=False),
     Spec('StringNGrams', lambda a: tf.strings.ngrams(a, 2), [_s('a', 'b', 'c')],
          lambda a: np.array([b'a b', b'b c'], dtype=object), grad=False),
+    Spec('UnicodeDecodeWithOffsets',
+         lambda a: tf.strings.unicode_decode_with_offsets(a, 'UTF-8')[1].values, [_WORDS],
+         lambda a: np.array([o for v in a for o in _offsets(v)], np.int64), grad=False),
     Spec('LookupTableFind', lambda a: tf.lookup.StaticHashTable(
         tf.lookup.KeyValueTensorInitializer(['abc', 'Hello'], [7, 8]), -1).lookup(a), [_WORDS],
          _map(lambda v: {b'abc': 7, b'Hello': 8}.get(v, -1), np.int32), grad=False),

@@ -112,3 +112,16 @@ def test_parse_example_var_len_and_ragged():
         'tags': tf.io.VarLenFeature(tf.string), 'r': tf.io.RaggedFeature(tf.int64, value_key='id')})
     assert one['tags'].indices.numpy().tolist() == [[0], [1]]
     assert one['r'].numpy().tolist() == [2, -2, 1099511627776]
+
+
+def test_offsets_and_other_encodings():
+    text = [s.encode('utf8') for s in ('G\xf6\xf6dnight', '\U0001f60a')]
+    chars, offsets = tf.strings.unicode_split_with_offsets(text, 'UTF-8')
+    assert chars.to_list() == [[b'G', b'\xc3\xb6', b'\xc3\xb6', b'd', b'n', b'i', b'g', b'h', b't'],
+                               [b'\xf0\x9f\x98\x8a']]
+    assert offsets.to_list() == [[0, 1, 3, 5, 6, 7, 8, 9, 10], [0]]
+    points, offsets = tf.strings.unicode_decode_with_offsets(text, 'UTF-8')
+    assert points.to_list() == [[71, 246, 246, 100, 110, 105, 103, 104, 116], [128522]]
+    assert offsets.to_list() == [[0, 1, 3, 5, 6, 7, 8, 9, 10], [0]]
+    assert tf.strings.unicode_transcode(['A', 'B', 'C'], 'US ASCII', 'UTF-8').numpy().tolist() == \
+        [b'A', b'B', b'C']

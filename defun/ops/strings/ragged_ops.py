@@ -22,7 +22,8 @@ from defun.ops.support import validation
 from defun.ops.support.helpers import dims, to_tensor
 
 __all__ = ['split', 'bytes_split', 'unicode_decode', 'unicode_split', 'unicode_encode',
-           'unicode_transcode', 'ngrams']
+           'unicode_transcode', 'ngrams', 'unicode_decode_with_offsets',
+           'unicode_split_with_offsets']
 
 
 def _flat_infer(dtype):
@@ -105,44 +106,57 @@ def bytes_split(input, name=None):  # noqa: A002
 _ENCODINGS = {'UTF-8': 'utf-8', 'UTF-16-BE': 'utf-16-be', 'UTF-32-BE': 'utf-32-be'}
 
 
-def _codec(encoding, op):
-    if encoding not in _ENCODINGS:
-        raise validation.invalid_argument(
-            f"{op}: Value for attr 'input_encoding' of \"{encoding}\" is not supported; "
-            f'defun reads UTF-8, UTF-16-BE and UTF-32-BE')
-    return _ENCODINGS[encoding]
+def _codec(encoding, op, output=False):
+    """Python's codec for an encoding TF names: outputs are TF's three Unicode encodings,
+    inputs any encoding Python knows ('US ASCII', 'ISO-8859-1', 'UTF-16', ...)."""
+    if encoding in _ENCODINGS:
+        return _ENCODINGS[encoding]
+    if not output:
+        try:
+            return codecs.lookup(encoding.replace(' ', '-')).name
+        except LookupError:
+            pass
+    raise validation.invalid_argument(
+        f'{op}: encoding "{encoding}" is not supported'
+        + ('; outputs are "UTF-8", "UTF-16-BE" or "UTF-32-BE"' if output else ''))
 
 
 def _decode_one(value, codec, errors_mode, replacement):
+    """(code points, byte offset where each starts) of one string."""
     if errors_mode == 'strict':
         try:
-            text = value.decode(codec)
+            value.decode(codec)
         except UnicodeDecodeError:
             raise errors.InvalidArgumentError('Invalid formatting on input string') from None
-        return [ord(c) for c in text]
     decoder = codecs.getincrementaldecoder(codec)('surrogateescape')
-    points = []
+    points, offsets, position = [], [], 0
     for c in decoder.decode(value, final=True):
-        if 0xDC80 <= ord(c) <= 0xDCFF:   # an undecodable byte
-            if errors_mode == 'replace':
-                points.append(replacement)
-        else:
-            points.append(ord(c))
-    return points
+        bad = 0xDC80 <= ord(c) <= 0xDCFF   # an undecodable byte
+        if not bad or errors_mode == 'replace':
+            points.append(replacement if bad else ord(c))
+            offsets.append(position)
+        position += 1 if bad else len(c.encode(codec, 'surrogatepass'))
+    if codec in ('utf-16', 'utf-32') and value[:2] in (codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE):
+        offsets = [o + (2 if codec == 'utf-16' else 4) for o in offsets]
+    return points, offsets
 
 
-def _decode_kernel(x, codec, errors_mode, replacement):
-    values, splits = _ragged_output([_decode_one(v, codec, errors_mode, replacement)
-                                     for v in as_array(x)], np.int32)
+def _decode_kernel(x, codec, errors_mode, replacement, with_offsets=False):
+    decoded = [_decode_one(v, codec, errors_mode, replacement) for v in as_array(x)]
+    values, splits = _ragged_output([d[0] for d in decoded], np.int32)
+    if with_offsets:
+        return splits, values, _ragged_output([d[1] for d in decoded], np.int64)[0]
     return splits, values
 
 
-def _decode_infer(x, **attrs):
+def _decode_infer(x, with_offsets=False, **attrs):
     values, splits = _flat_infer(dtypes.int32)(x)
-    return [splits, values]
+    return [splits, values] + ([(dtypes.int64, (None,))] if with_offsets else [])
 
 
 UNICODE_DECODE = define_op('UnicodeDecode', _decode_kernel, _decode_infer, None, num_outputs=2)
+UNICODE_DECODE_WITH_OFFSETS = define_op('UnicodeDecodeWithOffsets', _decode_kernel, _decode_infer,
+                                        None, num_outputs=3)
 
 
 def _error_mode(errors_mode):
@@ -162,6 +176,31 @@ def unicode_decode(input, input_encoding, errors='replace', replacement_char=655
         splits, values = apply_op(UNICODE_DECODE, (v,), attrs, name)
         return values, splits
     return _rows_of(input, 'unicode_decode', decode)
+
+
+def unicode_decode_with_offsets(input, input_encoding, errors='replace',  # noqa: A002
+                                replacement_char=65533, replace_control_characters=False,
+                                name=None):
+    """(code points, the byte offset at which each starts), ragged as unicode_decode's."""
+    attrs = {'codec': _codec(input_encoding, 'unicode_decode_with_offsets'),
+             'errors_mode': _error_mode(errors), 'replacement': int(replacement_char),
+             'with_offsets': True}
+    found = {}
+
+    def decode(v):
+        splits, values, offsets = apply_op(UNICODE_DECODE_WITH_OFFSETS, (v,), attrs, name)
+        found['offsets'] = offsets
+        return values, splits
+    points = _rows_of(input, 'unicode_decode_with_offsets', decode)
+    offsets = found['offsets']
+    return points, (points.with_flat_values(offsets) if is_ragged(points) else offsets)
+
+
+def unicode_split_with_offsets(input, input_encoding, errors='replace',  # noqa: A002
+                               replacement_char=65533, name=None):
+    """(each string's characters, the byte offset at which each starts)."""
+    points, offsets = unicode_decode_with_offsets(input, input_encoding, errors, replacement_char)
+    return _characters(points, input_encoding, name), offsets
 
 
 def _encode_kernel(values, splits, codec, errors_mode, replacement):
@@ -191,7 +230,8 @@ UNICODE_ENCODE = define_op(
 def unicode_encode(input, output_encoding, errors='replace', replacement_char=65533,  # noqa: A002
                    name=None):
     """Code points (the innermost dimension, ragged or dense) encoded as strings."""
-    attrs = {'codec': _codec(output_encoding, 'unicode_encode'), 'errors_mode': _error_mode(errors),
+    attrs = {'codec': _codec(output_encoding, 'unicode_encode', output=True),
+             'errors_mode': _error_mode(errors),
              'replacement': int(replacement_char)}
     if is_ragged(input):
         if is_ragged(input.values):
@@ -213,8 +253,13 @@ def unicode_encode(input, output_encoding, errors='replace', replacement_char=65
 def unicode_split(input, input_encoding, errors='replace', replacement_char=65533,  # noqa: A002
                   name=None):
     """Each string split into its characters (as strings)."""
-    codec = _codec(input_encoding, 'unicode_split')
-    decoded = unicode_decode(input, input_encoding, errors, replacement_char)
+    return _characters(unicode_decode(input, input_encoding, errors, replacement_char),
+                       input_encoding, name)
+
+
+def _characters(decoded, encoding, name):
+    """Code points (ragged or a vector) as one-character strings of `encoding`."""
+    codec = _codec(encoding, 'unicode_split')
     points = decoded.flat_values if is_ragged(decoded) else decoded
     n = shape(points, dtypes.int64)[0]
     chars = apply_op(UNICODE_ENCODE, (points, range_(n + 1)),
@@ -227,7 +272,7 @@ def _transcode_kernel(x, source, target, errors_mode, replacement):
 
 
 def _transcode_one(value, source, target, errors_mode, replacement):
-    points = _decode_one(value, source, errors_mode, replacement)
+    points = _decode_one(value, source, errors_mode, replacement)[0]
     return ''.join(chr(p) for p in points).encode(target)
 
 
@@ -241,7 +286,7 @@ def unicode_transcode(input, input_encoding, output_encoding, errors='replace', 
     """Each string re-encoded from `input_encoding` to `output_encoding`."""
     x = string_input(input, 'unicode_transcode')
     attrs = {'source': _codec(input_encoding, 'unicode_transcode'),
-             'target': _codec(output_encoding, 'unicode_transcode'),
+             'target': _codec(output_encoding, 'unicode_transcode', output=True),
              'errors_mode': _error_mode(errors), 'replacement': int(replacement_char)}
     return apply_op(UNICODE_TRANSCODE, (x,), attrs, name)
 
