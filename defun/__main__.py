@@ -10,6 +10,7 @@ EXTRAS = (
     ('tqdm', 'tqdm', 'progress bars in examples/'),
     ('matplotlib', 'matplotlib', 'loss plots in examples/ (--plot)'),
     ('scikit-learn', 'sklearn', 'the digits data set in examples/'),
+    ('pillow', 'PIL', 'image codecs: tf.io.decode_png/jpeg, encode_png/jpeg (the image extra)'),
     ('pytest', 'pytest', 'the test suite'),
     ('hypothesis', 'hypothesis', 'property tests'),
 )

@@ -6,13 +6,13 @@ from defun.ops.image.transforms import *  # noqa: F401,F403
 from defun.ops.image.color import *  # noqa: F401,F403
 from defun.ops.image.augment import *  # noqa: F401,F403
 from defun.ops.image.crops import *  # noqa: F401,F403
+from defun.ops.image.codecs import (decode_png, decode_jpeg, decode_gif, decode_bmp,  # noqa: F401
+                                    decode_image, encode_png, encode_jpeg, extract_jpeg_shape,
+                                    is_jpeg)
 
 
 __getattr__ = unsupported.missing_names(__name__, 'tf.image', {
-    'decode_image': 'image codecs', 'decode_png': 'image codecs', 'decode_jpeg': 'image codecs',
-    'encode_png': 'image codecs', 'encode_jpeg': 'image codecs', 'decode_gif': 'image codecs',
-    'decode_bmp': 'image codecs', 'decode_and_crop_jpeg': 'image codecs',
-    'extract_jpeg_shape': 'image codecs', 'is_jpeg': 'image codecs',
+    'decode_and_crop_jpeg': 'image codecs',
     'adjust_jpeg_quality': 'image codecs', 'random_jpeg_quality': 'image codecs',
     'stateless_random_jpeg_quality': 'image codecs',
     'draw_bounding_boxes': None, 'non_max_suppression': None,

@@ -8,6 +8,7 @@ from defun.ops.image import resize_weights
 from tests.ops.spec import Spec
 
 _IMG = np.random.default_rng(3).uniform(0, 1, (2, 4, 5, 3)).astype(np.float32)
+_U8 = (_IMG[0] * 255).astype(np.uint8)
 
 
 def _separable(rows, cols):
@@ -50,6 +51,14 @@ SPECS = [
     Spec('CropAndResize', lambda x: tf.image.crop_and_resize(x, [[0.0, 0.0, 1.0, 1.0]], [1],
                                                               [4, 5]), [_IMG], lambda x: x[1:2],
          grad=False),
+    Spec('EncodeImage', lambda x: tf.io.decode_png(tf.io.encode_png(x)), [_U8], lambda x: x,
+         grad=False),
+    Spec('DecodeImage', lambda x: tf.io.decode_image(tf.io.encode_png(x)), [_U8], lambda x: x,
+         grad=False),
+    Spec('IsJpeg', lambda x: tf.image.is_jpeg(tf.io.encode_png(x)), [_U8],
+         lambda x: np.array(False), grad=False),
+    Spec('ExtractJpegShape', lambda x: tf.image.extract_jpeg_shape(tf.io.encode_jpeg(x)), [_U8],
+         lambda x: np.array(x.shape, np.int32), grad=False),
     _spec('AdjustSaturation', lambda x: tf.image.adjust_saturation(x, 1.0), lambda x: x),
     _spec('AdjustHue', lambda x: tf.image.adjust_hue(x, 0.0), lambda x: x),
 ]
