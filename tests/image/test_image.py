@@ -65,11 +65,15 @@ def test_image_ops_match_tf(key):
 def test_seeded_random_ops_match_tf():
     x = tf.constant(OPS['x'])
     tf.random.set_seed(7)
-    np.testing.assert_array_equal(tf.image.random_flip_left_right(x, seed=3).numpy(), OPS['rflip'])
-    np.testing.assert_array_equal(tf.image.random_crop(x[0], [2, 3, 3], seed=4).numpy(),
-                                  OPS['rcrop'])
-    np.testing.assert_allclose(tf.image.random_brightness(x[0], 0.2, seed=5).numpy(),
-                               OPS['rbright'], atol=1e-7)
+    try:
+        flipped = tf.image.random_flip_left_right(x, seed=3).numpy()
+        cropped = tf.image.random_crop(x[0], [2, 3, 3], seed=4).numpy()
+        brightened = tf.image.random_brightness(x[0], 0.2, seed=5).numpy()
+    finally:
+        tf.random.set_seed(None)   # the global seed is process state other tests read
+    np.testing.assert_array_equal(flipped, OPS['rflip'])
+    np.testing.assert_array_equal(cropped, OPS['rcrop'])
+    np.testing.assert_allclose(brightened, OPS['rbright'], atol=1e-7)
 
 
 @pytest.mark.parametrize('name,fn', [
@@ -162,3 +166,17 @@ def test_crop_and_resize_and_sobel_match_tf():
         np.testing.assert_allclose(out.numpy(), ref[key], atol=1e-6)
     np.testing.assert_allclose(tf.image.sobel_edges(tf.constant(ref['img'])).numpy(),
                                ref['sobel'], atol=1e-6)
+
+
+@pytest.mark.parametrize('method', ['bilinear', 'nearest'])
+def test_crop_and_resize_gradient_matches_tf(method):
+    ref, grads = np.load(DATA / 'crops_ref.npz'), np.load(DATA / 'crops_grad_ref.npz')
+    x = tf.constant(ref['img'])
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = tf.image.crop_and_resize(x, ref['boxes'], ref['idx'], (4, 5), method=method)
+        loss = tf.reduce_sum(y * y)
+    np.testing.assert_allclose(tape.gradient(loss, x).numpy(), grads[method], atol=1e-5)
+    boxes = [[0.1, 0.2, 0.8, 0.9]]
+    fn = lambda v: tf.image.crop_and_resize(v, boxes, [0], (3, 2), method=method)  # noqa: E731
+    assert _finite_difference(fn, ref['img'][:1, :4, :4], 1e-2) < 2e-3

@@ -1,8 +1,10 @@
 """TFRecord files and tf.train.Example protos against TensorFlow 2.21: files TF wrote (plain, GZIP,
 ZLIB; tests/io/data/) read here, records written here byte-identical to TF's, Examples and
 TensorProtos serialized as TF serializes them, and parse_example's values and errors."""
+import gzip
 import json
 import pathlib
+import zlib
 
 import numpy as np
 import pytest
@@ -168,3 +170,11 @@ def test_large_records_checksums_match_tf(tmp_path):
         for record in expected:
             writer.write(record)
     assert path.read_bytes() == tf_file.read_bytes()
+
+
+@pytest.mark.parametrize('compression,module', [('GZIP', gzip), ('ZLIB', zlib)])
+def test_compressed_text_lines(tmp_path, compression, module):
+    path = tmp_path / 'lines.txt'
+    path.write_bytes(module.compress(b'line1\nline2\r\nline3'))
+    lines = [x.numpy() for x in tf.data.TextLineDataset(str(path), compression)]
+    assert lines == [b'line1', b'line2', b'line3']   # what TF reads from the same file

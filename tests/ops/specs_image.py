@@ -25,6 +25,13 @@ def _grad_of(method, antialias=False):
     return call
 
 
+def _crop_grad(x):
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = tf.image.crop_and_resize(x, [[0.0, 0.0, 1.0, 1.0]], [0], [4, 5])
+    return tape.gradient(y, x)
+
+
 def _spec(op_type, call, reference=None):
     return Spec(op_type, call, [_IMG], reference, grad=False)
 
@@ -51,6 +58,8 @@ SPECS = [
     Spec('CropAndResize', lambda x: tf.image.crop_and_resize(x, [[0.0, 0.0, 1.0, 1.0]], [1],
                                                               [4, 5]), [_IMG], lambda x: x[1:2],
          grad=False),
+    Spec('CropAndResizeGradImage', _crop_grad, [_IMG], lambda x: (np.ones_like(x)[:1].repeat(
+        2, 0) * np.array([1, 0])[:, None, None, None]).astype(np.float32), grad=False),
     Spec('EncodeImage', lambda x: tf.io.decode_png(tf.io.encode_png(x)), [_U8], lambda x: x,
          grad=False),
     Spec('DecodeImage', lambda x: tf.io.decode_image(tf.io.encode_png(x)), [_U8], lambda x: x,

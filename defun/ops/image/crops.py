@@ -1,7 +1,8 @@
 """tf.image.crop_and_resize (the CropAndResize op: boxes in normalised coordinates sampled
 bilinearly or by nearest neighbour, TF's float32 sample positions and extrapolation value) and
 tf.image.sobel_edges (a depthwise convolution with the two 3x3 Sobel kernels, as TF writes it).
-CropAndResize is differentiable here in neither input (TF has gradients for both: a known gap)."""
+CropAndResize is differentiable in the image (CropAndResizeGradImage scatters each crop pixel's
+gradient back with its sampling weights), not in the boxes (TF's gradient there is a known gap)."""
 import numpy as np
 
 from defun.core import dtypes, errors
@@ -69,8 +70,52 @@ def _crop_and_resize_infer(images, boxes, box_indices, crop_size, **attrs):
         None if d is None else d[3],)
 
 
+def _grad_image_kernel(grad, boxes, box_indices, image, method):
+    out = np.zeros(image.shape, np.float64)
+    _, h, w, _ = image.shape
+    crop_h, crop_w = grad.shape[1:3]
+    for i, (box, b) in enumerate(zip(np.asarray(boxes, _F32), np.asarray(box_indices))):
+        ys = _positions(box[0], box[2], h, crop_h)
+        xs = _positions(box[1], box[3], w, crop_w)
+        yi = np.nonzero((ys >= 0) & (ys <= h - 1))[0]
+        xi = np.nonzero((xs >= 0) & (xs <= w - 1))[0]
+        g = grad[i][np.ix_(yi, xi)].astype(np.float64)
+        y, x = ys[yi], xs[xi]
+        if method == 'nearest':
+            rows, cols = np.floor(y + _F32(0.5)).astype(int), np.floor(x + _F32(0.5)).astype(int)
+            np.add.at(out[b], np.ix_(rows, cols), g)
+            continue
+        top, left = np.floor(y).astype(int), np.floor(x).astype(int)
+        bottom, right = np.ceil(y).astype(int), np.ceil(x).astype(int)
+        dy, dx = (y - top)[:, None, None], (x - left)[None, :, None]
+        for rows, cols, weight in ((top, left, (1 - dy) * (1 - dx)), (top, right, (1 - dy) * dx),
+                                   (bottom, left, dy * (1 - dx)), (bottom, right, dy * dx)):
+            np.add.at(out[b], np.ix_(rows, cols), g * weight)
+    return out.astype(image.dtype)
+
+
+def _crop_and_resize_grad(op, grad):
+    images, boxes, box_indices, _ = op.inputs
+    grad_image = apply_op(CROP_AND_RESIZE_GRAD_IMAGE, (grad, boxes, box_indices, images),
+                          {'method': op.get_attr('method')})
+    return grad_image, None, None, None
+
+
+def _grad_of_grad_image(op, grad):
+    grad_out = op.inputs[0]
+    crop_size = shape(grad_out)[1:3]
+    return (apply_op(CROP_AND_RESIZE, (cast(grad, dtypes.float32), op.inputs[1], op.inputs[2],
+                                       crop_size),
+                     {'method': op.get_attr('method'), 'extrapolation_value': 0.0}),
+            None, None, None)
+
+
 CROP_AND_RESIZE = define_op('CropAndResize', _crop_and_resize_kernel, _crop_and_resize_infer,
-                            None)
+                            _crop_and_resize_grad)
+CROP_AND_RESIZE_GRAD_IMAGE = define_op(
+    'CropAndResizeGradImage', _grad_image_kernel,
+    lambda grad, boxes, box_indices, image, method: (image.dtype, dims(image)),
+    _grad_of_grad_image)
 
 
 def crop_and_resize(image, boxes, box_indices, crop_size, method='bilinear',
