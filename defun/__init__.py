@@ -59,6 +59,7 @@ from defun import sparse, ragged  # noqa: E402  (tf.sparse, tf.ragged)
 from defun.ops.sparse.sparse_tensor import SparseTensor, SparseTensorSpec  # noqa: E402
 from defun.ops.ragged.ragged_tensor import RaggedTensor, RaggedTensorSpec  # noqa: E402
 from defun.core.composite import TypeSpec  # noqa: E402
+from defun.ops.framework.indexed_slices import IndexedSlicesSpec  # noqa: E402
 from defun.core import unsupported as _unsupported  # noqa: E402
 __getattr__ = _unsupported.missing_names(__name__, 'tf', _unsupported.TF_NAMESPACES)  # TF names not here
 

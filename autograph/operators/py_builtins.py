@@ -9,6 +9,7 @@ import builtins
 import sys
 
 from defun.core import dtypes
+from defun.core.composite import CompositeTensor
 from defun.core import errors as defun_errors
 from defun.graphs import scopes
 from defun.ops.framework import base_ops
@@ -32,7 +33,8 @@ class IndexedIterable:
 
 
 def indexed_iterable(value):
-    """An IndexedIterable for a graph tensor, TensorArray or IndexedIterable; None otherwise."""
+    """An IndexedIterable for a graph tensor, TensorArray, RaggedTensor (its rows) or
+    IndexedIterable; None otherwise."""
     if isinstance(value, IndexedIterable):
         return value
     if not tensors.building_graph():
@@ -41,6 +43,8 @@ def indexed_iterable(value):
         return IndexedIterable(value.size(), value.read)
     if tensors.is_tensor(value):
         return IndexedIterable(base_ops.shape(value)[0], lambda i: gathering.gather(value, i))
+    if isinstance(value, CompositeTensor) and hasattr(value, 'nrows'):   # a RaggedTensor's rows
+        return IndexedIterable(base_ops.cast(value.nrows(), dtypes.int32), value.__getitem__)
     return None
 
 

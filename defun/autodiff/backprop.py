@@ -11,6 +11,7 @@ whose OpDef says `accepts_missing_grads` get None instead and skip that work). T
 registry's, written with our own ops, so running them under an outer tape records them (higher order).
 """
 from defun.core import nest, registry
+from defun.core.composite import CompositeTensor
 from defun.core.tensor import Tensor, convert_to_tensor
 from defun.ops.array import joining as array_ops
 from defun.ops.framework.indexed_slices import IndexedSlices
@@ -189,7 +190,10 @@ def initial_grads(flat_targets, output_gradients, keys=None, identity_ids=frozen
 def gradient(records, target, sources, output_gradients=None, unconnected_gradients='none'):
     """The gradient of a tape: sums over targets, one result per source in sources' structure."""
     unconnected = normalize_unconnected(unconnected_gradients)
-    targets = nest.flatten(target)
+    targets = [part for t in nest.flatten(target) for part in gradient_parts(t)]
+    if any(isinstance(s, CompositeTensor) for s in nest.flatten(sources)):
+        return _composite_gradient(records, targets, sources, output_gradients,
+                                   unconnected_gradients)
     flat_sources = nest.flatten(sources)
     keyed = [_source_tensor(s) for s in flat_sources]
     source_ids = {id(k) for k, _ in keyed}
@@ -207,6 +211,28 @@ def gradient(records, target, sources, output_gradients=None, unconnected_gradie
             g = array_ops.zeros_like(_read(source))
         flat.append(g)
     return nest.pack_sequence_as(sources, flat)
+
+
+def gradient_parts(value):
+    """The tensors a gradient flows through for `value` (TF's composite gradient protocol): a
+    ragged tensor's flat values; a tensor itself; other composites (SparseTensor) refused."""
+    if not isinstance(value, CompositeTensor):
+        return [value]
+    if hasattr(value, 'with_flat_values'):
+        return [value.flat_values]
+    raise ValueError(f'Type {type(value).__name__} is not supported as a gradient source or '
+                     f'gradient target.')
+
+
+def _composite_gradient(records, targets, sources, output_gradients, unconnected):
+    """Gradients for sources that include ragged tensors, as TF gives them: the ragged tensor
+    with the gradient of its flat values in their place (None when unconnected)."""
+    leaves = nest.flatten(sources)
+    wrt = [gradient_parts(leaf)[0] for leaf in leaves]
+    grads = gradient(records, targets, wrt, output_gradients, unconnected)
+    out = [g if g is None or not isinstance(leaf, CompositeTensor) else
+           leaf.with_flat_values(dense(g)) for leaf, g in zip(leaves, grads)]
+    return nest.pack_sequence_as(sources, out)
 
 
 def _is_variable(value):

@@ -15,6 +15,7 @@ import logging
 from typing import Any
 
 from defun.autodiff import backprop
+from defun.core.composite import CompositeTensor
 from defun.core import context, error_helpers, nest
 from defun.core.dispatch import OpRecord
 from defun.core.tensor import Tensor
@@ -111,7 +112,12 @@ class GradientTape:
     def watch(self, tensor: Any) -> None:
         """Ensures `tensor` (a tensor, a variable, or a nested structure of them) is traced."""
         for t in nest.flatten(tensor):
-            watch_tensor(self._records, t)
+            if isinstance(t, CompositeTensor):   # a ragged tensor's flat values, a sparse one's values
+                for part in nest.flatten(t, expand_composites=True):
+                    if part.dtype.is_differentiable:
+                        watch_tensor(self._records, part)
+            else:
+                watch_tensor(self._records, t)
 
     def watched_variables(self) -> tuple:
         return tuple(self._records.variables.values())

@@ -1,6 +1,7 @@
 """Composite tensors through tf.function (arguments, results, input_signature, trace keys),
 tf.cond and tf.while_loop. Trace counts and signatures as TF 2.21 gives them."""
 import numpy as np
+import pytest
 
 import defun as tf
 
@@ -75,3 +76,41 @@ def test_cond_and_while_loop_carry_composites():
 
     _, out = loop(tf.SparseTensor([[0, 1]], [2.0], [2, 2]))
     assert out.values.numpy().tolist() == [4.0]
+
+
+def test_gradient_tape_with_ragged_sources_and_targets():
+    # As TF 2.21: a ragged source's gradient is ragged (its flat values' gradient); a ragged
+    # target stands for its flat values; a SparseTensor is refused as a source.
+    rt = tf.ragged.constant([[1., 2.], [3.]])
+    x0 = tf.constant(1.)
+    with tf.GradientTape(persistent=True) as t:
+        t.watch(rt)
+        y = tf.reduce_sum(rt * rt)
+    g_rt, g_x0 = t.gradient(y, [rt, x0])
+    assert isinstance(g_rt, tf.RaggedTensor) and g_rt.to_list() == [[2.0, 4.0], [6.0]]
+    assert g_x0 is None
+    x = tf.constant([1., 2., 3.])
+    with tf.GradientTape() as t:
+        t.watch(x)
+        r = tf.RaggedTensor.from_row_lengths(x, [2, 1]) * 3.
+    assert t.gradient(r, x).numpy().tolist() == [3.0, 3.0, 3.0]
+    st = tf.SparseTensor([[0, 1]], [2.], [2, 2])
+    with tf.GradientTape() as t:
+        t.watch(st)
+        y = tf.reduce_sum(tf.sparse.to_dense(st))
+    with pytest.raises(ValueError, match='Type SparseTensor is not supported as a gradient source'):
+        t.gradient(y, st)
+
+
+def test_autograph_loops_over_ragged_rows():
+    @tf.function
+    def f(rt):
+        total = tf.constant(0.)
+        longest = tf.constant(0)
+        for row in rt:
+            total += tf.reduce_sum(row)
+            longest = tf.maximum(longest, tf.size(row))
+        return total, longest
+
+    total, longest = f(tf.ragged.constant([[1., 2.], [3.], [4., 5., 6.]]))
+    assert (float(total), int(longest)) == (21.0, 3)   # TF 2.21's values

@@ -79,8 +79,6 @@ class IndexedSlices(CompositeTensor):
         shape = '' if self._dense_shape is None else f', dense_shape={self._dense_shape!s}'
         return f'IndexedSlices(indices={self._indices!s}, values={self._values!s}{shape})'
 
-    __repr__ = __str__
-
 
 def is_indexed_slices(value):
     return isinstance(value, IndexedSlices)

@@ -10,6 +10,7 @@ exclusive cumulative products, so zeros in the input are handled exactly.
 import numpy as np
 
 from defun.core import context, dtypes, error_helpers, errors
+from defun.core.composite import CompositeTensor
 from defun.core.dispatch import apply_op
 from defun.ops.support import helpers as op_helpers
 from defun.ops.math.arithmetic import conj, divide_no_nan, floordiv, maximum, square
@@ -63,6 +64,10 @@ def _define_reduction(op_type, kernel, grad, op, kinds):
 
 
 def _reduce(opdef, input_tensor, axis, keepdims, name, op):
+    if isinstance(input_tensor, CompositeTensor):   # a RaggedTensor reduces itself, as in TF
+        result = input_tensor.__tf_dispatch__(op, axis, keepdims)
+        if result is not NotImplemented:
+            return result
     x = to_tensor(input_tensor, name='input_tensor', op=op)
     attrs = {'axis': reduction_axes(x, axis, op), 'keepdims': bool(keepdims)}
     return apply_op(opdef, (x,), attrs, name)
@@ -220,6 +225,8 @@ def _bool_input(value, axis, op):
     """Given a list of axes, TF's reduce_any/all convert their input to bool first, before
     looking at the axes: a tensor of another dtype is convert_to_tensor's ValueError eagerly,
     a TypeError in a graph (with other axes the op refuses it: InvalidArgumentError)."""
+    if isinstance(value, CompositeTensor):
+        return value   # converted by its own reduction (see _reduce)
     if isinstance(axis, (list, tuple)) and isinstance(value, Tensor) and \
             value.dtype is not dtypes.bool:
         message = (f'{op}: Tensor conversion requested dtype bool for Tensor with dtype '

@@ -7,14 +7,16 @@ import numpy as np
 from defun.core import dtypes, nest
 from defun.core.tensor import convert_to_tensor
 from defun.ops.array.creation import range as range_
+from defun.ops.array.boolean_mask import boolean_mask as dense_boolean_mask
 from defun.ops.array.gathering import gather
+from defun.ops.math.segments import unsorted_segment_sum
 from defun.ops.framework.base_ops import cast, reshape
 from defun.ops.math.exports import maximum, reduce_sum, subtract
 from defun.ops.ragged import row_ops
 from defun.ops.ragged.ragged_tensor import RaggedTensor
 
 __all__ = ['constant', 'map_flat_values', 'range', 'row_splits_to_segment_ids',
-           'segment_ids_to_row_splits']
+           'segment_ids_to_row_splits', 'boolean_mask']
 
 
 def _depth(value):
@@ -139,3 +141,46 @@ def segment_ids_to_row_splits(segment_ids, num_segments=None, out_type=None, nam
     splits = row_ops.splits_from_rowids(ids, cast(num_segments, ids.dtype))
     return splits if out_type is None else cast(splits, out_type)
 
+
+def boolean_mask(data, mask, name=None):
+    """The elements of `data` where `mask` is True, rows kept: a 1-D mask selects rows; a mask
+    of data's first two dims (dense or ragged with data's partition) selects within rows."""
+    mask_ragged = isinstance(mask, RaggedTensor)
+    if not mask_ragged:
+        mask = convert_to_tensor(mask, dtype=dtypes.bool)
+        if mask.shape.rank == 1:
+            return _select_rows(data, mask)
+    if isinstance(data, RaggedTensor):
+        if not mask_ragged:
+            raise ValueError('tf.ragged.boolean_mask: a RaggedTensor needs a ragged mask')
+        kept = dense_boolean_mask(data.values, mask.values)
+        lengths = unsorted_segment_sum(cast(mask.values, data.row_splits_dtype),
+                                       data.value_rowids(), data.nrows())
+        return RaggedTensor.from_row_lengths(kept, lengths, validate=False)
+    data = convert_to_tensor(data)
+    lengths = reduce_sum(cast(mask, dtypes.int64), axis=1)
+    return RaggedTensor.from_row_lengths(dense_boolean_mask(data, mask), lengths, validate=False)
+
+
+def _select_rows(data, mask):
+    if not isinstance(data, RaggedTensor):
+        return dense_boolean_mask(data, mask)
+    rowids = dense_boolean_mask(range_(data.nrows(), dtype=data.row_splits_dtype), mask)
+    return gather_rows(data, rowids)
+
+
+def gather_rows(rt, rowids):
+    """The rows of `rt` named by `rowids`, in that order."""
+    starts, lengths = gather(rt.row_splits, rowids), gather(rt.row_lengths(), rowids)
+    picked = concat_ranges(starts, lengths)
+    values = gather_rows(rt.values, picked) if isinstance(rt.values, RaggedTensor) else \
+        gather(rt.values, picked)
+    return RaggedTensor.from_row_lengths(values, lengths, validate=False)
+
+
+def concat_ranges(starts, lengths):
+    """starts[i] .. starts[i] + lengths[i] for every i, one after the other."""
+    splits = row_ops.splits_from_lengths(lengths)
+    rowids = row_ops.rowids_of(splits)
+    offsets = range_(splits[-1], dtype=splits.dtype) - gather(splits, rowids)
+    return gather(starts, rowids) + offsets

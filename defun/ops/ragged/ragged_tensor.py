@@ -7,26 +7,20 @@ The factories (`from_row_splits`, `from_row_lengths`, `from_value_rowids`, ...) 
 as TF's do (InvalidArgumentError) where its values are known; `to_tensor`/`from_tensor` convert to
 and from padded dense tensors.
 """
+import operator
+
 import numpy as np
 
 from defun.core import dtypes
 from defun.core.composite import BatchableTypeSpec, CompositeTensor
 from defun.core.shapes import TensorShape, TensorSpec, as_shape
 from defun.core.tensor import Tensor, convert_to_tensor
-from defun.ops.array.boolean_mask import boolean_mask
 from defun.ops.array.creation import range as range_
 from defun.ops.array.joining import concat
 from defun.ops.framework.base_ops import cast, reshape, shape as shape_of
-from defun.ops.math.clipping import sequence_mask
+from defun.ops.math.exports import reduce_prod, reduce_sum, maximum
 from defun.ops.array.gathering import gather
-from defun.ops.array.joining import stack
-from defun.ops.array.transform import pad, slice as slice_
-from defun.ops.math.exports import logical_not, reduce_all, reduce_max, reduce_sum, equal, maximum
-from defun.ops.math.exports import minimum
-from defun.ops.math.exports import subtract
-from defun.ops.math.reductions import cumsum
-from defun.ops.ragged import row_ops
-from defun.ops.sparse.sparse_tensor import SparseTensor
+from defun.ops.ragged import conversions, indexing, ragged_math, row_ops
 from defun.ops.support import validation
 from defun.ops.support.helpers import static_value
 
@@ -125,38 +119,13 @@ class RaggedTensor(CompositeTensor):
         return result
 
     @classmethod
+    @classmethod
     def from_tensor(cls, tensor, lengths=None, padding=None, ragged_rank=1, name=None,
                     row_splits_dtype=dtypes.int64):
         """The RaggedTensor of a dense tensor's rows, cut at `lengths` or before trailing
         `padding` (whole rows otherwise); `ragged_rank` dimensions become ragged."""
-        if lengths is not None and padding is not None:
-            raise ValueError('Specify argument `lengths` or `padding`, but not both.')
-        tensor = convert_to_tensor(tensor)
-        rank = tensor.shape.rank
-        if not isinstance(ragged_rank, int) or ragged_rank <= 0:
-            raise ValueError(f'ragged_rank must be greater than 0; got {ragged_rank}')
-        if rank is not None and rank <= ragged_rank:
-            raise ValueError(f'ragged_rank must be less than rank; got ragged_rank={ragged_rank}'
-                             f', rank={rank}')
-        splits_dtype = dtypes.as_dtype(row_splits_dtype)
-        if ragged_rank > 1:
-            if lengths is not None or padding is not None:
-                raise NotImplementedError('from_tensor: `lengths` or `padding` with ragged_rank > 1'
-                                          ' is not part of defun')
-            dims = shape_of(tensor, out_type=splits_dtype)
-            inner = cls.from_tensor(reshape(tensor, concat([[-1], dims[2:]], 0)),
-                                    ragged_rank=ragged_rank - 1, row_splits_dtype=splits_dtype)
-            return cls.from_uniform_rows(inner, dims[0], dims[1])
-        dims = shape_of(tensor, out_type=splits_dtype)
-        nrows, width = dims[0], dims[1]
-        if padding is not None:
-            lengths = _lengths_before_padding(tensor, padding, width, splits_dtype)
-        if lengths is None:
-            return cls.from_uniform_rows(reshape(tensor, concat([[-1], dims[2:]], 0)), nrows,
-                                         width)
-        lengths = row_ops.as_splits(lengths, splits_dtype, 'lengths')
-        mask = sequence_mask(lengths, width)
-        return cls.from_row_lengths(boolean_mask(tensor, mask), lengths, validate=False)
+        return conversions.from_tensor(cls, tensor, lengths, padding, ragged_rank, name,
+                                       row_splits_dtype)
 
     @classmethod
     def from_uniform_rows(cls, values, nrows, width):
@@ -244,16 +213,7 @@ class RaggedTensor(CompositeTensor):
 
     def bounding_shape(self, axis=None, name=None, out_type=None):
         """The shape of the smallest dense tensor holding this one (longest rows)."""
-        dtype = self.row_splits_dtype if out_type is None else dtypes.as_dtype(out_type)
-        parts, rt = [reshape(cast(self.nrows(), dtype), [1])], self
-        while isinstance(rt, RaggedTensor):
-            lengths = concat([rt.row_lengths(), convert_to_tensor([0], dtype=rt.row_splits_dtype)],
-                             0)
-            parts.append(reshape(cast(reduce_max(lengths), dtype), [1]))
-            rt = rt.values
-        parts.append(shape_of(rt, out_type=dtype)[1:])
-        shape = concat(parts, 0)
-        return shape if axis is None else shape[axis]
+        return conversions.bounding_shape(self, axis, name, out_type)
 
     # -- new ragged tensors like this one
     def with_values(self, new_values):
@@ -270,46 +230,46 @@ class RaggedTensor(CompositeTensor):
             if isinstance(self._values, RaggedTensor) else self._values
         return RaggedTensor(values, cast(self._row_splits, dtype), internal=True)
 
+    def merge_dims(self, outer_axis, inner_axis):
+        """Dimensions outer_axis..inner_axis merged into one (ragged ones, and uniform ones of
+        the flat values)."""
+        rank = self.shape.rank
+        outer_axis = outer_axis + rank if outer_axis < 0 else outer_axis
+        inner_axis = inner_axis + rank if inner_axis < 0 else inner_axis
+        if outer_axis == inner_axis:
+            return self
+        values = self._values
+        if outer_axis == 0:   # the rows of the rows: the values, merged further
+            return values.merge_dims(0, inner_axis - 1) if isinstance(values, RaggedTensor) \
+                else _merge_dense(values, 0, inner_axis - 1)
+        if outer_axis > 1:
+            return self.with_values(values.merge_dims(outer_axis - 1, inner_axis - 1)
+                                    if isinstance(values, RaggedTensor) else
+                                    _merge_dense(values, outer_axis - 1, inner_axis - 1))
+        if isinstance(values, RaggedTensor):   # each row's inner rows joined
+            joined = RaggedTensor(values.values, gather(values.row_splits, self._row_splits),
+                                  internal=True)
+            return joined.merge_dims(1, inner_axis - 1)
+        # A uniform dim of width k joins each row's values: k times the splits.
+        width = reduce_prod(shape_of(values, out_type=self.row_splits_dtype)[1:inner_axis])
+        return RaggedTensor(_merge_dense(values, 0, inner_axis - 1), self._row_splits * width,
+                            internal=True)
+
     # -- conversions
     def to_tensor(self, default_value=None, name=None, shape=None):
         """The padded dense tensor (`default_value`, zero by default, after each row)."""
-        inner = self._values.to_tensor(default_value) if isinstance(self._values, RaggedTensor) \
-            else self._values
-        default = None if default_value is None else convert_to_tensor(default_value,
-                                                                      dtype=self.dtype)
-        dense = row_ops.scatter_padded(inner, self._row_splits, default,
-                                       shape_of(inner, out_type=self.row_splits_dtype)[1:])
-        if shape is not None:
-            dense = _fit_shape(dense, shape, default)
-        return dense
+        return conversions.to_tensor(self, default_value, name, shape)
 
     def to_sparse(self, name=None):
-        from_rows = row_ops.rowids_of(self._row_splits)
-        if isinstance(self._values, RaggedTensor):
-            raise NotImplementedError('to_sparse of a RaggedTensor with ragged_rank > 1 is not '
-                                      'part of defun')
-        starts = gather(self._row_splits, from_rows)
-        columns = subtract(range_(shape_of(self._values, out_type=dtypes.int64)[0]),
-                           cast(starts, dtypes.int64))
-        indices = stack([cast(from_rows, dtypes.int64), columns], axis=1)
-        return SparseTensor(indices, self._values, self.bounding_shape(out_type=dtypes.int64))
+        return conversions.to_sparse(self, name)
 
     def to_list(self):
         """The nested Python lists of this (eager) ragged tensor's values."""
-        splits = np.asarray(self._row_splits)
-        inner = self._values.to_list() if isinstance(self._values, RaggedTensor) else \
-            np.asarray(self._values).tolist()
-        return [inner[splits[i]:splits[i + 1]] for i in range(len(splits) - 1)]
+        return conversions.to_list(self)
 
     def numpy(self):
         """A numpy object array of the rows (each a numpy array, or nested object arrays)."""
-        splits = np.asarray(self._row_splits)
-        values = self._values.numpy() if isinstance(self._values, RaggedTensor) else \
-            np.asarray(self._values)
-        rows = np.empty(len(splits) - 1, dtype=object)
-        for i in range(len(splits) - 1):
-            rows[i] = values[splits[i]:splits[i + 1]]
-        return rows
+        return conversions.numpy(self)
 
     @property
     def _type_spec(self):
@@ -326,84 +286,61 @@ class RaggedTensor(CompositeTensor):
     def __bool__(self):
         raise TypeError('RaggedTensor may not be used as a boolean.')
 
+    def __tf_dispatch__(self, api, *args, **kwargs):
+        """tf.<api>(self, ...) for the APIs that accept ragged inputs (the reductions)."""
+        if api in ragged_math.REDUCTIONS:
+            return ragged_math.reduce(api, self, *args, **kwargs)
+        return NotImplemented
+
+    # -- elementwise operators on the flat values (see ragged_math.py)
+    def __neg__(self):
+        return self.with_flat_values(-self.flat_values)
+
+    def __abs__(self):
+        return self.with_flat_values(abs(self.flat_values))
+
+    def __invert__(self):
+        return self.with_flat_values(~self.flat_values)
+
+    def __getitem__(self, key):
+        """Rows by index or slice (step 1), then the remaining indices within them, as TF's
+        ragged indexing for those cases (see indexing.py)."""
+        return indexing.getitem(self, key)
+
     def __iter__(self):
         if not _is_eager(self):
             raise ValueError('RaggedTensor.__iter__ is only supported eagerly (a tf.function '
                              'iterates a RaggedTensor with `for row in rt` under AutoGraph)')
         return iter([self[i] for i in range(len(np.asarray(self._row_splits)) - 1)])
 
-    def __getitem__(self, key):
-        """Rows by index or slice (step 1), then the remaining indices within them, as TF's
-        ragged indexing for those cases."""
-        if not isinstance(key, tuple):
-            key = (key,)
-        if not key:
-            return self
-        first, rest = key[0], key[1:]
-        if first is Ellipsis:
-            raise NotImplementedError('Ellipsis in RaggedTensor indexing is not part of defun')
-        if isinstance(first, slice):
-            if first.step not in (None, 1):
-                raise NotImplementedError('RaggedTensor slices with a step are not part of defun')
-            rows = self._row_slice(first.start, first.stop)
-            if not rest:
-                return rows
-            return _index_inner(rows, rest)
-        row = self._row(first)
-        return row[rest] if rest else row
 
-    def _row(self, i):
-        n = self.nrows()
-        i = convert_to_tensor(i, dtype=self.row_splits_dtype) if not isinstance(i, Tensor) else \
-            cast(i, self.row_splits_dtype)
-        known_i, known_n = static_value(i), static_value(n)
-        if known_i is not None and known_n is not None and not -known_n <= known_i < known_n:
-            raise validation.invalid_argument(f'slice index {int(known_i)} of dimension 0 out of '
-                                              f'bounds.')
-        i = i + n if known_i is not None and known_i < 0 else i
-        return _slice_rows(self._values, self._row_splits[i], self._row_splits[i + 1])
-
-    def _row_slice(self, start, stop):
-        splits = self._row_splits[start:None if stop is None else _plus_one(stop)] \
-            if stop is None or not _negative(stop) else self._row_splits[start:stop]
-        if stop is not None and _negative(stop):
-            splits = concat([splits, self._row_splits[stop:stop + 1 or None]], 0)
-        inner = _slice_rows(self._values, splits[0], splits[-1])
-        return RaggedTensor(inner, subtract(splits, splits[0]), internal=True)
+def _binary(fn, reflected=False):
+    def method(self, other):
+        if reflected:
+            return ragged_math.elementwise(fn, other, self)
+        return ragged_math.elementwise(fn, self, other)
+    return method
 
 
-def _plus_one(i):
-    return i + 1
+for _name, _fn in [('add', operator.add), ('sub', operator.sub), ('mul', operator.mul),
+                   ('truediv', operator.truediv), ('floordiv', operator.floordiv),
+                   ('mod', operator.mod), ('pow', operator.pow), ('and', operator.and_),
+                   ('or', operator.or_), ('xor', operator.xor)]:
+    setattr(RaggedTensor, f'__{_name}__', _binary(_fn))
+    setattr(RaggedTensor, f'__r{_name}__', _binary(_fn, reflected=True))
+for _name, _fn in [('lt', operator.lt), ('le', operator.le), ('gt', operator.gt),
+                   ('ge', operator.ge)]:
+    setattr(RaggedTensor, f'__{_name}__', _binary(_fn))
+del _name, _fn
 
 
-def _negative(i):
-    return isinstance(i, int) and i < 0
-
-
-def _index_inner(rows, rest):
-    """rows' values indexed by `rest` within each row (a slice of every row)."""
-    first = rest[0]
-    if isinstance(first, slice) and len(rest) == 1 and first.step in (None, 1):
-        dense = rows.to_tensor()
-        lengths = rows.row_lengths()
-        start = 0 if first.start is None else first.start
-        if isinstance(start, int) and start < 0:
-            raise NotImplementedError('negative slice starts within rows are not part of defun')
-        stop = lengths if first.stop is None else minimum(lengths, first.stop) \
-            if first.stop >= 0 else maximum(lengths + first.stop, 0)
-        new_lengths = maximum(subtract(stop, start), 0)
-        return RaggedTensor.from_tensor(dense[:, start:], lengths=new_lengths)
-    raise NotImplementedError(f'RaggedTensor indexing within rows by {rest!r} is not part of '
-                              f'defun (index the rows, or use to_tensor)')
-
-
-def _slice_rows(values, start, stop):
-    """values[start:stop] along the first dimension (values dense or ragged)."""
-    if isinstance(values, RaggedTensor):
-        splits = values.row_splits[start:stop + 1]
-        inner = _slice_rows(values.values, splits[0], splits[-1])
-        return RaggedTensor(inner, subtract(splits, splits[0]), internal=True)
-    return values[start:stop]
+def _merge_dense(values, outer, inner):
+    """A dense tensor's dimensions outer..inner merged."""
+    if outer == inner:
+        return values
+    dims = shape_of(values)
+    merged = reshape(reduce_prod(dims[outer:inner + 1]), [1])
+    return reshape(values, concat([dims[:outer], merged, dims[inner + 1:]], 0))
 
 
 def is_ragged(value):
@@ -444,37 +381,6 @@ def _nrows_tensor(values):
     if isinstance(values, RaggedTensor):
         return values.nrows()
     return shape_of(values, out_type=dtypes.int64)[0]
-
-
-def _lengths_before_padding(tensor, padding, width, dtype):
-    """Each row's length before its trailing run of `padding` (whole elements equal to it)."""
-    is_pad = equal(tensor, convert_to_tensor(padding, dtype=tensor.dtype))
-    if tensor.shape.rank is not None and tensor.shape.rank > 2:
-        is_pad = reduce_all(is_pad, axis=list(range(2, tensor.shape.rank)))
-    not_pad = cast(logical_not(is_pad), dtype)
-    # A position is in the trailing run when no non-padding element follows it.
-    after = cumsum(not_pad, axis=1, reverse=True)
-    trailing = reduce_sum(cast(equal(after, 0), dtype), axis=1)
-    return subtract(cast(width, dtype), trailing)
-
-
-def _fit_shape(dense, shape, default):
-    """`dense` padded or truncated to `shape` (None dims keep their size)."""
-    target = as_shape(shape)
-    if target.rank is None:
-        return dense
-    begin, size = [], []
-    for i, d in enumerate(target.as_list()):
-        begin.append(0)
-        size.append(-1 if d is None else d)
-    known = static_value(shape_of(dense))
-    pads = []
-    for i, d in enumerate(target.as_list()):
-        have = int(known[i]) if known is not None else None
-        pads.append([0, 0 if d is None or have is None else max(d - have, 0)])
-    if any(p[1] for p in pads):
-        dense = pad(dense, pads, constant_values=0 if default is None else default)
-    return slice_(dense, begin, size)
 
 
 class RaggedTensorSpec(BatchableTypeSpec):

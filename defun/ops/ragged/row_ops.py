@@ -13,13 +13,16 @@ from defun.ops.array.gathering import gather, scatter_nd, tensor_scatter_nd_upda
 from defun.ops.array.joining import concat, stack
 from defun.ops.array.repeat_unique import repeat
 from defun.ops.framework.base_ops import cast, shape as shape_of
-from defun.ops.math.exports import cumsum, reduce_max, subtract
+from defun.ops.array.transform import pad, slice as slice_
+from defun.core.shapes import as_shape
+from defun.ops.math.exports import cumsum, equal, logical_not, reduce_all, reduce_max, reduce_sum
+from defun.ops.math.exports import subtract
 from defun.ops.math.segments import unsorted_segment_sum
 from defun.ops.support import validation
 from defun.ops.support.helpers import static_value
 
 __all__ = ['as_splits', 'splits_from_lengths', 'splits_from_rowids', 'lengths_of', 'rowids_of',
-           'check_splits', 'scatter_padded', 'nrows_of']
+           'check_splits', 'scatter_padded', 'nrows_of', 'lengths_before_padding', 'fit_shape']
 
 
 def as_splits(value, dtype, name):
@@ -64,7 +67,7 @@ def _fail(factory, what):
 
 def check_splits(splits, nvals, factory):
     """TF's checks of row splits against the number of values, run where values are known."""
-    s, n = static_value(splits), static_value(nvals)
+    s, n = static_value(splits), None if nvals is None else static_value(nvals)
     if s is None:
         return
     s = np.asarray(s)
@@ -105,3 +108,33 @@ def scatter_padded(values, splits, default, inner_shape):
     base = fill(dense_shape, default)
     return tensor_scatter_nd_update(base, indices, values)
 
+
+def lengths_before_padding(tensor, padding, width, dtype):
+    """Each row's length before its trailing run of `padding` (whole elements equal to it)."""
+    is_pad = equal(tensor, convert_to_tensor(padding, dtype=tensor.dtype))
+    if tensor.shape.rank is not None and tensor.shape.rank > 2:
+        is_pad = reduce_all(is_pad, axis=list(range(2, tensor.shape.rank)))
+    not_pad = cast(logical_not(is_pad), dtype)
+    # A position is in the trailing run when no non-padding element follows it.
+    after = cumsum(not_pad, axis=1, reverse=True)
+    trailing = reduce_sum(cast(equal(after, 0), dtype), axis=1)
+    return subtract(cast(width, dtype), trailing)
+
+
+def fit_shape(dense, shape, default):
+    """`dense` padded or truncated to `shape` (None dims keep their size)."""
+    target = as_shape(shape)
+    if target.rank is None:
+        return dense
+    begin, size = [], []
+    for i, d in enumerate(target.as_list()):
+        begin.append(0)
+        size.append(-1 if d is None else d)
+    known = static_value(shape_of(dense))
+    pads = []
+    for i, d in enumerate(target.as_list()):
+        have = int(known[i]) if known is not None else None
+        pads.append([0, 0 if d is None or have is None else max(d - have, 0)])
+    if any(p[1] for p in pads):
+        dense = pad(dense, pads, constant_values=0 if default is None else default)
+    return slice_(dense, begin, size)
