@@ -19,5 +19,5 @@ __getattr__ = unsupported.missing_names(__name__, 'tf.image', {
     'non_max_suppression_with_scores': None, 'non_max_suppression_overlaps': None,
     'non_max_suppression_padded': None, 'combined_non_max_suppression': None,
     'sample_distorted_bounding_box': None, 'stateless_sample_distorted_bounding_box': None,
-    'generate_bounding_box_proposals': None, 'psnr': None, 'ssim': None, 'ssim_multiscale': None,
+    'generate_bounding_box_proposals': None, 'ssim': None, 'ssim_multiscale': None,
     'extract_glimpse': None, 'resize_with_crop_or_pad_v1': None})

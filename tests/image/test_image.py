@@ -180,3 +180,13 @@ def test_crop_and_resize_gradient_matches_tf(method):
     boxes = [[0.1, 0.2, 0.8, 0.9]]
     fn = lambda v: tf.image.crop_and_resize(v, boxes, [0], (3, 2), method=method)  # noqa: E731
     assert _finite_difference(fn, ref['img'][:1, :4, :4], 1e-2) < 2e-3
+
+
+def test_psnr_matches_tf():
+    rng = np.random.default_rng(0)
+    a = rng.uniform(0, 1, (2, 4, 4, 3)).astype(np.float32)
+    b = np.clip(a + rng.normal(0, 0.1, a.shape), 0, 1).astype(np.float32)
+    np.testing.assert_allclose(tf.image.psnr(a, b, max_val=1.0).numpy(), [20.70949, 20.878384],
+                               rtol=1e-6)
+    np.testing.assert_allclose(tf.image.psnr((a * 255).astype(np.uint8), (b * 255).astype(np.uint8),
+                                             max_val=255).numpy(), [20.741014, 20.919052], rtol=1e-6)

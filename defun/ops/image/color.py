@@ -18,7 +18,7 @@ from defun.ops.array.expand_squeeze import expand_dims
 from defun.ops.framework.base_ops import cast, shape
 from defun.ops.linalg.products import tensordot
 from defun.ops.math.arithmetic import clip_by_value, floordiv, maximum, multiply
-from defun.ops.math.elementary import abs as abs_, pow as pow_, rsqrt
+from defun.ops.math.elementary import abs as abs_, log, pow as pow_, rsqrt
 from defun.ops.math.logic import equal, greater, less, where
 from defun.ops.math.reductions import reduce_max, reduce_mean, reduce_min, reduce_std, reduce_sum
 from defun.ops.image.transforms import image_input
@@ -28,7 +28,7 @@ from defun.ops.support.helpers import same_as_first, to_tensor
 __all__ = ['convert_image_dtype', 'adjust_brightness', 'adjust_contrast', 'adjust_gamma',
            'adjust_saturation', 'adjust_hue', 'rgb_to_grayscale', 'grayscale_to_rgb',
            'rgb_to_hsv', 'hsv_to_rgb', 'rgb_to_yiq', 'yiq_to_rgb', 'rgb_to_yuv', 'yuv_to_rgb',
-           'per_image_standardization', 'total_variation', 'image_gradients']
+           'per_image_standardization', 'total_variation', 'image_gradients', 'psnr']
 
 _IMAGE_TYPES = (dtypes.uint8, dtypes.uint16, dtypes.uint32, dtypes.uint64, dtypes.int8,
                 dtypes.int16, dtypes.int32, dtypes.int64, dtypes.float16, dtypes.float32,
@@ -294,3 +294,13 @@ def image_gradients(image):
     dy = concat([dy, 0 * x[:, :1, :, :]], axis=1)
     dx = concat([dx, 0 * x[:, :, :1, :]], axis=2)
     return dy, dx
+
+
+def psnr(a, b, max_val, name=None):
+    """Peak signal-to-noise ratio of each pair of images, in dB (as float32)."""
+    x, y = to_tensor(a, name='a', op='psnr'), to_tensor(b, name='b', op='psnr')
+    peak = convert_image_dtype(cast(max_val, x.dtype), dtypes.float32)
+    x, y = convert_image_dtype(x, dtypes.float32), convert_image_dtype(y, dtypes.float32)
+    mse = reduce_mean((x - y) * (x - y), axis=[-3, -2, -1])
+    return 20.0 * log(peak) / log(cast(10.0, dtypes.float32)) - \
+        np.float32(10 / np.log(10)) * log(mse)
