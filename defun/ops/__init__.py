@@ -14,5 +14,5 @@ from defun.ops.linalg import diagonals, cholesky, decompositions  # noqa: F401
 from defun.ops.strings import string_ops, formatting, hashing, ragged_ops  # noqa: F401
 from defun.ops.lookup import tables  # noqa: F401
 from defun.ops.io import serialization, parsing, encodings  # noqa: F401
-from defun.ops.image import resize, color, crops, codecs  # noqa: F401
+from defun.ops.image import resize, color, crops, codecs, suppression  # noqa: F401
 from defun.ops.support import op_docs  # noqa: F401  (sets the wrappers' docstrings)

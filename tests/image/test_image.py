@@ -190,3 +190,18 @@ def test_psnr_matches_tf():
                                rtol=1e-6)
     np.testing.assert_allclose(tf.image.psnr((a * 255).astype(np.uint8), (b * 255).astype(np.uint8),
                                              max_val=255).numpy(), [20.741014, 20.919052], rtol=1e-6)
+
+
+def test_non_max_suppression_matches_tf():
+    ref = np.load(DATA / 'nms_ref.npz')
+    boxes, scores = ref['boxes'], ref['scores']
+    out = tf.image.non_max_suppression(boxes, scores, 10)
+    assert out.dtype is tf.int32 and out.numpy().tolist() == ref['a'].tolist()
+    assert tf.image.non_max_suppression(boxes, scores, 20, iou_threshold=0.2,
+                                        score_threshold=0.3).numpy().tolist() == ref['b'].tolist()
+    indices, kept = tf.image.non_max_suppression_with_scores(boxes, scores, 8, iou_threshold=0.3)
+    assert indices.numpy().tolist() == ref['c_i'].tolist()
+    np.testing.assert_array_equal(kept.numpy(), ref['c_s'])
+    indices, valid = tf.image.non_max_suppression_padded(boxes, scores, 40, iou_threshold=0.4,
+                                                         pad_to_max_output_size=True)
+    assert indices.numpy().tolist() == ref['d_i'].tolist() and valid.numpy() == ref['d_n']

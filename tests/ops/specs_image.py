@@ -60,6 +60,10 @@ SPECS = [
          grad=False),
     Spec('CropAndResizeGradImage', _crop_grad, [_IMG], lambda x: (np.ones_like(x)[:1].repeat(
         2, 0) * np.array([1, 0])[:, None, None, None]).astype(np.float32), grad=False),
+    Spec('NonMaxSuppressionV5', lambda b, s: tf.image.non_max_suppression(b, s, 2),
+         [np.array([[0, 0, 1, 1], [0, 0, 1, 0.9], [2, 2, 3, 3]], np.float32),
+          np.array([0.9, 0.8, 0.7], np.float32)], lambda b, s: np.array([0, 2], np.int32),
+         grad=False),
     Spec('EncodeImage', lambda x: tf.io.decode_png(tf.io.encode_png(x)), [_U8], lambda x: x,
          grad=False),
     Spec('DecodeImage', lambda x: tf.io.decode_image(tf.io.encode_png(x)), [_U8], lambda x: x,
