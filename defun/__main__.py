@@ -15,6 +15,7 @@ EXTRAS = (
     ('matplotlib', 'matplotlib', 'loss plots in examples/ (--plot)'),
     ('scikit-learn', 'sklearn', 'the digits data set in examples/'),
     ('mpi4py', 'mpi4py', 'tf.distribute across processes (the mpi extra)'),
+    ('pillow', 'PIL', 'image codecs: tf.io.decode_png/jpeg, encode_png/jpeg (the image extra)'),
     ('pytest', 'pytest', 'the test suite'),
     ('pytest-xdist', 'xdist', 'the test suite on several processes (-n 2)'),
     ('hypothesis', 'hypothesis', 'property tests'),

@@ -7,14 +7,16 @@ from defun.ops.io.features import (FixedLenFeature, FixedLenSequenceFeature,  # 
 from defun.ops.io.parse_api import parse_example, parse_single_example  # noqa: F401
 from defun.ops.io.records import TFRecordOptions, TFRecordWriter  # noqa: F401
 from defun.ops.io.serialization import *  # noqa: F401,F403
+from defun.ops.io.encodings import *  # noqa: F401,F403
+from defun.ops.image.codecs import (decode_png, decode_jpeg, decode_gif, decode_bmp,  # noqa: F401
+                                    decode_image, encode_png, encode_jpeg, extract_jpeg_shape,
+                                    is_jpeg)
 
 __getattr__ = unsupported.missing_names(__name__, 'tf.io', {
-    'decode_image': 'image codecs', 'decode_png': 'image codecs', 'decode_jpeg': 'image codecs',
-    'encode_png': 'image codecs', 'encode_jpeg': 'image codecs', 'decode_gif': 'image codecs',
-    'decode_bmp': 'image codecs', 'decode_and_crop_jpeg': 'image codecs',
+    'decode_and_crop_jpeg': 'image codecs',
     'parse_sequence_example': 'sequence example parsing',
     'parse_single_sequence_example': 'sequence example parsing',
     'decode_proto': 'generic protocol buffers', 'encode_proto': 'generic protocol buffers',
-    'decode_compressed': 'compressed strings', 'decode_json_example': 'JSON examples',
-    'matching_files': None, 'serialize_many_sparse': 'sparse tensors',
+    'decode_json_example': 'JSON examples',
+    'serialize_many_sparse': 'sparse tensors',
     'serialize_sparse': 'sparse tensors', 'deserialize_many_sparse': 'sparse tensors'})

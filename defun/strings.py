@@ -2,3 +2,4 @@
 from defun.ops.strings.string_ops import *  # noqa: F401,F403
 from defun.ops.strings.formatting import *  # noqa: F401,F403
 from defun.ops.strings.hashing import *  # noqa: F401,F403
+from defun.ops.strings.ragged_ops import *  # noqa: F401,F403

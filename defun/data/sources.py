@@ -15,6 +15,7 @@ from defun.core.tensor import Tensor, convert_to_tensor
 
 from defun.data import structure
 from defun.data.base import INFINITE, UNKNOWN, Dataset, register
+from defun.ops.io.records import compression_of, decompressed
 
 __all__ = ['TextLineDataset', 'filenames_of', 'open_data_file']
 
@@ -228,12 +229,11 @@ def open_data_file(filename):
 
 class TextLineDataset(Dataset):
     """`tf.data.TextLineDataset`: the lines of text files (without their line endings), as
-    tf.string scalars, file after file."""
+    tf.string scalars, file after file; files may be GZIP or ZLIB compressed."""
 
     def __init__(self, filenames, compression_type=None, buffer_size=None,
                  num_parallel_reads=None, name=None):
-        if compression_type:
-            raise NotImplementedError('TextLineDataset: compressed files are not supported')
+        self._compression = compression_of(compression_type, 'TextLineDataset')
         self._files = filenames_of(filenames)
         self.element_spec = TensorSpec([], dtypes.string)
         self._cardinality = UNKNOWN
@@ -244,5 +244,5 @@ class TextLineDataset(Dataset):
     def flat_iterator(self):
         for filename in self._files:
             with open_data_file(filename) as handle:
-                for line in handle:
+                for line in decompressed(handle, self._compression):
                     yield (np.array(line.rstrip(b'\n').rstrip(b'\r'), dtype=object),)

@@ -13,10 +13,10 @@ from defun.ops.nn import activations, conv, compositions  # noqa: F401
 from defun.ops.random import stateful, stateless  # noqa: F401
 from defun.ops.debugging import debug  # noqa: F401
 from defun.ops.linalg import diagonals, cholesky, decompositions  # noqa: F401
-from defun.ops.strings import string_ops, formatting, hashing  # noqa: F401
+from defun.ops.strings import string_ops, formatting, hashing, ragged_ops  # noqa: F401
 from defun.ops.lookup import tables  # noqa: F401
-from defun.ops.io import serialization, parsing  # noqa: F401
-from defun.ops.image import resize, color  # noqa: F401
+from defun.ops.io import serialization, parsing, encodings  # noqa: F401
+from defun.ops.image import resize, color, crops, codecs, suppression  # noqa: F401
 from defun.ops import tensor_methods
 
 tensor_methods.install()  # Tensor's operators are ops: the one place that puts them on Tensor

@@ -65,11 +65,15 @@ def test_image_ops_match_tf(key):
 def test_seeded_random_ops_match_tf():
     x = tf.constant(OPS['x'])
     tf.random.set_seed(7)
-    np.testing.assert_array_equal(tf.image.random_flip_left_right(x, seed=3).numpy(), OPS['rflip'])
-    np.testing.assert_array_equal(tf.image.random_crop(x[0], [2, 3, 3], seed=4).numpy(),
-                                  OPS['rcrop'])
-    np.testing.assert_allclose(tf.image.random_brightness(x[0], 0.2, seed=5).numpy(),
-                               OPS['rbright'], atol=1e-7)
+    try:
+        flipped = tf.image.random_flip_left_right(x, seed=3).numpy()
+        cropped = tf.image.random_crop(x[0], [2, 3, 3], seed=4).numpy()
+        brightened = tf.image.random_brightness(x[0], 0.2, seed=5).numpy()
+    finally:
+        tf.random.set_seed(None)   # the global seed is process state other tests read
+    np.testing.assert_array_equal(flipped, OPS['rflip'])
+    np.testing.assert_array_equal(cropped, OPS['rcrop'])
+    np.testing.assert_allclose(brightened, OPS['rbright'], atol=1e-7)
 
 
 @pytest.mark.parametrize('name,fn', [
@@ -150,3 +154,54 @@ def test_bad_input():
         tf.image.rgb_to_grayscale(img[..., :2])
     with pytest.raises(ValueError, match='upper must be > lower'):
         tf.image.random_contrast(img, 0.5, 0.2)
+
+
+def test_crop_and_resize_and_sobel_match_tf():
+    ref = np.load(DATA / 'crops_ref.npz')
+    for key in ('bilinear_4x5', 'bilinear_1x3', 'nearest_4x5', 'nearest_1x3'):
+        method, size = key.split('_')
+        out = tf.image.crop_and_resize(ref['img'], ref['boxes'], ref['idx'],
+                                       [int(n) for n in size.split('x')], method=method,
+                                       extrapolation_value=-1.0)
+        np.testing.assert_allclose(out.numpy(), ref[key], atol=1e-6)
+    np.testing.assert_allclose(tf.image.sobel_edges(tf.constant(ref['img'])).numpy(),
+                               ref['sobel'], atol=1e-6)
+
+
+@pytest.mark.parametrize('method', ['bilinear', 'nearest'])
+def test_crop_and_resize_gradient_matches_tf(method):
+    ref, grads = np.load(DATA / 'crops_ref.npz'), np.load(DATA / 'crops_grad_ref.npz')
+    x = tf.constant(ref['img'])
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = tf.image.crop_and_resize(x, ref['boxes'], ref['idx'], (4, 5), method=method)
+        loss = tf.reduce_sum(y * y)
+    np.testing.assert_allclose(tape.gradient(loss, x).numpy(), grads[method], atol=1e-5)
+    boxes = [[0.1, 0.2, 0.8, 0.9]]
+    fn = lambda v: tf.image.crop_and_resize(v, boxes, [0], (3, 2), method=method)  # noqa: E731
+    assert _finite_difference(fn, ref['img'][:1, :4, :4], 1e-2) < 2e-3
+
+
+def test_psnr_matches_tf():
+    rng = np.random.default_rng(0)
+    a = rng.uniform(0, 1, (2, 4, 4, 3)).astype(np.float32)
+    b = np.clip(a + rng.normal(0, 0.1, a.shape), 0, 1).astype(np.float32)
+    np.testing.assert_allclose(tf.image.psnr(a, b, max_val=1.0).numpy(), [20.70949, 20.878384],
+                               rtol=1e-6)
+    np.testing.assert_allclose(tf.image.psnr((a * 255).astype(np.uint8), (b * 255).astype(np.uint8),
+                                             max_val=255).numpy(), [20.741014, 20.919052], rtol=1e-6)
+
+
+def test_non_max_suppression_matches_tf():
+    ref = np.load(DATA / 'nms_ref.npz')
+    boxes, scores = ref['boxes'], ref['scores']
+    out = tf.image.non_max_suppression(boxes, scores, 10)
+    assert out.dtype is tf.int32 and out.numpy().tolist() == ref['a'].tolist()
+    assert tf.image.non_max_suppression(boxes, scores, 20, iou_threshold=0.2,
+                                        score_threshold=0.3).numpy().tolist() == ref['b'].tolist()
+    indices, kept = tf.image.non_max_suppression_with_scores(boxes, scores, 8, iou_threshold=0.3)
+    assert indices.numpy().tolist() == ref['c_i'].tolist()
+    np.testing.assert_array_equal(kept.numpy(), ref['c_s'])
+    indices, valid = tf.image.non_max_suppression_padded(boxes, scores, 40, iou_threshold=0.4,
+                                                         pad_to_max_output_size=True)
+    assert indices.numpy().tolist() == ref['d_i'].tolist() and valid.numpy() == ref['d_n']

@@ -1,5 +1,8 @@
-"""decode_raw, decode_csv, read_file/write_file and tf.io.gfile against TensorFlow 2.21's values
-and exception classes."""
+"""decode_raw, decode_csv, read_file/write_file, base64, decode_compressed, matching_files and
+tf.io.gfile against TensorFlow 2.21's values and exception classes."""
+import gzip
+import zlib
+
 import numpy as np
 import pytest
 
@@ -85,3 +88,22 @@ def test_gfile(tmp_path):
         gfile.GFile(gfile.join(root, 'missing')).read()
     with pytest.raises(tf.errors.NotFoundError):
         gfile.remove(gfile.join(root, 'missing'))
+
+
+def test_base64_compression_and_matching_files(tmp_path):
+    assert tf.io.encode_base64([b'hello?>', b'', b'\xff\xfe\xfd']).numpy().tolist() == \
+        [b'aGVsbG8_Pg', b'', b'__79']
+    assert tf.io.encode_base64([b'hello?>', b'a'], pad=True).numpy().tolist() == \
+        [b'aGVsbG8_Pg==', b'YQ==']
+    assert tf.io.decode_base64([b'aGVsbG8_Pg', b'YQ==', b'YQ']).numpy().tolist() == \
+        [b'hello?>', b'a', b'a']
+    with pytest.raises(tf.errors.InvalidArgumentError, match='Invalid character found in base64'):
+        tf.io.decode_base64([b'a$b'])
+    assert tf.io.decode_compressed([gzip.compress(b'abc'), gzip.compress(b'')], 'GZIP').numpy(
+        ).tolist() == [b'abc', b'']
+    assert tf.io.decode_compressed(zlib.compress(b'xyz'), 'ZLIB').numpy() == b'xyz'
+    assert tf.io.decode_compressed(b'xyz').numpy() == b'xyz'
+    for name in ('b.txt', 'a.tsv', 'c.bin'):
+        (tmp_path / name).write_bytes(b'')
+    assert tf.io.matching_files(str(tmp_path / '*.t*')).numpy().tolist() == \
+        [str(tmp_path / 'a.tsv').encode(), str(tmp_path / 'b.txt').encode()]

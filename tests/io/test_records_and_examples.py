@@ -1,8 +1,10 @@
 """TFRecord files and tf.train.Example protos against TensorFlow 2.21: files TF wrote (plain, GZIP,
 ZLIB; tests/io/data/) read here, records written here byte-identical to TF's, Examples and
 TensorProtos serialized as TF serializes them, and parse_example's values and errors."""
+import gzip
 import json
 import pathlib
+import zlib
 
 import numpy as np
 import pytest
@@ -156,3 +158,23 @@ def test_parse_tensor_type_mismatch():
     with pytest.raises(tf.errors.InvalidArgumentError,
                        match='Type mismatch between parsed tensor \\(float\\) and dtype \\(int32\\)'):
         tf.io.parse_tensor(tf.io.serialize_tensor(tf.constant([1.0])), tf.int32)
+
+
+def test_large_records_checksums_match_tf(tmp_path):
+    # Records past the short-message path of the checksum (its block-wise numpy form).
+    expected = [bytes(range(256)) * 40 + b'tail', bytes(range(255, -1, -1)) * 20]
+    tf_file = DATA / 'tf_written_large.tfrecord'
+    assert [r.numpy() for r in tf.data.TFRecordDataset(str(tf_file))] == expected
+    path = tmp_path / 'large.tfrecord'
+    with tf.io.TFRecordWriter(str(path)) as writer:
+        for record in expected:
+            writer.write(record)
+    assert path.read_bytes() == tf_file.read_bytes()
+
+
+@pytest.mark.parametrize('compression,module', [('GZIP', gzip), ('ZLIB', zlib)])
+def test_compressed_text_lines(tmp_path, compression, module):
+    path = tmp_path / 'lines.txt'
+    path.write_bytes(module.compress(b'line1\nline2\r\nline3'))
+    lines = [x.numpy() for x in tf.data.TextLineDataset(str(path), compression)]
+    assert lines == [b'line1', b'line2', b'line3']   # what TF reads from the same file

@@ -8,6 +8,7 @@ from defun.ops.image import resize_weights
 from tests.ops.spec import Spec
 
 _IMG = np.random.default_rng(3).uniform(0, 1, (2, 4, 5, 3)).astype(np.float32)
+_U8 = (_IMG[0] * 255).astype(np.uint8)
 
 
 def _separable(rows, cols):
@@ -22,6 +23,13 @@ def _grad_of(method, antialias=False):
             y = tf.image.resize(x, [6, 3], method, antialias=antialias)
         return tape.gradient(y, x)
     return call
+
+
+def _crop_grad(x):
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = tf.image.crop_and_resize(x, [[0.0, 0.0, 1.0, 1.0]], [0], [4, 5])
+    return tape.gradient(y, x)
 
 
 def _spec(op_type, call, reference=None):
@@ -47,6 +55,23 @@ SPECS = [
     _spec('ResizeBicubicGrad', _grad_of('bicubic')),
     _spec('ScaleAndTranslateGrad', _grad_of('bilinear', antialias=True)),
     _spec('ResizeNearestNeighborGrad', _grad_of('nearest')),
+    Spec('CropAndResize', lambda x: tf.image.crop_and_resize(x, [[0.0, 0.0, 1.0, 1.0]], [1],
+                                                              [4, 5]), [_IMG], lambda x: x[1:2],
+         grad=False),
+    Spec('CropAndResizeGradImage', _crop_grad, [_IMG], lambda x: (np.ones_like(x)[:1].repeat(
+        2, 0) * np.array([1, 0])[:, None, None, None]).astype(np.float32), grad=False),
+    Spec('NonMaxSuppressionV5', lambda b, s: tf.image.non_max_suppression(b, s, 2),
+         [np.array([[0, 0, 1, 1], [0, 0, 1, 0.9], [2, 2, 3, 3]], np.float32),
+          np.array([0.9, 0.8, 0.7], np.float32)], lambda b, s: np.array([0, 2], np.int32),
+         grad=False),
+    Spec('EncodeImage', lambda x: tf.io.decode_png(tf.io.encode_png(x)), [_U8], lambda x: x,
+         grad=False),
+    Spec('DecodeImage', lambda x: tf.io.decode_image(tf.io.encode_png(x)), [_U8], lambda x: x,
+         grad=False),
+    Spec('IsJpeg', lambda x: tf.image.is_jpeg(tf.io.encode_png(x)), [_U8],
+         lambda x: np.array(False), grad=False),
+    Spec('ExtractJpegShape', lambda x: tf.image.extract_jpeg_shape(tf.io.encode_jpeg(x)), [_U8],
+         lambda x: np.array(x.shape, np.int32), grad=False),
     _spec('AdjustSaturation', lambda x: tf.image.adjust_saturation(x, 1.0), lambda x: x),
     _spec('AdjustHue', lambda x: tf.image.adjust_hue(x, 0.0), lambda x: x),
 ]

@@ -1,6 +1,8 @@
 """Specs for the tf.io op tables: forward against Python's own struct/csv reading, and the
 registry walk's shape and dtype inference. Values and files recorded from TensorFlow are checked
 in tests/io/."""
+import zlib
+
 import numpy as np
 
 import defun as tf
@@ -19,6 +21,14 @@ def _example(value):
 
 
 SPECS = [
+    Spec('EncodeBase64', tf.io.encode_base64, [_s(b'ab?', b'')],
+         lambda s: np.array([b'YWI_', b''], dtype=object), grad=False),
+    Spec('DecodeBase64', tf.io.decode_base64, [_s(b'YWI_', b'')],
+         lambda s: np.array([b'ab?', b''], dtype=object), grad=False),
+    Spec('DecodeCompressed', lambda s: tf.io.decode_compressed(s, 'ZLIB'),
+         [_s(zlib.compress(b'abc'))], lambda s: np.array([b'abc'], dtype=object), grad=False),
+    Spec('MatchingFiles', tf.io.matching_files, [np.array(b'/nonexistent-dir/*', dtype=object)],
+         lambda s: np.zeros([0], dtype=object), grad=False),
     Spec('SerializeTensor', lambda x: tf.io.parse_tensor(tf.io.serialize_tensor(x), tf.float64),
          [np.array([[1.5, 2.0]])], lambda x: x, grad=False),
     Spec('ParseTensor', lambda x: tf.io.parse_tensor(tf.io.serialize_tensor(x), tf.int32),

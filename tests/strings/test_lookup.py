@@ -59,3 +59,21 @@ def test_bad_input():
         tf.lookup.StaticHashTable(_fruit(), 'x')
     with pytest.raises(ValueError, match='must be > 0'):
         tf.lookup.StaticVocabularyTable(_fruit(), 0)
+
+
+def test_text_file_initializer(tmp_path):
+    vocab = tmp_path / 'vocab.tsv'
+    vocab.write_text('apple\t7\nbanana\t8\ncherry\t9\n')
+    words = tmp_path / 'words.txt'
+    words.write_text('x\ny\nz\n')
+    table = tf.lookup.StaticHashTable(tf.lookup.TextFileInitializer(
+        str(vocab), tf.string, 0, tf.int64, 1, delimiter='\t'), -1)
+    assert table.lookup(tf.constant(['banana', 'zz', 'apple'])).numpy().tolist() == [8, -1, 7]
+    by_line = tf.lookup.TextFileInitializer(str(words), tf.string, tf.lookup.TextFileIndex.WHOLE_LINE,
+                                            tf.int64, tf.lookup.TextFileIndex.LINE_NUMBER)
+    assert tf.lookup.StaticHashTable(by_line, -1).lookup(tf.constant(['y', 'q', 'z'])).numpy(
+        ).tolist() == [1, -1, 2]
+    assert tf.lookup.StaticVocabularyTable(by_line, 2).lookup(tf.constant(['y', 'q', 'z'])).numpy(
+        ).tolist() == [1, 4, 2]   # TF's out-of-vocabulary bucket for 'q'
+    with pytest.raises(tf.errors.NotFoundError):
+        tf.lookup.TextFileInitializer(str(tmp_path / 'missing'), tf.string, 0, tf.int64, 1)

@@ -155,3 +155,13 @@ def test_string_ops_in_a_function():
         return tf.strings.join([tf.strings.upper(x), tf.strings.as_string(tf.strings.length(x))],
                                '-')
     _eq(f(tf.constant(['ab', 'cde'])), [b'AB-2', b'CDE-3'])
+
+
+def test_unsorted_segment_join():
+    _eq(tf.strings.unsorted_segment_join(['a', 'b'], [1, 1], 3), [b'', b'ab', b''])
+    _eq(tf.strings.unsorted_segment_join([['Y', 'q', 'c'], ['Y', '6', '6'], ['p', 'G', 'a']],
+                                         [1, 0, 1], 2, separator=':'),
+        [[b'Y', b'6', b'6'], [b'Y:p', b'q:G', b'c:a']])
+    for ids in ([1, 5], [1, -1]):
+        with pytest.raises(tf.errors.InvalidArgumentError, match='not allowed to exceed'):
+            tf.strings.unsorted_segment_join(['a', 'b'], ids, 3)

@@ -18,7 +18,7 @@ from defun.ops.array.expand_squeeze import expand_dims
 from defun.ops.framework.base_ops import cast, shape
 from defun.ops.linalg.products import tensordot
 from defun.ops.math.arithmetic import clip_by_value, floordiv, maximum, multiply
-from defun.ops.math.elementary import abs as abs_, pow as pow_, rsqrt
+from defun.ops.math.elementary import abs as abs_, log, pow as pow_, rsqrt
 from defun.ops.math.logic import equal, greater, less, where
 from defun.ops.math.reductions import reduce_max, reduce_mean, reduce_min, reduce_std, reduce_sum
 from defun.ops.image.transforms import image_input
@@ -28,7 +28,7 @@ from defun.ops.support.helpers import same_as_first, to_tensor
 __all__ = ['convert_image_dtype', 'adjust_brightness', 'adjust_contrast', 'adjust_gamma',
            'adjust_saturation', 'adjust_hue', 'rgb_to_grayscale', 'grayscale_to_rgb',
            'rgb_to_hsv', 'hsv_to_rgb', 'rgb_to_yiq', 'yiq_to_rgb', 'rgb_to_yuv', 'yuv_to_rgb',
-           'per_image_standardization', 'total_variation', 'image_gradients']
+           'per_image_standardization', 'total_variation', 'image_gradients', 'psnr']
 
 _IMAGE_TYPES = (dtypes.uint8, dtypes.uint16, dtypes.uint32, dtypes.uint64, dtypes.int8,
                 dtypes.int16, dtypes.int32, dtypes.int64, dtypes.float16, dtypes.float32,
@@ -185,34 +185,61 @@ def yuv_to_rgb(images):
 
 # ---------------------------------------------------------------- saturation and hue (ops)
 
-def _np_rgb_to_hsv(x):
-    v = x.max(axis=-1)
-    spread = v - x.min(axis=-1)
-    r, g, b = x[..., 0], x[..., 1], x[..., 2]
-    with np.errstate(divide='ignore', invalid='ignore'):
-        s = np.where(v > 0, spread / v, 0)
-        norm = 1 / (6 * spread)
-        h = np.where(r == v, norm * (g - b),
-                     np.where(g == v, norm * (b - r) + 2 / 6, norm * (r - g) + 4 / 6))
-    h = np.where(spread > 0, h, 0)
-    return np.where(h < 0, h + 1, h), s, v
-
-
-def _np_hsv_to_rgb(h, s, v):
-    dh = h * 6
-    channels = [np.clip(np.abs(dh - 3) - 1, 0, 1), np.clip(2 - np.abs(dh - 2), 0, 1),
-                np.clip(2 - np.abs(dh - 4), 0, 1)]
-    return np.stack([(1 - s + s * c) * v for c in channels], axis=-1)
-
-
 def _saturation_kernel(x, factor):
-    h, s, v = _np_rgb_to_hsv(x)
-    return _np_hsv_to_rgb(h, np.clip(s * factor, 0, 1), v).astype(x.dtype)
+    # TF's AdjustSaturation arithmetic (float32, chroma c = s * v added to m = v - c per sector).
+    f = x.astype(np.float32)
+    r, g, b = f[..., 0], f[..., 1], f[..., 2]
+    v = np.maximum(r, np.maximum(g, b))
+    spread = v - np.minimum(r, np.minimum(g, b))
+    with np.errstate(divide='ignore', invalid='ignore'):
+        s = np.where(v > 0, spread / v, np.float32(0))
+        norm = np.float32(1) / (np.float32(6) * spread)
+        # TF adds the sector offsets as doubles (2.0 / 6.0), then stores a float.
+        h = np.where(r == v, norm * (g - b), np.where(
+            g == v, (norm * (b - r)).astype(np.float64) + 2.0 / 6.0,
+            (norm * (r - g)).astype(np.float64) + 4.0 / 6.0)).astype(np.float32)
+    h = np.where(spread <= 0, np.float32(0), h)
+    h = np.where(h < 0, h + np.float32(1), h).astype(np.float32)
+    s = np.clip(s * np.float32(factor), 0, 1).astype(np.float32)
+    c = s * v
+    m = v - c
+    dh = h * np.float32(6)
+    sector = dh.astype(np.int64)
+    fmodu = np.mod(dh, np.float32(2)).astype(np.float32)
+    fmodu = np.where(fmodu <= 0, fmodu + np.float32(2), fmodu)
+    fmodu = np.where(fmodu >= 2, fmodu - np.float32(2), fmodu)
+    xx = c * (np.float32(1) - np.abs(fmodu - np.float32(1)))
+    zero = np.zeros_like(c)
+    table = {0: (c, xx, zero), 1: (xx, c, zero), 2: (zero, c, xx), 3: (zero, xx, c),
+             4: (xx, zero, c), 5: (c, zero, xx)}
+    out = np.stack([np.select([sector == k for k in table], [table[k][i] for k in table], 0)
+                    for i in range(3)], axis=-1) + m[..., None]
+    return out.astype(x.dtype)
 
 
 def _hue_kernel(x, delta):
-    h, s, v = _np_rgb_to_hsv(x)
-    return _np_hsv_to_rgb(np.mod(h + delta, 1.0), s, v).astype(x.dtype)
+    # TF's AdjustHue arithmetic: the hue as a sector in [0, 6) between the pixel's minimum and
+    # maximum channels, which the rotation keeps exactly.
+    f = x.astype(np.float32)
+    r, g, b = f[..., 0], f[..., 1], f[..., 2]
+    low, high = np.minimum(np.minimum(r, g), b), np.maximum(np.maximum(r, g), b)
+    mid = np.maximum(np.minimum(r, g), np.minimum(np.maximum(r, g), b))
+    sector = np.select([(r >= g) & (b < g), (r < g) & (b < r), (r < g) & (b >= r) & (b <= g),
+                        (r < g) & (b > g), (r >= g) & (b > r)], [0, 1, 2, 3, 4], 5)
+    with np.errstate(divide='ignore', invalid='ignore'):
+        ratio = (mid - low) / (high - low)
+    hue = np.where(sector % 2 == 0, sector + ratio, sector + 1 - ratio)
+    hue = np.where(high == low, np.float32(0), hue).astype(np.float32)
+    hue = np.mod(hue + np.float32(delta) * np.float32(6), np.float32(6)).astype(np.float32)
+    hue = np.where(hue >= 6, hue - np.float32(6), hue)  # a tiny negative hue wraps to 6.0
+    sector = hue.astype(np.int64)
+    ratio = hue - sector
+    ratio = np.where(sector % 2 == 0, ratio, np.float32(1) - ratio)
+    mid = low + ratio * (high - low)
+    table = {0: (high, mid, low), 1: (mid, high, low), 2: (low, high, mid), 3: (low, mid, high),
+             4: (mid, low, high), 5: (high, low, mid)}
+    return np.stack([np.select([sector == k for k in table], [table[k][i] for k in table])
+                     for i in range(3)], axis=-1).astype(x.dtype)
 
 
 ADJUST_SATURATION = define_op('AdjustSaturation', _saturation_kernel,
@@ -267,3 +294,13 @@ def image_gradients(image):
     dy = concat([dy, 0 * x[:, :1, :, :]], axis=1)
     dx = concat([dx, 0 * x[:, :, :1, :]], axis=2)
     return dy, dx
+
+
+def psnr(a, b, max_val, name=None):
+    """Peak signal-to-noise ratio of each pair of images, in dB (as float32)."""
+    x, y = to_tensor(a, name='a', op='psnr'), to_tensor(b, name='b', op='psnr')
+    peak = convert_image_dtype(cast(max_val, x.dtype), dtypes.float32)
+    x, y = convert_image_dtype(x, dtypes.float32), convert_image_dtype(y, dtypes.float32)
+    mse = reduce_mean((x - y) * (x - y), axis=[-3, -2, -1])
+    return 20.0 * log(peak) / log(cast(10.0, dtypes.float32)) - \
+        np.float32(10 / np.log(10)) * log(mse)

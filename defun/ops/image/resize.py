@@ -59,7 +59,7 @@ def _apply(images, rows, cols):
     x = np.asarray(images, np.float64)
     b, h, w, c = x.shape
     out = np.matmul(rows, x.reshape(b, h, w * c)).reshape(b, rows.shape[0], w, c)
-    return np.einsum('pw,bowc->bopc', cols, out)
+    return np.matmul(cols, out)   # (p, w) @ (b, o, w, c): numpy broadcasts the leading dims
 
 
 def _resize_kernel(images, size, kind, kernel_type='', antialias=False):

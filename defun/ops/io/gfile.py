@@ -16,7 +16,8 @@ FileStatistics = collections.namedtuple('FileStatistics', ['length', 'mtime_nsec
 
 
 def _path(name):
-    return os.fsdecode(name)
+    path = os.fsdecode(name)
+    return path[len('file://'):] if path.startswith('file://') else path  # the local scheme
 
 
 def _os_error(exc, path):

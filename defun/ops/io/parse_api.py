@@ -9,6 +9,8 @@ from defun.core.unsupported import NotInDefunError
 from defun.ops.io.features import (FixedLenFeature, FixedLenSequenceFeature, RaggedFeature,
                                    SparseFeature, VarLenFeature)
 from defun.ops.io.parsing import parse_example_outputs
+from defun.ops.ragged.ragged_tensor import RaggedTensor
+from defun.ops.sparse.sparse_tensor import SparseTensor
 from defun.ops.strings.support import string_input
 from defun.ops.support import validation
 from defun.ops.support.helpers import to_tensor
@@ -58,19 +60,13 @@ def _config(features):
         elif isinstance(feature, VarLenFeature):
             config.append((key, 'sparse', dtype.name, None))
         elif isinstance(feature, RaggedFeature):
-            if feature.partitions or (feature.value_key not in (None, key)):
-                raise NotInDefunError('tf.io.RaggedFeature with partitions or another value_key '
-                                      'is not part of defun')
-            config.append((key, 'ragged', dtype.name,
-                           dtypes.as_dtype(feature.row_splits_dtype).name))
+            if feature.partitions:
+                raise NotInDefunError('tf.io.RaggedFeature with partitions is not part of defun')
+            config.append((key, 'ragged', dtype.name, (
+                dtypes.as_dtype(feature.row_splits_dtype).name, feature.value_key or key)))
         else:
             raise ValueError(f'Unsupported feature spec for {key!r}: {feature!r}')
     return tuple(config), defaults
-
-
-def _composites():
-    raise NotInDefunError('tf.io.VarLenFeature and RaggedFeature need tf.SparseTensor and '
-                          'tf.RaggedTensor, which are not part of defun yet')
 
 
 def parse_example(serialized, features, example_names=None, name=None):
@@ -89,11 +85,12 @@ def parse_example(serialized, features, example_names=None, name=None):
         if how in ('dense', 'sequence'):
             result[key] = outputs.pop(0)
         elif how == 'sparse':
-            parts = [outputs.pop(0) for _ in range(3)]
-            result[key] = _composites() or parts
+            result[key] = SparseTensor(*[outputs.pop(0) for _ in range(3)])
+        elif s.shape.rank == 0:  # one example's ragged feature is a vector
+            result[key] = outputs.pop(0)
         else:
-            parts = [outputs.pop(0) for _ in range(1 if s.shape.rank == 0 else 2)]
-            result[key] = _composites() or parts
+            values = outputs.pop(0)
+            result[key] = RaggedTensor.from_row_splits(values, outputs.pop(0), validate=False)
     return result
 
 

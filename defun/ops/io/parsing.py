@@ -2,7 +2,7 @@
 one op, `ParseExample`, whose kernel reads every example once off the wire (features.py).
 
 The op's `config` lists the requested features in order, each as (key, how, dtype, detail),
-detail being the shape, or for 'ragged' the row-splits dtype; how is 'dense' (FixedLenFeature:
+detail being the shape, or for 'ragged' (row-splits dtype, feature read); how is 'dense' (FixedLenFeature:
 one output, [batch] + shape), 'sequence' (FixedLenSequenceFeature: one output padded to the
 longest example), 'sparse' (VarLenFeature: indices, values, dense_shape) or 'ragged'
 (RaggedFeature: values, row_splits). Dense and sequence features take a default tensor input
@@ -123,7 +123,7 @@ def _parse_kernel(serialized, *defaults, config):
             if scalar:  # one example: no batch column in the indices or the shape
                 out = [out[0][:, 1:], out[1], out[2][1:]]
         else:
-            out = _ragged(parsed, key, dtype, shape)
+            out = _ragged(parsed, shape[1], dtype, shape[0])
             if scalar:
                 out = out[:1]
         outputs.extend(out[0][0] if scalar and how in ('dense', 'sequence') else o for o in out)
@@ -147,7 +147,7 @@ def _parse_infer(serialized, *defaults, config):
             out.append((value_dtype, (None,)))
             if lead:
                 n = lead[0]
-                out.append((dtypes.as_dtype(shape), (None if n is None else n + 1,)))
+                out.append((dtypes.as_dtype(shape[0]), (None if n is None else n + 1,)))
     return out
 
 

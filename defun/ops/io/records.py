@@ -6,35 +6,15 @@ A file is optionally one GZIP or ZLIB stream of such records.
 (TF's DataLossError when they disagree or a record is cut short).
 """
 import gzip
+import io
 import struct
 import zlib
 
 from defun.core import errors
+from defun.ops.io.crc32c import crc32c
 
-__all__ = ['crc32c', 'masked_crc32c', 'RecordWriter', 'read_records', 'compression_of',
+__all__ = ['crc32c', 'masked_crc32c', 'RecordWriter', 'read_records', 'compression_of', 'decompressed',
            'TFRecordOptions', 'TFRecordWriter']
-
-
-def _crc_table():
-    table = []
-    for n in range(256):
-        c = n
-        for _ in range(8):
-            c = (c >> 1) ^ 0x82F63B78 if c & 1 else c >> 1   # Castagnoli's polynomial, reflected
-        table.append(c)
-    return tuple(table)
-
-
-_TABLE = _crc_table()
-
-
-def crc32c(data):
-    """CRC-32C (Castagnoli) of bytes `data`."""
-    crc = 0xFFFFFFFF
-    table = _TABLE
-    for byte in data:
-        crc = table[(crc ^ byte) & 0xFF] ^ (crc >> 8)
-    return crc ^ 0xFFFFFFFF
 
 
 def masked_crc32c(data):
@@ -142,35 +122,42 @@ def _path(path):
     return path.decode('utf-8') if isinstance(path, bytes) else str(path)
 
 
-def _decompressed(handle, compression):
+def decompressed(handle, compression):
+    """A buffered binary reader of the open file `handle` through '', 'GZIP' or 'ZLIB'."""
     if compression == 'GZIP':
         return gzip.GzipFile(fileobj=handle, mode='rb')
     if compression == 'ZLIB':
-        return _ZlibReader(handle)
+        return io.BufferedReader(_ZlibReader(handle))
     return handle
 
 
-class _ZlibReader:
-    """read(n) over a zlib stream."""
+class _ZlibReader(io.RawIOBase):
+    """The raw bytes of a zlib stream, inflated as they are read."""
 
     def __init__(self, file):
+        super().__init__()
         self._file = file
         self._inflater = zlib.decompressobj()
         self._buffer = b''
 
-    def read(self, n):
-        while len(self._buffer) < n and not self._inflater.eof:
+    def readable(self):
+        return True
+
+    def readinto(self, target):
+        while not self._buffer and not self._inflater.eof:
             chunk = self._file.read(1 << 16)
             if not chunk:
                 break
-            self._buffer += self._inflater.decompress(chunk)
-        out, self._buffer = self._buffer[:n], self._buffer[n:]
-        return out
+            self._buffer = self._inflater.decompress(chunk)
+        n = min(len(target), len(self._buffer))
+        target[:n] = self._buffer[:n]
+        self._buffer = self._buffer[n:]
+        return n
 
 
 def read_records(handle, compression, filename):
     """Yields the records of the open binary file `handle`, checking TF's checksums."""
-    stream = _decompressed(handle, compression)
+    stream = decompressed(handle, compression)
     try:
         while True:
             header = stream.read(12)

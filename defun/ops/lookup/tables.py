@@ -15,13 +15,15 @@ from defun.core.registry import define_op
 from defun.core.tensor import Tensor
 from defun.ops.framework.base_ops import cast, shape
 from defun.ops.math.arithmetic import add
+from defun.ops.ragged.ragged_tensor import is_ragged
 from defun.ops.math.logic import not_equal, where
 from defun.ops.strings.formatting import as_string
 from defun.ops.strings.hashing import to_hash_bucket_fast
 from defun.ops.strings.support import as_array
 from defun.ops.support.helpers import dims, static_value, to_tensor
 
-__all__ = ['KeyValueTensorInitializer', 'StaticHashTable', 'StaticVocabularyTable']
+__all__ = ['KeyValueTensorInitializer', 'TextFileInitializer', 'TextFileIndex', 'StaticHashTable',
+           'StaticVocabularyTable']
 
 
 def _find_kernel(keys, values, query, default):
@@ -79,6 +81,63 @@ class KeyValueTensorInitializer:
         return self._keys, self._values
 
 
+class TextFileIndex:
+    """Where TextFileInitializer takes a key or value: a column, or one of these."""
+    WHOLE_LINE = -2
+    LINE_NUMBER = -1
+
+
+class TextFileInitializer(KeyValueTensorInitializer):
+    """A table's contents read from a text file: per line, the key and the value are a column
+    (split at `delimiter`), the whole line, or the line number, converted to their dtypes."""
+
+    def __init__(self, filename, key_dtype, key_index, value_dtype, value_index, vocab_size=None,
+                 delimiter='\t', name=None, value_index_offset=0):
+        filename = filename.numpy() if hasattr(filename, 'numpy') else filename  # a tensor
+        path = filename.decode() if isinstance(filename, bytes) else str(filename)
+        try:
+            with open(path, 'rb') as handle:
+                lines = handle.read().decode('utf-8').splitlines()
+        except FileNotFoundError:
+            raise errors.NotFoundError(f'{path}; No such file or directory') from None
+        if vocab_size is not None:
+            if len(lines) < vocab_size:
+                raise errors.InvalidArgumentError(
+                    f'Invalid vocab_size in {path}: expected {vocab_size} got {len(lines)}')
+            lines = lines[:vocab_size]
+        key_dtype, value_dtype = dtypes.as_dtype(key_dtype), dtypes.as_dtype(value_dtype)
+        keys = [_field(line, n, key_index, delimiter, key_dtype, 0, path)
+                for n, line in enumerate(lines)]
+        values = [_field(line, n, value_index, delimiter, value_dtype, value_index_offset, path)
+                  for n, line in enumerate(lines)]
+        super().__init__(_column(keys, key_dtype), _column(values, value_dtype), key_dtype,
+                         value_dtype, name)
+
+
+def _field(line, number, index, delimiter, dtype, offset, path):
+    if index == TextFileIndex.LINE_NUMBER:
+        return number + offset
+    text = line if index == TextFileIndex.WHOLE_LINE else None
+    if text is None:
+        columns = line.split(delimiter)
+        if index >= len(columns):
+            raise errors.InvalidArgumentError(
+                f'Invalid number of columns in {path} line {number} ({line}) : expected '
+                f'{index + 1} got {len(columns)}')
+        text = columns[index]
+    if dtype is dtypes.string:
+        return text.encode('utf-8')
+    try:
+        return int(text) if dtype.is_integer else float(text)
+    except ValueError:
+        raise errors.InvalidArgumentError(
+            f'Field {text} in line {number} is not a valid {dtype.name}.') from None
+
+
+def _column(values, dtype):
+    return np.array(values, dtype=object if dtype is dtypes.string else dtype.np_dtype)
+
+
 def _text(value):
     return value.decode('utf-8', 'replace') if isinstance(value, bytes) else value
 
@@ -117,7 +176,10 @@ class StaticHashTable:
         return cast(shape(self._keys)[0], dtypes.int64)
 
     def lookup(self, keys, name=None):
-        """The value of each key of `keys` (any shape), `default_value` where it is missing."""
+        """The value of each key of `keys` (any shape, or ragged), `default_value` where it is
+        missing."""
+        if is_ragged(keys):
+            return keys.with_flat_values(self.lookup(keys.flat_values, name))
         query = keys if isinstance(keys, Tensor) else to_tensor(keys, dtype=self.key_dtype,
                                                                 name='keys', op='lookup')
         if query.dtype is not self.key_dtype:
@@ -174,7 +236,10 @@ class StaticVocabularyTable:
         return known + self._num_oov_buckets
 
     def lookup(self, keys, name=None):
-        """The id of each key: its vocabulary id, or its out-of-vocabulary bucket."""
+        """The id of each key (any shape, or ragged): its vocabulary id, or its
+        out-of-vocabulary bucket."""
+        if is_ragged(keys):
+            return keys.with_flat_values(self.lookup(keys.flat_values, name))
         query = keys if isinstance(keys, Tensor) else to_tensor(keys, dtype=self._key_dtype,
                                                                 name='keys', op='lookup')
         if query.dtype is not self._key_dtype:

@@ -13,7 +13,7 @@ from defun.core.tensor import is_tensor
 from defun.ops.debugging.debug import format_tensor
 from defun.ops.support import validation
 from defun.ops.support.helpers import dims, to_tensor
-from defun.ops.strings.support import as_array, map_elements, string_input
+from defun.ops.strings.support import as_array, map_elements, ragged_elementwise, string_input
 
 __all__ = ['to_number', 'as_string', 'format']
 
@@ -52,6 +52,7 @@ STRING_TO_NUMBER = define_op('StringToNumber', _to_number_kernel,
 _NUMBER_TYPES = (dtypes.float32, dtypes.float64, dtypes.int32, dtypes.int64)
 
 
+@ragged_elementwise
 def to_number(string_tensor, out_type=dtypes.float32, name=None):
     """Parses each string as a number of `out_type` (float32, float64, int32 or int64)."""
     x = string_input(string_tensor, 'to_number', 'string_tensor')
@@ -99,6 +100,7 @@ AS_STRING = define_op('AsString', _as_string_kernel,
                       lambda x, spec: (dtypes.string, dims(x)), None)
 
 
+@ragged_elementwise
 def as_string(input, precision=-1, scientific=False, shortest=False, width=-1, fill='',  # noqa: A002
               name=None):
     """Each element as text, formatted as C's printf with TF's flags."""

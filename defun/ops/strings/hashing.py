@@ -9,7 +9,7 @@ from defun.core.registry import define_op
 from defun.ops.support import validation
 from defun.ops.support.helpers import dims
 from defun.ops.strings.fingerprints import fingerprint64, legacy_hash64, siphash24
-from defun.ops.strings.support import map_elements, string_input
+from defun.ops.strings.support import map_elements, ragged_elementwise, string_input
 
 __all__ = ['to_hash_bucket_fast', 'to_hash_bucket_strong', 'to_hash_bucket']
 
@@ -42,6 +42,7 @@ def _num_buckets(value, op):
     return n
 
 
+@ragged_elementwise
 def to_hash_bucket_fast(input, num_buckets, name=None):  # noqa: A002 - TF's argument name
     """FarmHash Fingerprint64 of each string modulo `num_buckets` (TF's recommended hash)."""
     x = string_input(input, 'to_hash_bucket_fast')
@@ -49,6 +50,7 @@ def to_hash_bucket_fast(input, num_buckets, name=None):  # noqa: A002 - TF's arg
                     {'num_buckets': _num_buckets(num_buckets, 'to_hash_bucket_fast')}, name)
 
 
+@ragged_elementwise
 def to_hash_bucket(string_tensor, num_buckets, name=None):
     """TF's older Hash64 (MurmurHash64A) of each string modulo `num_buckets`."""
     x = string_input(string_tensor, 'to_hash_bucket', 'string_tensor')
@@ -56,6 +58,7 @@ def to_hash_bucket(string_tensor, num_buckets, name=None):
                     {'num_buckets': _num_buckets(num_buckets, 'to_hash_bucket')}, name)
 
 
+@ragged_elementwise
 def to_hash_bucket_strong(input, num_buckets, key, name=None):  # noqa: A002
     """SipHash-2-4 of each string under the 128-bit `key` (two ints) modulo `num_buckets`."""
     x = string_input(input, 'to_hash_bucket_strong')

@@ -16,10 +16,11 @@ from defun.core.dispatch import apply_op
 from defun.core.registry import define_op
 from defun.ops.support import validation
 from defun.ops.support.helpers import broadcast_dims, dims, same_as_first, static_value, to_tensor
-from defun.ops.strings.support import as_array, map_elements, scalar_bytes, string_input
+from defun.ops.ragged.ragged_tensor import is_ragged
+from defun.ops.strings.support import as_array, map_elements, ragged_elementwise, scalar_bytes, string_input
 
 __all__ = ['join', 'reduce_join', 'length', 'lower', 'upper', 'strip', 'regex_full_match',
-           'regex_replace', 'substr']
+           'regex_replace', 'substr', 'unsorted_segment_join']
 
 
 # ---------------------------------------------------------------- join
@@ -95,11 +96,20 @@ def _rows_as_lists(rows):
     return out
 
 
+def _reduce_join_ragged(rt, axis, keepdims, separator, name):
+    if rt.ragged_rank != 1 or axis not in (1, -1) or keepdims:
+        raise ValueError('reduce_join: a RaggedTensor is joined along its ragged axis only (a '
+                         'ragged rank 1 tensor and axis=1)')
+    return unsorted_segment_join(rt.values, rt.value_rowids(), rt.nrows(), separator, name)
+
+
 REDUCE_JOIN = define_op('ReduceJoin', _reduce_join_kernel, _reduce_join_infer, None)
 
 
 def reduce_join(inputs, axis=None, keepdims=False, separator='', name=None):
     """Joins the strings along `axis` (all axes when None), in order, with `separator`."""
+    if is_ragged(inputs):
+        return _reduce_join_ragged(inputs, axis, keepdims, separator, name)
     x = string_input(inputs, 'reduce_join', 'inputs')
     rank = x.shape.rank
     if axis is None:
@@ -145,6 +155,7 @@ def _unit(unit, op):
     return unit
 
 
+@ragged_elementwise
 def length(input, unit='BYTE', name=None):  # noqa: A002 - TF's argument name
     """The length of each string, in bytes or (unit='UTF8_CHAR') in UTF-8 characters."""
     x = string_input(input, 'length')
@@ -170,11 +181,13 @@ def _case(input, upper, encoding, name):
     return apply_op(STRING_CASE, (x,), {'upper': upper, 'encoding': encoding}, name)
 
 
+@ragged_elementwise
 def lower(input, encoding='', name=None):  # noqa: A002
     """Lower-cases each string: ASCII letters, or all of Unicode with encoding='utf-8'."""
     return _case(input, False, encoding, name)
 
 
+@ragged_elementwise
 def upper(input, encoding='', name=None):  # noqa: A002
     """Upper-cases each string: ASCII letters, or all of Unicode with encoding='utf-8'."""
     return _case(input, True, encoding, name)
@@ -186,6 +199,7 @@ STRING_STRIP = define_op('StringStrip', lambda x: map_elements(lambda v: v.strip
                          same_as_first, None)
 
 
+@ragged_elementwise
 def strip(input, name=None):  # noqa: A002
     """Removes leading and trailing ASCII whitespace from each string."""
     return apply_op(STRING_STRIP, (string_input(input, 'strip'),), None, name)
@@ -232,6 +246,7 @@ def _pattern_input(pattern, op, name='pattern'):
     return p
 
 
+@ragged_elementwise
 def regex_full_match(input, pattern, name=None):  # noqa: A002
     """Whether each whole string matches the regular expression `pattern` (RE2 syntax)."""
     x = string_input(input, 'regex_full_match')
@@ -285,6 +300,7 @@ REGEX_REPLACE = define_op('RegexReplace', _replace_kernel,
                           lambda x, pattern, rewrite, replace_global: (dtypes.string, dims(x)), None)
 
 
+@ragged_elementwise
 def regex_replace(input, pattern, rewrite, replace_global=True, name=None):  # noqa: A002
     """Replaces the matches of `pattern` (all, or the first) in each string by `rewrite`."""
     x = string_input(input, 'regex_replace')
@@ -332,6 +348,7 @@ def _substr_infer(x, pos, n, unit):
 SUBSTR = define_op('Substr', _substr_kernel, _substr_infer, None)
 
 
+@ragged_elementwise
 def substr(input, pos, len, unit='BYTE', name=None):  # noqa: A002 - TF's argument names
     """The substrings starting at `pos` (from the end when negative) of `len` bytes or UTF-8
     characters (to the end when negative); `pos` and `len` broadcast against the strings."""
@@ -344,3 +361,42 @@ def substr(input, pos, len, unit='BYTE', name=None):  # noqa: A002 - TF's argume
 def to_int_tensor(value, name, dtype=None):
     from_value = to_tensor(value, dtype=dtype, name=name, op='substr', hint=dtypes.int32)
     return validation.element_type(from_value, 'i', 'substr', name)
+
+
+# ---------------------------------------------------------------- unsorted_segment_join
+
+def _segment_join_kernel(x, ids, num_segments, separator):
+    x, ids = as_array(x), np.asarray(ids)
+    n = int(num_segments)
+    rows = x.reshape((ids.size,) + x.shape[ids.ndim:])
+    groups = [[] for _ in range(n)]
+    for i, segment in enumerate(ids.reshape(-1).tolist()):
+        if not 0 <= segment < n:
+            raise errors.InvalidArgumentError(
+                f'segment_ids are not allowed to exceed num_segments or to have negative values '
+                f'(segment_ids[{i}] = {segment}, num_segments = {n}).')
+        groups[segment].append(rows[i])
+    out = np.empty((n,) + rows.shape[1:], dtype=object)
+    for s, members in enumerate(groups):
+        joined = _join_kernel(*members, separator=separator) if members else np.array(b'', object)
+        out[s] = joined if joined.ndim else joined[()]
+    return out
+
+
+def _segment_join_infer(x, ids, num_segments, separator):
+    d, k = dims(x), dims(ids)
+    n = static_value(num_segments)
+    lead = (None if n is None else int(n),)
+    return dtypes.string, None if d is None or k is None else lead + d[len(k):]
+
+
+UNSORTED_SEGMENT_JOIN = define_op('UnsortedSegmentJoin', _segment_join_kernel,
+                                  _segment_join_infer, None)
+
+
+def unsorted_segment_join(inputs, segment_ids, num_segments, separator='', name=None):
+    """Joins the strings of `inputs` whose segment ids are equal, in order of appearance."""
+    x = string_input(inputs, 'unsorted_segment_join', 'inputs')
+    ids = to_int_tensor(segment_ids, 'segment_ids')
+    n = to_int_tensor(num_segments, 'num_segments')
+    return apply_op(UNSORTED_SEGMENT_JOIN, (x, ids, n), {'separator': _bytes(separator)}, name)

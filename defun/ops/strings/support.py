@@ -1,13 +1,17 @@
 """What the string op tables share: converting an argument to a string tensor (TF's TypeError for
 anything else) and applying a bytes -> value function to every element of an object array."""
+import functools
+
 import numpy as np
 
 from defun.core import dtypes, error_helpers
 from defun.core.tensor import Tensor
+from defun.ops.ragged.ragged_tensor import is_ragged
 from defun.ops.support import validation
 from defun.ops.support.helpers import to_tensor
 
-__all__ = ['string_input', 'map_elements', 'utf8_decode', 'as_array', 'scalar_bytes']
+__all__ = ['string_input', 'map_elements', 'utf8_decode', 'as_array', 'scalar_bytes',
+           'ragged_elementwise']
 
 
 def string_input(value, op, name='input'):
@@ -45,3 +49,14 @@ def as_array(value):
 def scalar_bytes(value):
     """The bytes of a string scalar input, given as a 0-d array or a bare bytes object."""
     return value if isinstance(value, bytes) else value[()]
+
+
+def ragged_elementwise(fn):
+    """An elementwise op's wrapper that also takes a RaggedTensor first argument, as TF's
+    dispatch does: the op runs on its flat values and the result keeps its row partitions."""
+    @functools.wraps(fn)
+    def wrapper(x, *args, **kwargs):
+        if is_ragged(x):
+            return x.with_flat_values(fn(x.flat_values, *args, **kwargs))
+        return fn(x, *args, **kwargs)
+    return wrapper
