@@ -114,3 +114,15 @@ def test_without_keras_tf_keras_says_how_to_install_it(monkeypatch):
         assert f'tf.keras.{name} is not part of defun' in str(info.value)
         assert "pip install 'defun[keras]'" in str(info.value)
     assert not tf_compat.is_installed()
+
+
+def test_op_determinism_switches(installed):
+    from tensorflow.python.framework.config import (enable_op_determinism,
+                                                    disable_op_determinism,
+                                                    is_op_determinism_enabled)
+    enable_op_determinism()
+    try:
+        assert is_op_determinism_enabled()
+    finally:
+        disable_op_determinism()
+    assert not is_op_determinism_enabled()
