@@ -126,6 +126,13 @@ class EagerTensor(Tensor):
     def shape(self):
         return TensorShape.from_tuple(self.array.shape)
 
+    def set_shape(self, shape):
+        """Checks `shape` against the known one (an eager tensor's shape is its value's)."""
+        shape = TensorShape(shape)
+        if not self.shape.is_compatible_with(shape):
+            raise ValueError(f"Tensor's shape {self.shape} is not compatible with supplied shape "
+                             f'{shape}.')
+
     @property
     def name(self):
         raise AttributeError('Tensor.name is undefined when eager execution is enabled.')

@@ -102,3 +102,27 @@ def test_keras_importing_asks_for_defun_only_with_the_tensorflow_backend(monkeyp
         tf_compat.uninstall()
     monkeypatch.delitem(sys.modules, 'keras')
     assert finder.hook().find_spec('tensorflow') is None
+
+
+def test_without_keras_tf_keras_says_how_to_install_it(monkeypatch):
+    monkeypatch.setitem(sys.modules, 'keras', None)   # as if Keras were not installed
+    assert tf_compat.keras_api() is None
+    assert tf.keras.optimizers is tf.optimizers       # defun's own optimizers stay
+    for name in ('layers', 'Model', 'Sequential', 'losses'):
+        with pytest.raises(NotInDefunError) as info:
+            getattr(tf.keras, name)
+        assert f'tf.keras.{name} is not part of defun' in str(info.value)
+        assert "pip install 'defun[keras]'" in str(info.value)
+    assert not tf_compat.is_installed()
+
+
+def test_op_determinism_switches(installed):
+    from tensorflow.python.framework.config import (enable_op_determinism,
+                                                    disable_op_determinism,
+                                                    is_op_determinism_enabled)
+    enable_op_determinism()
+    try:
+        assert is_op_determinism_enabled()
+    finally:
+        disable_op_determinism()
+    assert not is_op_determinism_enabled()

@@ -135,3 +135,11 @@ def test_data_policies_for_keras():
 
 def test_numpy_still_sees_tensors_as_arrays():
     assert np.asarray(tf.constant([1, 2])).tolist() == [1, 2]
+
+
+def test_eager_set_shape_checks_compatibility():
+    t = tf.constant([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]])
+    t.set_shape([2, None])
+    with pytest.raises(ValueError, match=r"Tensor's shape \(2, 3\) is not compatible with "
+                                         r'supplied shape \(3,\)\.'):
+        t.set_shape([3])
