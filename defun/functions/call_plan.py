@@ -26,7 +26,9 @@ class CallPlan:
         # key: the arguments' numpy (dtype, shape) pairs, flat (trace_leaves.positional_key)
         self.dtypes, self.shapes = key[0::2], key[1::2]
         self.arity = len(self.dtypes)
-        self.dtype, self.shape = (key[0], key[1]) if key else (None, None)
+        # The one argument's dtype and shape (None for other arities, so that no one-argument
+        # call matches).
+        self.dtype, self.shape = (key[0], key[1]) if self.arity == 1 else (None, None)
         self.callable = concrete.callable   # read `.fn` per call: a big graph compiles on call 2
         self.captured = concrete.captured_arrays
         # One non-string tensor out: wrapped without EagerTensor's constructor.
@@ -35,17 +37,22 @@ class CallPlan:
 
     def call(self, args):
         """The result for `args` (eager tensors matching the trace), else MISS."""
-        if len(args) == 1 == self.arity:  # the common case, checked without a loop
+        if len(args) == 1:  # the usual case, checked without a loop (dtype is None unless arity 1)
             array = args[0].array if args[0].__class__ is EagerTensor else None
             if array is None or array.dtype is not self.dtype or array.shape != self.shape:
                 return MISS
-            arrays = (array,)
+            arrays = None
         else:
             arrays = self._arrays(args)
             if arrays is None:
                 return MISS
         try:
-            out = self.callable.fn(*arrays, *self.captured)
+            if arrays is not None:
+                out = self.callable.fn(*arrays, *self.captured)
+            elif self.captured:
+                out = self.callable.fn(array, *self.captured)
+            else:   # a plain positional call: faster than unpacking an empty tuple
+                out = self.callable.fn(array)
         except Exception as exc:
             raise self.concrete.call_error(list(args), exc) from None
         if self.bare:
