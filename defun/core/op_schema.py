@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import numbers
 import re
+import sys
 
 import numpy as np
 
@@ -153,12 +154,12 @@ class Schema:
         described = _describe(tensor)
         if graph:
             return TypeError(f"Value passed to parameter '{name}' has DataType {dtype.name} not in "
-                             f'list of allowed values: {bound.graph_text()} ({self.op} input '
-                             f'{described})')
+                             f'list of allowed values: {bound.graph_text()} ({_caller()}: '
+                             f'{self.op} input {described})')
         return errors.InvalidArgumentError(
             f"Value for attr '{bound.name}' of {_kernel_name(dtype)} is not in the list of allowed "
             f'values: {bound.eager_text()}\n\t; NodeDef: {{{{node {self.op}}}}}; input '
-            f"'{name}' is {described} [Op:{self.op}]")
+            f"'{name}' of {_caller()} is {described} [Op:{self.op}]")
 
     def _mismatch(self, pos, name, dtype, first, graph):
         other, expected = first
@@ -306,6 +307,15 @@ def _eager_dtype(t):
     if array.dtype.kind == 'O':
         return t.dtype
     return dtypes.from_numpy(array.dtype)
+
+
+def _caller():
+    """The public function whose op call failed (the first frame outside defun.core), so that
+    the message names what the user called; read only when an error is raised."""
+    frame = sys._getframe(1)
+    while frame is not None and frame.f_globals.get('__name__', '').startswith('defun.core'):
+        frame = frame.f_back
+    return frame.f_code.co_name if frame is not None else '?'
 
 
 def _graph_dtype(t):

@@ -273,7 +273,6 @@ def reduce_std(input_tensor, axis=None, keepdims=False, name=None):
 
 def _arg_infer(op):
     def infer(x, axis, output_type):
-        check_inputs(op, REAL, x)
         return output_type, op_helpers.reduce_dims(dims(x), (axis,), False, op)
     return infer
 
@@ -284,10 +283,14 @@ def _arg_kernel(reducer):
     return kernel
 
 
-ARG_MAX = define_op('ArgMax', checked_kernel(_arg_kernel(np.argmax), REAL, 'argmax'),
-                    _arg_infer('argmax'), None)
-ARG_MIN = define_op('ArgMin', checked_kernel(_arg_kernel(np.argmin), REAL, 'argmin'),
-                    _arg_infer('argmin'), None)
+# TF's ArgMax and ArgMin take bool tensors too (realnumbertype, quantized types and bool).
+_ARG_TYPES = ('T: {float, double, int32, uint8, int16, int8, int64, bfloat16, uint16, half, uint32, '
+              'uint64, qint8, quint8, qint32, qint16, quint16, bool}')
+ARG_MAX = define_op('ArgMax', _arg_kernel(np.argmax), _arg_infer('argmax'), None,
+                    inputs=('input: T',), attrs=(_ARG_TYPES,
+                                                  'output_type: {int16, uint16, int32, int64}'))
+ARG_MIN = define_op('ArgMin', _arg_kernel(np.argmin), _arg_infer('argmin'), None,
+                    inputs=('input: T',), attrs=(_ARG_TYPES, 'output_type: {int32, int64}'))
 
 
 def _arg_reduce(opdef, input, axis, output_type, name, op):

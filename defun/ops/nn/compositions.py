@@ -14,7 +14,7 @@ from defun.ops.support import helpers as op_helpers
 from defun.ops.array.joining import concat, stack
 from defun.ops.support.helpers import dims, same_as_first, to_tensor
 from defun.ops.framework.base_ops import cast, ones_like, reshape, shape, zeros_like
-from defun.ops.support.dtype_checks import FLOAT, checked_kernel, check_inputs
+from defun.ops.support.dtype_checks import unary_signature
 from defun.ops.math.elementary import abs, exp, log, log1p, rsqrt
 from defun.ops.math.arithmetic import square
 from defun.ops.math.arithmetic import maximum
@@ -39,16 +39,15 @@ __all__ = ['softsign', 'selu', 'l2_normalize', 'embedding_lookup', 'dropout', 'c
 
 
 def _features(x, op):
-    t = to_tensor(x, name='features', op=op)
-    check_inputs(op, FLOAT, t)
-    return t
+    return to_tensor(x, name='features', op=op)
 
 
 # ---------------------------------------------------------------- softsign, selu
 
 SOFTSIGN = define_op(
-    'Softsign', checked_kernel(lambda x: x / (1 + np.abs(x)), FLOAT, 'softsign'), same_as_first,
-    lambda op, g: g / square(1 + abs(op.inputs[0])))
+    'Softsign', lambda x: x / (1 + np.abs(x)), same_as_first,
+    lambda op, g: g / square(1 + abs(op.inputs[0])),
+    **unary_signature('{half, bfloat16, float, double}', 'features'))
 
 
 def softsign(features, name=None):
@@ -75,7 +74,8 @@ def _selu_grad(op, g):
     return g * slope
 
 
-SELU = define_op('Selu', checked_kernel(_selu_kernel, FLOAT, 'selu'), same_as_first, _selu_grad)
+SELU = define_op('Selu', _selu_kernel, same_as_first, _selu_grad,
+                 **unary_signature('{half, bfloat16, float, double}', 'features'))
 
 
 def selu(features, name=None):
