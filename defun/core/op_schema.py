@@ -69,6 +69,11 @@ class _TypeAttr:
         self.dtypes = frozenset(known)
         self.np_dtypes = frozenset(d.np_dtype for d in known)
 
+    def kinds_text(self):
+        """The allowed dtypes in words ('floating point or complex'), for the user's fix."""
+        kinds = sorted({d.np_dtype.kind for d in self.dtypes}, key='fciub0'.find)
+        return ' or '.join(_KIND_WORDS.get(k, k) for k in kinds)
+
     def eager_text(self):
         return ', '.join(_KERNEL_SPELLING.get(n, n) for n in self.names)
 
@@ -77,6 +82,8 @@ class _TypeAttr:
 
 
 _DEFUN_NAMES = frozenset(d.name for d in dtypes.ALL)
+_KIND_WORDS = {'f': 'floating point', 'c': 'complex', 'i': 'signed integer',
+               'u': 'unsigned integer', 'b': 'bool', 'O': 'string'}
 
 
 def _parse_types(text):
@@ -159,7 +166,8 @@ class Schema:
         return errors.InvalidArgumentError(
             f"Value for attr '{bound.name}' of {_kernel_name(dtype)} is not in the list of allowed "
             f'values: {bound.eager_text()}\n\t; NodeDef: {{{{node {self.op}}}}}; input '
-            f"'{name}' of {_caller()} is {described} [Op:{self.op}]")
+            f"'{name}' of {_caller()} is {described}, expected a {bound.kinds_text()} tensor "
+            f'(tf.cast converts) [Op:{self.op}]')
 
     def _mismatch(self, pos, name, dtype, first, graph):
         other, expected = first
@@ -170,8 +178,8 @@ class Schema:
                              f'not match {against}.')
         return errors.InvalidArgumentError(
             f'cannot compute {self.op} as input #{pos}(zero-based) was expected to be a '
-            f'{_kernel_name(expected)} tensor but is a {_kernel_name(dtype)} tensor '
-            f'[Op:{self.op}]')
+            f'{_kernel_name(expected)} tensor but is a {_kernel_name(dtype)} tensor (input '
+            f"'{name}' of {_caller()}: expected a {_kernel_name(expected)} tensor) [Op:{self.op}]")
 
     # ------------------------------------------------------------------ attributes
 

@@ -179,3 +179,50 @@ def test_py_function_argument_rules_as_tf(label, call, eager, graph, text, mode)
     with pytest.raises(eager if mode == 'eager' else graph) as info:
         call() if mode == 'eager' else _traced(call)
     assert text in str(info.value)
+
+
+def test_python_ints_beyond_int64_while_a_graph_is_built_as_tf():
+    # TF 2.21: in a graph, numpy reads 2**63 as uint64 (a requested int64 wraps); eagerly it fails.
+    assert _traced(lambda: tf.constant(2 ** 63)).dtype == tf.uint64
+    assert _traced(lambda: tf.constant(2 ** 63)).numpy() == 2 ** 63
+    wrapped = _traced(lambda: tf.add(tf.constant(1, tf.int64), 2 ** 63))
+    assert wrapped.numpy() == -9223372036854775807
+    with pytest.raises(ValueError, match="Can't convert Python sequence with out-of-range"):
+        tf.constant(2 ** 63)
+    with pytest.raises(TypeError, match='Failed to convert elements of 1180591620717411303424'):
+        _traced(lambda: tf.constant(2 ** 70))
+
+
+@pytest.mark.parametrize('call,text', [
+    (lambda: tf.math.cumsum(tf.constant([True])), "attr 'T' of bool"),
+    (lambda: tf.math.cumprod(tf.constant(['a'])), "attr 'T' of string"),
+    (lambda: tf.reduce_max(tf.constant(['a'])), "attr 'T' of string"),
+])
+def test_reductions_refuse_as_tf(call, text):
+    with pytest.raises(IAE, match=text):
+        call()
+    with pytest.raises(TypeError, match='not in list of allowed values'):
+        _traced(call)
+
+
+def test_window_arguments_read_as_tfs_wrappers_read_them():
+    x = tf.ones([1, 4, 4, 1])
+    assert tf.nn.avg_pool2d(x, 1.5, 1, 'VALID').shape == (1, 4, 4, 1)  # make_int truncates
+    with pytest.raises(TypeError, match="Expected int for argument 'ksize' not None."):
+        tf.nn.avg_pool2d(x, [None, 2], 1, 'VALID')
+    for call in (lambda: tf.nn.max_pool2d(x, 2, [], 'VALID'),
+                 lambda: tf.nn.conv2d(x, tf.ones([2, 2, 1, 1]), [1, 2, 2], 'VALID')):
+        with pytest.raises(ValueError, match='strides should be of length 1, 2 or 4'):
+            call()
+        with pytest.raises(ValueError, match='strides should be of length 1, 2 or 4'):
+            _traced(call)
+
+
+def test_depthwise_strides_as_tf():
+    x, w = tf.ones([1, 4, 4, 1]), tf.ones([2, 2, 1, 1])
+    assert tf.nn.depthwise_conv2d(x, w, [1, 1, 2, 1], 'VALID').shape == (1, 3, 2, 1)
+    with pytest.raises(TypeError, match="Expected list for 'strides' argument to "
+                                        "'depthwise_conv2d_native' Op, not 2."):
+        tf.nn.depthwise_conv2d(x, w, 2, 'VALID')
+    with pytest.raises(TypeError):
+        tf.nn.depthwise_conv2d(x, w, 'a', 'VALID')

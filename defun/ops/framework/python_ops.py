@@ -13,6 +13,7 @@ from defun.core.dispatch import apply_op
 from defun.ops.support.helpers import dims, same_as_first, to_tensor
 from defun.core.registry import define_op
 from defun.core.tensor import EagerTensor, Tensor
+from defun.core.value_conversion import to_array
 
 __all__ = ['stop_gradient', 'py_function', 'numpy_function']
 
@@ -80,7 +81,9 @@ def _py_kernel(*arrays, func, tout, as_tensors):
     out = []
     for value, dtype in zip(flat, tout):
         array = value.numpy() if hasattr(value, 'numpy') else value
-        out.append(np.asarray(array, dtype=dtype.np_dtype))
+        # A string result holds bytes, as every string tensor (numpy's str arrays included).
+        out.append(to_array(array, dtype) if dtype is dtypes.string
+                   else np.asarray(array, dtype=dtype.np_dtype))
     return tuple(out)
 
 
@@ -104,12 +107,19 @@ def _arguments(inp):
         if inp.shape.rank == 0:
             raise TypeError('Cannot iterate over a scalar tensor.')
         return list(inp)
+    if isinstance(inp, (list, tuple)):
+        return list(inp)  # each item one argument (a nested list is one tensor), as TF
     return nest.flatten(inp)
 
 
 def _run_python_op(opdef, func, inp, Tout, as_tensors, name):
     tout, is_list = _tout_list(Tout)
-    inputs = tuple(to_tensor(x, op=opdef.type) for x in _arguments(inp))
+    values = _arguments(inp)
+    if not as_tensors and context.executing_eagerly():
+        # Eagerly TF hands numpy_function its Python values as numpy reads them (1.5 a
+        # float64, 2 an int64); in a graph they are constants of TF's dtypes (float32, int32).
+        values = [v if isinstance(v, Tensor) else np.asarray(v) for v in values]
+    inputs = tuple(to_tensor(x, op=opdef.type) for x in values)
     outs = apply_op(opdef, inputs, {'func': func, 'tout': tout, 'as_tensors': as_tensors}, name)
     return list(outs) if is_list else outs[0]
 

@@ -285,10 +285,10 @@ def depthwise_conv2d(input, filter, strides, padding, data_format=None, dilation
     if w.shape.rank not in (None, 4):
         raise ValueError(f'depthwise_conv2d: filter must be 4-D [height, width, in_channels, '
                          f'multiplier], got {error_helpers.describe(w)}')
-    values = [int(v) for v in np.reshape(np.asarray(strides), [-1])]
-    if len(values) == 4 and values[1] != values[2]:
-        raise validation.invalid_argument(f'depthwise_conv2d: strides in the height and width '
-                                          f'dimensions must be equal, got {values}')
+    if not isinstance(strides, (list, tuple)) and not hasattr(strides, 'shape'):
+        raise TypeError(f"Expected list for 'strides' argument to 'depthwise_conv2d_native' Op, "
+                        f'not {strides!r}.')
+    hw_arg(strides, 'strides', 'depthwise_conv2d')
     size = shape(w)
     identity = diag(ones_like(w[0, 0, :, 0]))   # in_channels x in_channels, known or not
     spread = einsum('hwcm,cd->hwcdm', w, identity)

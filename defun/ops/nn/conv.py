@@ -136,21 +136,33 @@ CONV2D_BACKPROP_FILTER = define_op(
                       apply_op(CONV2D, (op.inputs[0], grad), _conv_attrs(op))))
 
 
+def _flat_ints(value, name, op):
+    """The ints of a window argument as TF's wrappers read them (make_int: a float is truncated,
+    anything else, a nested list included, is TypeError); a tensor is iterated, which a graph
+    being built does not allow."""
+    if hasattr(value, 'dtype') and hasattr(value, 'shape') and not isinstance(value, np.ndarray) \
+            and context.current_graph() is not None:
+        raise errors.OperatorNotAllowedInGraphError(
+            f'Iterating over a symbolic `tf.Tensor` is not allowed: `{name}` of {op} must be a '
+            f'list of ints, got {error_helpers.describe(value)}')
+    items = list(value) if isinstance(value, (list, tuple)) else \
+        list(np.reshape(np.asarray(value, dtype=object), [-1]))
+    out = []
+    for v in items:
+        if isinstance(v, (float, np.floating)):
+            out.append(int(v))
+        elif validation.is_int(v) or (hasattr(v, 'dtype') and np.ndim(v) == 0):
+            out.append(validation.python_int(v, op, name))
+        else:
+            raise TypeError(f"Expected int for argument '{name}' not {v!r}.")
+    return out
+
+
 def hw_arg(value, name, op):
     """strides/ksize/dilations as TF accepts them (int, [h, w] or [1, h, w, 1]) -> (h, w)."""
     if value is None:
         return (1, 1)
-    if hasattr(value, 'dtype') and hasattr(value, 'shape') and not isinstance(value, np.ndarray) \
-            and context.current_graph() is not None:  # TF iterates it: not in a graph
-        raise errors.OperatorNotAllowedInGraphError(
-            f'Iterating over a symbolic `tf.Tensor` is not allowed: `{name}` of {op} must be a '
-            f'list of ints, got {error_helpers.describe(value)}')
-    if isinstance(value, (list, tuple)):
-        for v in value:  # TF's wrappers take a flat list of ints, nothing nested
-            if not validation.is_int(v) and not (hasattr(v, 'dtype') and np.ndim(v) == 0):
-                raise TypeError(f"Expected int for argument '{name}' not {v!r}.")
-    values = [validation.python_int(v, op, name)
-              for v in np.reshape(np.asarray(value, dtype=object), [-1])]
+    values = _flat_ints(value, name, op)
     if len(values) == 1:
         values = [values[0], values[0]]
     elif len(values) == 4:
@@ -158,9 +170,9 @@ def hw_arg(value, name, op):
             raise validation.invalid_argument(
                 f'{op}: {name} in the batch and depth dimensions must be 1, got {values}')
         values = values[1:3]
-    elif len(values) != 2:
-        raise validation.invalid_argument(f'{op}: {name} must have 1, 2 or 4 elements, got '
-                                          f'{values}')
+    elif len(values) != 2:  # TF's wrapper check: ValueError in both modes
+        raise ValueError(f'{name} should be of length 1, 2 or 4. Received: {name}={values} of '
+                         f'length {len(values)}')
     if min(values) <= 0:
         message = f'{op}: {name} must be positive, got {value!r}'
         # TF's pool kernels check the window at run time (InvalidArgumentError in both modes);
