@@ -2,6 +2,7 @@
 `build(tf, np)` returns `(callable, args, kwargs)`. The same table runs under TensorFlow and defun
 (both are passed in as `tf`), so a case may only use names both libraries have."""
 import fuzz_kinds
+import fuzz_signatures
 from fuzz_structural import STRUCTURAL
 
 
@@ -100,3 +101,4 @@ def cases():
     yield from _reduce_cases()
     yield from STRUCTURAL.items()
     yield from fuzz_kinds.cases(lookup)
+    yield from fuzz_signatures.cases()

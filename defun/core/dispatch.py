@@ -4,6 +4,9 @@ Eager: run the op's numpy kernel on the inputs' arrays, wrap the results, and le
 record the call. While a graph is being built: ask the graph to add a node (it infers dtypes and shapes
 with the op's own rule); tapes active inside the graph record that node the same way.
 
+Before either, the op's TF signature (its registry entry's schema) is checked here and nowhere else:
+an input dtype or attribute value TF's OpDef refuses is TF's error, eager or graph-building.
+
 Kernel failures are re-raised as TensorFlow's error types with the op, the input shapes and dtypes in
 the message, so no bare numpy traceback reaches the user without that context.
 """
@@ -58,6 +61,8 @@ def apply_op(opdef: OpDef, inputs: Sequence[Tensor], attrs: dict | None = None,
     st = _state
     if not st.quiet:
         return _apply_recorded(st, opdef, inputs, attrs, name)
+    if opdef.check is not None:  # the op's TF signature (see op_schema)
+        opdef.check(inputs, attrs)
     # The eager hot path: no graph, no tape. Arity-specific calls avoid building a list.
     try:
         if attrs:
@@ -117,6 +122,8 @@ def _apply_recorded(st, opdef, inputs, attrs, name):
     """apply_op while a graph is being built or tapes are recording."""
     graph = st.graph
     if graph is not None:
+        if opdef.schema is not None:
+            opdef.schema.check_graph(inputs, attrs)
         op = graph.create_op(opdef, inputs, attrs, name)
         outputs = op.outputs
         if opdef.num_outputs == 0:
@@ -124,6 +131,8 @@ def _apply_recorded(st, opdef, inputs, attrs, name):
             # as TF does in graphs, so it can be a control dependency.
             return op
     else:
+        if opdef.check is not None:
+            opdef.check(inputs, attrs)
         try:
             arrays = [t.array for t in inputs]
             out = opdef.kernel(*arrays, **attrs) if attrs else opdef.kernel(*arrays)

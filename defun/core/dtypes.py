@@ -147,10 +147,22 @@ _BY_NAME.update(half=float16, float=float32, double=float64)  # TF's non-canonic
 _BY_NP = {d.np_dtype: d for d in ALL if d.np_dtype.kind != "O"}
 
 
+# TF's DataType enum numbers (types.proto): tf.as_dtype(2) is float64, tf.ones(2, 3) is int32.
+_BY_ENUM = {1: float32, 2: float64, 3: int32, 4: uint8, 5: int16, 6: int8, 7: string, 8: complex64,
+            9: int64, 10: bool, 17: uint16, 18: complex128, 19: float16, 20: resource, 21: variant,
+            22: uint32, 23: uint64}
+
+
 def as_dtype(value: object) -> DType:
-    """Returns the DType for a DType, a name, a numpy dtype or a Python type."""
+    """Returns the DType for a DType, a name, a numpy dtype, a Python type or TF's enum number."""
     if isinstance(value, DType):
         return value
+    if isinstance(value, int) and not isinstance(value, _py_bool):
+        try:
+            return _BY_ENUM[value]
+        except KeyError:
+            raise TypeError(f'Cannot convert the argument `type_value`: {value!r} to a TensorFlow '
+                            f'DType.') from None
     if isinstance(value, str):
         try:
             return _BY_NAME[value]

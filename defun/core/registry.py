@@ -16,6 +16,8 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
+from defun.core.op_schema import Schema
+
 __all__ = ['OpDef', 'Kernels', 'define_op', 'get_op', 'RegisterGradient', 'no_gradient', 'NotDifferentiable',
            'get_gradient_function', 'registered_ops']
 
@@ -85,21 +87,26 @@ class OpDef:
       (control-flow ops, whose declared intermediates cost work only when a gradient reads them).
     own_outputs(op) -> int, or None: for an op declaring intermediates, how many of its outputs
       are its own results (the others exist for gradients; graph views leave out unread ones).
+    schema: TF's signature of the op (op_schema.Schema: the dtypes each input takes, the kinds of
+      its attributes), or None; `check(inputs, attrs)` is its eager check, which the dispatch
+      point calls before the kernel (None: nothing to check).
     """
 
     __slots__ = ('type', 'kernel', 'graph_kernel', 'infer', 'num_outputs', 'stateful',
                  'defined_at', 'doc', 'explain_error', 'emit', 'expression', 'index_inputs', 'fold',
                  'partial_fold', 'foldable', 'is_placeholder', 'is_identity', 'accepts_missing_grads',
                  'skips_unneeded_inputs', 'kernel_takes_live_outputs', 'own_outputs', 'reads_only',
-                 'takes_indexed_slices', 'lowering', '__weakref__')
+                 'takes_indexed_slices', 'lowering', 'schema', 'check', '__weakref__')
 
     def __init__(self, type, kernel, infer, num_outputs=1, stateful=False, defined_at='', doc='',
                  explain_error=None, emit=None, expression=None, index_inputs=None, fold=None,
                  partial_fold=None, foldable=True, is_placeholder=False, is_identity=False,
                  accepts_missing_grads=False, skips_unneeded_inputs=False,
                  kernel_takes_live_outputs=False, own_outputs=None, reads_only=False,
-                 takes_indexed_slices=False, lowering=None):
+                 takes_indexed_slices=False, lowering=None, schema=None):
         self.type = type
+        self.schema = schema
+        self.check = None if schema is None else schema.eager_check
         self.explain_error = explain_error
         if isinstance(kernel, Kernels):
             self.kernel, self.graph_kernel = kernel.eager, kernel.graph
@@ -155,8 +162,12 @@ def _caller_site(depth=2):
 
 def define_op(type: str, kernel: Callable | Kernels, infer: Callable, grad: Callable | None = MISSING,
               num_outputs: int | None = 1, stateful: bool = False, doc: str = '',
-              explain_error: Callable | None = None, **facts: Any) -> OpDef:
+              explain_error: Callable | None = None, inputs: tuple = (), attrs: tuple = (),
+              **facts: Any) -> OpDef:
     """Defines op `type`; `grad` may be a gradient function, None (not differentiable) or omitted.
+
+    `inputs` and `attrs` are TF's signature of the op in REGISTER_OP's spelling ('x: T',
+    'T: {half, float, double}', 'k: int >= 0'; see op_schema), checked by the dispatch point.
 
     `kernel` is a function or a `Kernels` pair; `facts` are the other OpDef fields (emit,
     expression, index_inputs, fold, partial_fold, foldable, is_placeholder, is_identity,
@@ -166,7 +177,9 @@ def define_op(type: str, kernel: Callable | Kernels, infer: Callable, grad: Call
     if type in _OPS:
         raise ValueError(f"Op type '{type}' is already defined at {_OPS[type].defined_at}; "
                          f'second definition at {site}')
-    opdef = OpDef(type, kernel, infer, num_outputs, stateful, site, doc, explain_error, **facts)
+    schema = Schema(type, inputs, attrs) if inputs or attrs else None
+    opdef = OpDef(type, kernel, infer, num_outputs, stateful, site, doc, explain_error,
+                  schema=schema, **facts)
     _OPS[type] = opdef
     if grad is not MISSING:
         _register_gradient(type, grad, site)

@@ -22,6 +22,12 @@ def to_array(value, dtype):
     bool dtype would truncate is a TypeError in both.
     """
     is_numpy = isinstance(value, (np.ndarray, np.generic))
+    if type(value) is int and 2 ** 63 <= value < 2 ** 64 and (dtype is None or dtype.is_integer) \
+            and context.current_graph() is not None:
+        # While a graph is built TF's converter reads such an int with numpy: a uint64 (which
+        # a requested integer dtype wraps), where eager conversion refuses it.
+        array = np.asarray(value, np.uint64)
+        return array if dtype is None else array.astype(dtype.np_dtype)
     if not is_numpy:
         # Python ints beyond int64 convert only to a float or complex dtype (as TF's converter).
         _check_python_value(value, _int_range(dtype), dtype)

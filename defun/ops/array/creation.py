@@ -81,6 +81,8 @@ def constant(value, dtype=None, shape=None, name='Const'):
         if dtype is not None and value.dtype is not dtype:
             raise TypeError(f'Expected tensor {value!r} with dtype {dtype.name!r}, but got dtype '
                             f'{value.dtype.name!r}.')
+        if shape is None and context.current_graph() is None:
+            return value  # TF returns the eager tensor itself: a tape differentiates through it
         array = value.array
     elif not isinstance(value, (np.ndarray, np.generic, list, tuple, int, float, complex, bool,
                                 str, bytes)) and hasattr(value, 'numpy'):
@@ -205,16 +207,22 @@ def range(start, limit=None, delta=1, dtype=None, name='range'):  # noqa: A001 -
     return apply_op(RANGE, tuple(args), None, name)
 
 
-def _linspace_kernel(start, stop, num):
-    return np.linspace(start, stop, num, dtype=np.asarray(start).dtype)
+def _linspace_kernel(start, stop, num, axis=0):
+    return np.linspace(start, stop, num, axis=axis, dtype=np.asarray(start).dtype)
+
+
+def _linspace_infer(start, stop, num, axis=0):
+    d = op_helpers.broadcast_dims(dims(start), dims(stop), 'linspace')
+    return start.dtype, None if d is None else d[:axis] + (num,) + d[axis:]
 
 
 def _linspace_grad(op, g):
-    num = op.get_attr('num')
-    weights = np.arange(num) / max(num - 1, 1)
+    num, axis = op.get_attr('num'), op.get_attr('axis')
+    # Each output is start * (1 - w) + stop * w, w = i / (num - 1) along `axis`.
+    weights = (np.arange(num) / max(num - 1, 1)).reshape((num,) + (1,) * (g.shape.rank - axis - 1))
     w = constant(weights.astype(g.dtype.np_dtype))
-    total = sum_axes(g * w)
-    return sum_axes(g) - total, total
+    total = sum_axes(g * w, (axis,))
+    return sum_axes(g, (axis,)) - total, total
 
 
 def sum_axes(x, axes=None):
@@ -233,25 +241,39 @@ SUM_AXES = define_op(
     lambda x, axes: (x.dtype, op_helpers.reduce_dims(dims(x), axes, False)), _sum_axes_grad,
     doc='Sum over static axes (None: all) without keepdims; a gradient helper.')
 
-LINSPACE = define_op('LinSpace', _linspace_kernel,
-                     lambda start, stop, num: (start.dtype, (num,)), _linspace_grad)
+LINSPACE = define_op('LinSpace', _linspace_kernel, _linspace_infer, _linspace_grad)
 
 
 def linspace(start, stop, num, name=None, axis=0):
-    """`num` evenly spaced values from start to stop inclusive (scalar start and stop)."""
+    """`num` evenly spaced values from start to stop inclusive; start and stop of any (one
+    broadcast) shape put the values along `axis` of the result, as TF's linspace_nd."""
     start = to_tensor(start, op='linspace')
     if not (start.dtype.is_floating or start.dtype.is_complex):
         start = cast(start, dtypes.float32 if start.dtype.size <= 4 else dtypes.float64)
     stop = stop if isinstance(stop, Tensor) else to_tensor(stop, dtype=start.dtype, op='linspace')
     op_helpers.binary_args(start, stop, 'linspace')
-    if start.shape.rank not in (0, None) or stop.shape.rank not in (0, None):
-        raise validation.invalid_argument(
-            f'linspace: start and stop must be scalars here, got '
-            f'{error_helpers.describe(start)} and {error_helpers.describe(stop)}')
+    start, stop = _same_shapes(start, stop)
     n = _static_int(num, 'linspace', 'num')
     if n < 0:
         raise validation.invalid_argument(f'linspace: Requires num > 0: {n}')
-    return apply_op(LINSPACE, (start, stop), {'num': n}, name)
+    rank = start.shape.rank
+    if rank is None:
+        if axis != 0:
+            raise ValueError('linspace: start and stop need a known rank for an axis other than 0')
+        rank = 0
+    axis = validation.axis(axis, rank, 'linspace', extra=1)
+    return apply_op(LINSPACE, (start, stop), {'num': n, 'axis': axis}, name)
+
+
+def _same_shapes(start, stop):
+    """start and stop broadcast to one shape (the gradient of each is then the same shape)."""
+    a, b = dims(start), dims(stop)
+    if a == b or a is None or b is None:
+        return start, stop
+    both = op_helpers.broadcast_dims(a, b, 'linspace')
+    if None in both:
+        return start, stop
+    return broadcast_to(start, list(both)), broadcast_to(stop, list(both))
 
 
 RANK = define_op('Rank', lambda x: np.int32(np.ndim(x)), lambda x: (dtypes.int32, ()), None,

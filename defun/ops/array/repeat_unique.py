@@ -216,6 +216,7 @@ def shape_n(input, out_type=dtypes.int32, name=None):
 
 def saturate_cast(value, dtype, name=None):
     """cast, with values first clamped to the range of the target dtype."""
+    validation.op_name(name)
     x = to_tensor(value, name='value', op='saturate_cast')
     dtype = dtypes.as_dtype(dtype)
     if x.dtype.is_integer or x.dtype.is_floating:

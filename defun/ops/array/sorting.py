@@ -37,7 +37,8 @@ ARGSORT = define_op(
     'ArgSort',
     lambda x, axis, descending: _stable_argsort(x, axis, descending).astype(np.int32),
     lambda x, axis, descending: (dtypes.int32, dims(x)), None,
-    doc='Stable argsort along `axis` (TF builds it from TopKV2; one kernel is simpler here).')
+    doc='Stable argsort along `axis` (TF builds it from TopKV2; one kernel is simpler here).',
+    inputs=('input: T',), attrs=('T: realnumbertype',))  # TopKV2's signature
 
 
 def _direction(direction, op):
@@ -107,18 +108,18 @@ def sort(values, axis=-1, direction='ASCENDING', name=None):
     return result if last else transpose(result, perm)
 
 
-def _top_k_kernel(x, k, sorted):
+def _top_k_kernel(x, k, sorted, index_type=dtypes.int32):
     if k > np.shape(x)[-1]:
         raise validation.invalid_argument(f'input must have at least k columns. Had '
                                           f'{np.shape(x)[-1]}, needed {k} [Op:TopKV2]')
-    order = _stable_argsort(x, -1, True)[..., :k].astype(np.int32)
-    return np.take_along_axis(x, order, axis=-1), order
+    order = _stable_argsort(x, -1, True)[..., :k]
+    return np.take_along_axis(x, order, axis=-1), order.astype(index_type.np_dtype)
 
 
-def _top_k_infer(x, k, sorted):
+def _top_k_infer(x, k, sorted, index_type=dtypes.int32):
     d = dims(x)
     out = None if d is None else d[:-1] + (k,)
-    return [(x.dtype, out), (dtypes.int32, out)]
+    return [(x.dtype, out), (index_type, out)]
 
 
 def _top_k_grad(op, g_values, g_indices):
@@ -130,12 +131,14 @@ def _top_k_grad(op, g_values, g_indices):
                     {'axis': batch, 'batch_dims': batch})
 
 
-TOP_K = define_op('TopKV2', _top_k_kernel, _top_k_infer, _top_k_grad, num_outputs=2)
+TOP_K = define_op('TopKV2', _top_k_kernel, _top_k_infer, _top_k_grad, num_outputs=2,
+                  inputs=('input: T',), attrs=('T: realnumbertype', 'k: int >= 0', 'sorted: bool',
+                                               'index_type: {int16, int32, int64}'))
 
 
 def top_k(input, k=1, sorted=True, index_type=dtypes.int32, name=None):
     """The k largest entries of the last axis and their indices (ties: the lower index first)."""
-    x = validation.element_type(to_tensor(input, op='top_k'), 'fiu', 'top_k', 'input')
+    x = to_tensor(input, op='top_k')
     if x.shape.rank == 0:
         raise validation.invalid_argument('top_k: input must be at least rank 1, got a scalar')
     if x.shape.rank is None:
@@ -147,4 +150,7 @@ def top_k(input, k=1, sorted=True, index_type=dtypes.int32, name=None):
     if n is not None and k > n:
         raise validation.invalid_argument(f'input must have at least k columns. Had {n}, needed '
                                           f'{k} (top_k of {error_helpers.describe(x)})')
-    return TopKResult(*apply_op(TOP_K, (x,), {'k': k, 'sorted': bool(sorted)}, name))
+    attrs = {'k': k, 'sorted': bool(sorted)}
+    if index_type is not dtypes.int32:
+        attrs['index_type'] = dtypes.as_dtype(index_type)
+    return TopKResult(*apply_op(TOP_K, (x,), attrs, name))

@@ -94,6 +94,7 @@ def assert_scalar(tensor, message=None, name=None):
 
 def assert_type(tensor, tf_type, message=None, name=None):
     """Raises TypeError unless `tensor`'s dtype is `tf_type` (a static check)."""
+    validation.op_name(name)
     tf_type = dtypes.as_dtype(tf_type)
     tensor = to_tensor(tensor, name='tensor', op='assert_type')
     if tensor.dtype is not tf_type:

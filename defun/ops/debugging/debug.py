@@ -14,9 +14,9 @@ import numpy as np
 
 from defun.core import context, error_helpers, nest
 from defun.core.dispatch import apply_op
-from defun.ops.support import helpers as op_helpers
 from defun.ops.support.helpers import same_as_first, to_tensor
 from defun.core.registry import define_op
+from defun.ops.support.dtype_checks import UNARY_REAL, unary_signature
 from defun.core.tensor import EagerTensor, Tensor, is_tensor
 from defun.ops.support import validation
 
@@ -37,12 +37,12 @@ CHECK_NUMERICS = define_op(
     'CheckNumerics', _check_numerics_kernel, same_as_first,
     lambda op, g: check_numerics(g, 'Not a number (NaN) or infinity (Inf) values detected in '
                                     'gradient. ' + op.get_attr('message')),
-    stateful=True)
+    stateful=True, **unary_signature(UNARY_REAL, 'tensor'))
 
 
 def check_numerics(tensor, message, name=None):
     """Returns `tensor`, raising InvalidArgumentError (with `message`) if it holds NaN or Inf."""
-    x = op_helpers.float_only(to_tensor(tensor, op='check_numerics'), 'check_numerics')
+    x = to_tensor(tensor, op='check_numerics')
     return apply_op(CHECK_NUMERICS, (x,), {'message': str(message)}, name)
 
 

@@ -12,7 +12,8 @@ from defun.core import context, dtypes, errors, nest
 from defun.core.dispatch import apply_op
 from defun.ops.support.helpers import dims, same_as_first, to_tensor
 from defun.core.registry import define_op
-from defun.core.tensor import EagerTensor
+from defun.core.tensor import EagerTensor, Tensor
+from defun.core.value_conversion import to_array
 
 __all__ = ['stop_gradient', 'py_function', 'numpy_function']
 
@@ -80,7 +81,9 @@ def _py_kernel(*arrays, func, tout, as_tensors):
     out = []
     for value, dtype in zip(flat, tout):
         array = value.numpy() if hasattr(value, 'numpy') else value
-        out.append(np.asarray(array, dtype=dtype.np_dtype))
+        # A string result holds bytes, as every string tensor (numpy's str arrays included).
+        out.append(to_array(array, dtype) if dtype is dtypes.string
+                   else np.asarray(array, dtype=dtype.np_dtype))
     return tuple(out)
 
 
@@ -93,9 +96,30 @@ PY_FUNCTION = define_op('EagerPyFunc', _py_kernel, _py_infer, None, num_outputs=
 NUMPY_FUNCTION = define_op('PyFunc', _py_kernel, _py_infer, None, num_outputs=None, stateful=True)
 
 
+def _arguments(inp):
+    """`inp` as TF reads it: a tensor is iterated (its rows are the arguments), which a graph
+    being built or a scalar does not allow."""
+    if isinstance(inp, Tensor):
+        if context.current_graph() is not None:
+            raise errors.OperatorNotAllowedInGraphError(
+                'Iterating over a symbolic `tf.Tensor` is not allowed: `inp` must be a list of '
+                'arguments, not a tensor')
+        if inp.shape.rank == 0:
+            raise TypeError('Cannot iterate over a scalar tensor.')
+        return list(inp)
+    if isinstance(inp, (list, tuple)):
+        return list(inp)  # each item one argument (a nested list is one tensor), as TF
+    return nest.flatten(inp)
+
+
 def _run_python_op(opdef, func, inp, Tout, as_tensors, name):
     tout, is_list = _tout_list(Tout)
-    inputs = tuple(to_tensor(x, op=opdef.type) for x in nest.flatten(inp))
+    values = _arguments(inp)
+    if not as_tensors and context.executing_eagerly():
+        # Eagerly TF hands numpy_function its Python values as numpy reads them (1.5 a
+        # float64, 2 an int64); in a graph they are constants of TF's dtypes (float32, int32).
+        values = [v if isinstance(v, Tensor) else np.asarray(v) for v in values]
+    inputs = tuple(to_tensor(x, op=opdef.type) for x in values)
     outs = apply_op(opdef, inputs, {'func': func, 'tout': tout, 'as_tensors': as_tensors}, name)
     return list(outs) if is_list else outs[0]
 
@@ -103,8 +127,16 @@ def _run_python_op(opdef, func, inp, Tout, as_tensors, name):
 def _as_decorator(wrap, func, inp, Tout, name):
     """TF's decorator form: `@tf.py_function(Tout=...)` (no func) wraps the decorated function,
     whose call arguments become `inp`."""
+    kind = wrap.__name__
     if func is not None:
+        if inp is None:
+            raise TypeError(f'Missing argument `inp`:\n  You must set the `inp` argument (the list '
+                            f'of arguments to the\n  function), unless you use `tf.{kind}` as a '
+                            f'decorator(`func=None`).')
         return None
+    if inp is not None:
+        raise TypeError(f"Don't set the `inp` argument when using tf.{kind} as a decorator "
+                        f'(`func=None`).')
     if Tout is None:
         raise TypeError('Tout is required: the dtype (or list of dtypes) the function returns')
 
@@ -124,7 +156,7 @@ def py_function(func=None, inp=None, Tout=None, name=None):
         return decorator
     if context.executing_eagerly():
         tout, is_list = _tout_list(Tout)
-        result = func(*[to_tensor(x, op='py_function') for x in nest.flatten(inp)])
+        result = func(*[to_tensor(x, op='py_function') for x in _arguments(inp)])
         flat = _result_values(result, tout, func)
         out = [to_tensor(v, dtype=d, op='py_function') for v, d in zip(flat, tout)]
         return out if is_list else out[0]

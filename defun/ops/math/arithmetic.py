@@ -16,7 +16,8 @@ from defun.core.dispatch import apply_op, binary_operator
 from defun.ops.support import helpers as op_helpers
 from defun.ops.support.helpers import binary_args, dims, operator_method, same_as_first, to_tensor
 from defun.ops.framework.base_ops import cast, sum_to, zeros_like
-from defun.ops.support.dtype_checks import INEXACT, NUMERIC, REAL, check_inputs, checked_kernel
+from defun.ops.support.dtype_checks import (INEXACT, NUMERIC, REAL, UNARY, check_inputs, checked_kernel,
+                                            unary_signature)
 from defun.ops.math.logic import greater_equal, less_equal, where
 from defun.core.registry import define_op
 from defun.core.tensor import EagerTensor, convert_to_tensor
@@ -232,15 +233,12 @@ def divide_no_nan(x, y, name=None):
 
 # ---------------------------------------------------------------- negation, square, add_n
 
-def _neg_infer(x):
-    check_inputs('negative', 'fci', x)  # Neg's signature: no bool, string or unsigned ints
-    return x.dtype, dims(x)
-
-
-NEG = define_op('Neg', checked_kernel(np.negative, 'fci', 'negative'), _neg_infer,
-                lambda op, g: -g, lowering=('-{0}', 'if'))
+NEG = define_op('Neg', np.negative, same_as_first, lambda op, g: -g, lowering=('-{0}', 'if'),
+                **unary_signature(UNARY))
 SQUARE = define_op('Square', np.square, same_as_first,
-                   lambda op, g: g * (conj(op.inputs[0]) * 2), lowering=('{0} * {0}', 'iuf'))
+                   lambda op, g: g * (conj(op.inputs[0]) * 2), lowering=('{0} * {0}', 'iuf'),
+                   **unary_signature('{bfloat16, half, float, double, int8, int16, int32, int64, '
+                                     'uint8, uint16, uint32, uint64, complex64, complex128}'))
 
 
 @documented('unary', 'Computes -x element-wise.')
@@ -250,13 +248,7 @@ def negative(x, name=None):
 
 @documented('unary', 'Computes x * x element-wise.')
 def square(x, name=None):
-    x = to_tensor(x, op='square')
-    if x.dtype.is_bool:
-        raise validation.dtype_mismatch(
-            "Value for attr 'T' of bool is not in the list of allowed values: bfloat16, half, "
-            'float, double, int8, int16, int32, int64, uint8, uint16, uint32, uint64, complex64, '
-            'complex128 [Op:Square]')
-    return apply_op(SQUARE, (x,), None, name)
+    return apply_op(SQUARE, (to_tensor(x, op='square'),), None, name)
 
 
 def _add_n_kernel(*xs):

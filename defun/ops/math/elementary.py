@@ -18,8 +18,8 @@ from defun.ops.support.helpers import binary_args, dims, to_tensor
 from defun.ops.support.lowerings import vector_math
 from defun.ops.framework.base_ops import ones_like, sum_to, zeros_like
 from defun.ops.math.complex_numbers import complex
-from defun.ops.support.dtype_checks import (FLOAT, INEXACT, NUMERIC, check_inputs, checked_kernel,
-                                    half_in_float32, kernel_registered_for)
+from defun.ops.support.dtype_checks import (INEXACT, UNARY, UNARY_COMPLEX, UNARY_REAL, half_in_float32,
+                                    kernel_registered_for, unary_signature)
 from defun.ops.math.logic import greater, where
 from defun.core.registry import define_op
 from defun.ops.support.docs import documented
@@ -28,17 +28,15 @@ __all__ = ['pow', 'abs', 'sign', 'reciprocal', 'sqrt', 'rsqrt', 'exp', 'log', 'l
            'sin', 'cos', 'tan', 'asin', 'acos', 'atan', 'atan2', 'sinh', 'cosh', 'tanh', 'sigmoid',
            'softplus', 'erf', 'erfc', 'round', 'floor', 'ceil']
 
-def _infer_checked(op, kinds):
-    def infer(x):
-        check_inputs(op, kinds, x)
-        return x.dtype, dims(x)
-    return infer
+def _same(x):
+    return x.dtype, dims(x)
 
 
-def _unary(op_type, kernel, grad, op, kinds=INEXACT, lowering=None):
-    """An elementwise op of one input whose output has the input's dtype and shape."""
-    return define_op(op_type, checked_kernel(kernel, kinds, op), _infer_checked(op, kinds), grad,
-                     lowering=lowering)
+def _unary(op_type, kernel, grad, op, types=UNARY_COMPLEX, name='x', lowering=None):
+    """An elementwise op of one input whose output has the input's dtype and shape; `types`
+    is its TF signature's type list."""
+    return define_op(op_type, kernel, _same, grad, lowering=lowering,
+                     **unary_signature(types, name))
 
 
 def _arg(x, op):
@@ -70,11 +68,12 @@ def _pow_grad(op, g):
 
 
 def _pow_infer(x, y):
-    check_inputs('pow', 'fci', x)  # Pow's signature: no unsigned ints
     return x.dtype, op_helpers.broadcast_dims(dims(x), dims(y), 'pow')
 
 
-POW = define_op('Pow', checked_kernel(np.power, 'fci', 'pow'), _pow_infer, _pow_grad)
+POW = define_op('Pow', np.power, _pow_infer, _pow_grad, inputs=('x: T', 'y: T'),
+                attrs=('T: {bfloat16, float, half, double, int8, int16, int32, int64, complex64, '
+                       'complex128}',))
 
 
 def pow(x, y, name=None):
@@ -120,12 +119,12 @@ SQRT_GRAD = _grad_op('SqrtGrad', lambda y, dy: 0.5 * dy / y, _sqrt_grad_grad)
 RSQRT_GRAD = _grad_op('RsqrtGrad', lambda y, dy: -0.5 * (dy * y) * (y * y), _rsqrt_grad_grad)
 # Reciprocal's signature takes ints, but TF has CPU kernels for float and complex only.
 RECIPROCAL = define_op('Reciprocal',
-                       kernel_registered_for(np.reciprocal, NUMERIC, INEXACT, 'reciprocal',
+                       kernel_registered_for(np.reciprocal, 'fciu', INEXACT, 'reciprocal',
                                              'Reciprocal'),
-                       _infer_checked('reciprocal', NUMERIC),
-                       lambda op, g: apply_op(RECIPROCAL_GRAD, (op.outputs[0], g)))
+                       _same, lambda op, g: apply_op(RECIPROCAL_GRAD, (op.outputs[0], g)),
+                       **unary_signature(UNARY))
 SQRT = _unary('Sqrt', np.sqrt, lambda op, g: apply_op(SQRT_GRAD, (op.outputs[0], g)), 'sqrt',
-               lowering=('np.sqrt({0})', 'f'))
+              lowering=('np.sqrt({0})', 'f'))
 # TF computes a half rsqrt in float32 and rounds once (1 / sqrt(x) rounded twice differs).
 RSQRT = _unary('Rsqrt', half_in_float32(lambda x: np.reciprocal(np.sqrt(x))),
                lambda op, g: apply_op(RSQRT_GRAD, (op.outputs[0], g)), 'rsqrt')
@@ -235,11 +234,11 @@ def _atan2_grad(op, g):
 
 
 def _atan2_infer(y, x):
-    check_inputs('atan2', FLOAT, y)
     return y.dtype, op_helpers.broadcast_dims(dims(y), dims(x), 'atan2')
 
 
-ATAN2 = define_op('Atan2', checked_kernel(np.arctan2, FLOAT, 'atan2'), _atan2_infer, _atan2_grad)
+ATAN2 = define_op('Atan2', np.arctan2, _atan2_infer, _atan2_grad, inputs=('y: T', 'x: T'),
+                  attrs=(f'T: {UNARY_REAL}',))
 
 
 def atan2(y, x, name=None):
@@ -292,13 +291,13 @@ def _softplus_kernel(x):
 
 
 SOFTPLUS = _unary('Softplus', _softplus_kernel, lambda op, g: g * sigmoid(op.inputs[0]),
-                  'softplus', FLOAT)
+                  'softplus', '{half, bfloat16, float, double}', 'features')
 ERF = _unary('Erf', _erf_kernel,
              lambda op, g: g * _TWO_OVER_ROOT_PI * exp(-square(op.inputs[0])), 'erf',
-             FLOAT)
+             UNARY_REAL)
 _erfc_scalar = np.frompyfunc(math.erfc, 1, 1)
 ERFC = _unary('Erfc', lambda x: np.asarray(_erfc_scalar(x), dtype=x.dtype),
-              lambda op, g: -g * _TWO_OVER_ROOT_PI * exp(-square(op.inputs[0])), 'erfc', FLOAT)
+              lambda op, g: -g * _TWO_OVER_ROOT_PI * exp(-square(op.inputs[0])), 'erfc', UNARY_REAL)
 
 
 @documented('unary', 'Computes hyperbolic sine of `x` element-wise.')
@@ -339,13 +338,12 @@ def erfc(x, name=None):
 # ---------------------------------------------------------------- abs, sign, rounding
 
 # TF's Abs and Sign take signed ints only (no unsigned), as Neg and Pow.
-ABS = _unary('Abs', np.abs, lambda op, g: g * sign(op.inputs[0]), 'abs', 'fi',
-             lowering='np.abs({0})')
-SIGN = _unary('Sign', np.sign, lambda op, g: zeros_like(op.inputs[0]), 'sign', 'fci')
+ABS = _unary('Abs', np.abs, lambda op, g: g * sign(op.inputs[0]), 'abs',
+             '{bfloat16, half, float, double, int8, int16, int32, int64}', lowering='np.abs({0})')
+SIGN = _unary('Sign', np.sign, lambda op, g: zeros_like(op.inputs[0]), 'sign', UNARY)
 
 
 def _complex_abs_infer(x):
-    check_inputs('abs', 'c', x)
     return x.dtype.real_dtype, dims(x)
 
 
@@ -354,7 +352,8 @@ def _complex_abs_grad(op, g):
                          complex(op.outputs[0], zeros_like(op.outputs[0])))
 
 
-COMPLEX_ABS = define_op('ComplexAbs', np.abs, _complex_abs_infer, _complex_abs_grad)
+COMPLEX_ABS = define_op('ComplexAbs', np.abs, _complex_abs_infer, _complex_abs_grad,
+                        **unary_signature('{complex64, complex128}'))
 
 
 def abs(x, name=None):
@@ -368,9 +367,11 @@ def sign(x, name=None):
     return apply_op(SIGN, (_arg(x, 'sign'),), None, name)
 
 
-ROUND = _unary('Round', np.round, None, 'round', FLOAT)
-FLOOR = _unary('Floor', np.floor, None, 'floor', FLOAT, lowering=('np.floor({0})', 'f'))
-CEIL = _unary('Ceil', np.ceil, None, 'ceil', FLOAT, lowering=('np.ceil({0})', 'f'))
+# Round's signature takes complex tensors, but TF has no kernel for them (NotFoundError eagerly).
+ROUND = define_op('Round', kernel_registered_for(np.round, 'fci', 'fi', 'round', 'Round'), _same,
+                  None, **unary_signature(UNARY))
+FLOOR = _unary('Floor', np.floor, None, 'floor', UNARY_REAL, lowering=('np.floor({0})', 'f'))
+CEIL = _unary('Ceil', np.ceil, None, 'ceil', UNARY_REAL, lowering=('np.ceil({0})', 'f'))
 
 
 def round(x, name=None):

@@ -171,27 +171,47 @@ def in_top_k(targets, predictions, k, name=None):
     return target_value >= kth
 
 
-def _bincount_kernel(arr, weights, size, dtype):
-    values = np.ravel(arr)
+def _bincount_kernel(arr, weights, size, dtype, binary_output=False, per_row=False):
+    values = np.asarray(arr)
     if values.size and values.min() < 0:
         raise validation.invalid_argument(f'bincount: input arr must be non-negative, got '
                                           f'{int(values.min())}')
+    n = int(size)
     w = None if np.size(weights) == 0 else np.ravel(weights)
-    counts = np.bincount(values, weights=w, minlength=int(size))[:int(size)]
+    if per_row:
+        # axis=-1: one histogram per row, through one flat bincount over row-offset values
+        # (values past the size are dropped, as TF's maxlength drops them).
+        rows = values.reshape(values.shape[0] if values.ndim else 1, -1)
+        keep = np.ravel(rows < n)
+        offsets = (rows + n * np.arange(rows.shape[0])[:, None]).ravel()[keep]
+        counts = np.bincount(offsets, weights=None if w is None else w[keep],
+                             minlength=rows.shape[0] * n).reshape(rows.shape[0], n)
+    else:
+        counts = np.bincount(values.ravel(), weights=w, minlength=n)[:n]
+    if binary_output:
+        counts = counts > 0
     return counts.astype(dtype.np_dtype)
 
 
-BINCOUNT = define_op('Bincount', _bincount_kernel,
-                     lambda arr, w, size, dtype: (dtype, (None,)), None)
+def _bincount_infer(arr, w, size, dtype, binary_output=False, per_row=False):
+    d = dims(arr)
+    return dtype, ((d[0] if d else None, None) if per_row else (None,))
+
+
+BINCOUNT = define_op('Bincount', _bincount_kernel, _bincount_infer, None)
 
 
 def bincount(arr, weights=None, minlength=None, maxlength=None, dtype=dtypes.int32, name=None,
              axis=None, binary_output=False):
-    """Counts of each value in the (non-negative integer) arr, optionally weighted."""
-    if axis not in (None, 0) or binary_output:
-        raise errors.UnimplementedError('bincount: axis=-1 and binary_output are not supported '
-                                        'by defun')
+    """Counts of each value in the (non-negative integer) arr, optionally weighted; with
+    axis=-1, one count per row of a 2-D arr; with binary_output, 1 where a value occurs."""
+    if axis not in (None, 0, -1):
+        raise errors.InvalidArgumentError(f'bincount: Unsupported axis value {axis}; use None, 0 '
+                                          f'or -1')
     a = to_tensor(arr, name='arr', op='bincount')
+    if axis == -1 and a.shape.rank not in (None, 1, 2):
+        raise errors.InvalidArgumentError(f'bincount: axis=-1 needs an arr of rank 1 or 2, got '
+                                          f'rank {a.shape.rank}')
     size = reduce_max(a) + 1 if a.shape.num_elements() != 0 else to_tensor(0, dtype=a.dtype)
     size = cast(size, dtypes.int32)
     if minlength is not None:
@@ -204,7 +224,12 @@ def bincount(arr, weights=None, minlength=None, maxlength=None, dtype=dtypes.int
     else:
         w = to_tensor(weights, name='weights', op='bincount')
         out_dtype = w.dtype
-    return apply_op(BINCOUNT, (a, w, size), {'dtype': out_dtype}, name)
+    attrs = {'dtype': out_dtype}
+    if binary_output:
+        attrs['binary_output'] = True
+    if axis == -1 and a.shape.rank == 2:
+        attrs['per_row'] = True
+    return apply_op(BINCOUNT, (a, w, size), attrs, name)
 
 
 # ---------------------------------------------------------------- orderings, confusion_matrix

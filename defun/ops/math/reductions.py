@@ -17,7 +17,6 @@ from defun.ops.math.arithmetic import conj, divide_no_nan, floordiv, maximum, sq
 from defun.ops.support.helpers import dims, to_tensor
 from defun.ops.framework.base_ops import (broadcast_to, cast, reduced_shape, reshape, shape,
                             static_or_tensor_shape)
-from defun.ops.support.dtype_checks import BOOL, NUMERIC, REAL, check_inputs, checked_kernel
 from defun.ops.math.complex_numbers import real
 from defun.ops.math.elementary import exp, log, sqrt
 from defun.ops.framework.python_ops import stop_gradient
@@ -53,15 +52,23 @@ def reduction_axes(x, axis, op):
     return tuple(sorted(set(validation.axes(axis, x.shape.rank, op))))
 
 
-def _reduce_infer(op, kinds):
+def _reduce_infer(op):
     def infer(x, axis, keepdims):
-        check_inputs(op, kinds, x)
         return x.dtype, op_helpers.reduce_dims(dims(x), axis, keepdims, op)
     return infer
 
 
-def _define_reduction(op_type, kernel, grad, op, kinds):
-    return define_op(op_type, checked_kernel(kernel, kinds, op), _reduce_infer(op, kinds), grad)
+# TF's Max and Min: realnumbertype and the quantized types.
+_ORDERED = ('{float, double, int32, uint8, int16, int8, int64, bfloat16, uint16, half, uint32, '
+            'uint64, qint8, quint8, qint32, qint16, quint16}')
+
+
+def _define_reduction(op_type, kernel, grad, op, types):
+    """A reduction whose input is `input: T` with T in `types` (TF's signature), or `input:
+    bool` when `types` is 'bool'."""
+    signature = ({'inputs': ('input: bool',)} if types == 'bool' else
+                 {'inputs': ('input: T',), 'attrs': (f'T: {types}',)})
+    return define_op(op_type, kernel, _reduce_infer(op), grad, **signature)
 
 
 def _reduce(opdef, input_tensor, axis, keepdims, name, op):
@@ -101,7 +108,7 @@ def _sum_kernel(x, axis, keepdims):
     return np.sum(x, axis=axis, keepdims=keepdims, dtype=x.dtype)
 
 
-SUM = _define_reduction('Sum', _sum_kernel, _sum_grad, 'reduce_sum', NUMERIC)
+SUM = _define_reduction('Sum', _sum_kernel, _sum_grad, 'reduce_sum', 'numbertype')
 
 
 @documented('reduce', 'Computes the sum of elements across dimensions of a tensor.')
@@ -128,7 +135,7 @@ def _mean_grad(op, g):
     return grad / count
 
 
-MEAN = _define_reduction('Mean', _mean_kernel, _mean_grad, 'reduce_mean', NUMERIC)
+MEAN = _define_reduction('Mean', _mean_kernel, _mean_grad, 'reduce_mean', 'numbertype')
 
 
 def reduce_mean(input_tensor, axis=None, keepdims=False, name=None):
@@ -164,9 +171,9 @@ def _min_or_max_grad(op, g):
 
 
 MAX = _define_reduction('Max', _extreme_kernel(np.max, _lowest), _min_or_max_grad, 'reduce_max',
-                        REAL)
+                        _ORDERED)
 MIN = _define_reduction('Min', _extreme_kernel(np.min, _highest), _min_or_max_grad, 'reduce_min',
-                        REAL)
+                        _ORDERED)
 
 
 @documented('reduce', 'Computes the maximum of elements across dimensions of a tensor.')
@@ -206,7 +213,7 @@ def _prod_grad(op, g):
 
 
 PROD = _define_reduction('Prod', lambda x, axis, keepdims: np.prod(
-    x, axis=axis, keepdims=keepdims, dtype=x.dtype), _prod_grad, 'reduce_prod', NUMERIC)
+    x, axis=axis, keepdims=keepdims, dtype=x.dtype), _prod_grad, 'reduce_prod', 'numbertype')
 
 
 @documented('reduce', 'Computes the product of elements across dimensions of a tensor.')
@@ -221,9 +228,9 @@ def _reduce_prod_all(x):
 # ---------------------------------------------------------------- any, all
 
 ANY = _define_reduction('Any', lambda x, axis, keepdims: np.any(x, axis=axis, keepdims=keepdims),
-                        None, 'reduce_any', BOOL)
+                        None, 'reduce_any', 'bool')
 ALL = _define_reduction('All', lambda x, axis, keepdims: np.all(x, axis=axis, keepdims=keepdims),
-                        None, 'reduce_all', BOOL)
+                        None, 'reduce_all', 'bool')
 
 
 def _bool_input(value, axis, op):
@@ -288,7 +295,6 @@ def reduce_std(input_tensor, axis=None, keepdims=False, name=None):
 
 def _arg_infer(op):
     def infer(x, axis, output_type):
-        check_inputs(op, REAL, x)
         return output_type, op_helpers.reduce_dims(dims(x), (axis,), False, op)
     return infer
 
@@ -299,10 +305,14 @@ def _arg_kernel(reducer):
     return kernel
 
 
-ARG_MAX = define_op('ArgMax', checked_kernel(_arg_kernel(np.argmax), REAL, 'argmax'),
-                    _arg_infer('argmax'), None)
-ARG_MIN = define_op('ArgMin', checked_kernel(_arg_kernel(np.argmin), REAL, 'argmin'),
-                    _arg_infer('argmin'), None)
+# TF's ArgMax and ArgMin take bool tensors too (realnumbertype, quantized types and bool).
+_ARG_TYPES = ('T: {float, double, int32, uint8, int16, int8, int64, bfloat16, uint16, half, uint32, '
+              'uint64, qint8, quint8, qint32, qint16, quint16, bool}')
+ARG_MAX = define_op('ArgMax', _arg_kernel(np.argmax), _arg_infer('argmax'), None,
+                    inputs=('input: T',), attrs=(_ARG_TYPES,
+                                                  'output_type: {int16, uint16, int32, int64}'))
+ARG_MIN = define_op('ArgMin', _arg_kernel(np.argmin), _arg_infer('argmin'), None,
+                    inputs=('input: T',), attrs=(_ARG_TYPES, 'output_type: {int32, int64}'))
 
 
 def _arg_reduce(opdef, input, axis, output_type, name, op):
@@ -354,11 +364,8 @@ def _cumulative_kernel(ufunc, identity):
     return kernel
 
 
-def _cumulative_infer(op):
-    def infer(x, axis, exclusive, reverse):
-        check_inputs(op, NUMERIC, x)
-        return x.dtype, dims(x)
-    return infer
+def _cumulative_infer(x, axis, exclusive, reverse):
+    return x.dtype, dims(x)
 
 
 def _cumsum_grad(op, g):
@@ -372,11 +379,10 @@ def _cumprod_grad(op, g):
     return divide_no_nan(cumsum(prod * g, axis, exclusive, not reverse), conj(x))
 
 
-CUMSUM = define_op('Cumsum', checked_kernel(_cumulative_kernel(np.add, 0), NUMERIC, 'cumsum'),
-                   _cumulative_infer('cumsum'), _cumsum_grad)
-CUMPROD = define_op('Cumprod',
-                    checked_kernel(_cumulative_kernel(np.multiply, 1), NUMERIC, 'cumprod'),
-                    _cumulative_infer('cumprod'), _cumprod_grad)
+CUMSUM = define_op('Cumsum', _cumulative_kernel(np.add, 0), _cumulative_infer, _cumsum_grad,
+                   inputs=('x: T',), attrs=('T: numbertype', 'exclusive: bool', 'reverse: bool'))
+CUMPROD = define_op('Cumprod', _cumulative_kernel(np.multiply, 1), _cumulative_infer, _cumprod_grad,
+                    inputs=('x: T',), attrs=('T: numbertype', 'exclusive: bool', 'reverse: bool'))
 
 
 def _cumulative(opdef, x, axis, exclusive, reverse, name, op):

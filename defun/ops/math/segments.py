@@ -13,7 +13,6 @@ from defun.core.dispatch import apply_op
 from defun.ops.support import validation
 from defun.ops.math.arithmetic import divide_no_nan
 from defun.ops.framework.base_ops import cast, ones_like, zeros_like
-from defun.ops.support.dtype_checks import NUMERIC, REAL, checked_kernel
 from defun.ops.array.gathering import gather
 from defun.ops.math.logic import equal, where
 from defun.ops.support.helpers import dims, static_value, to_tensor
@@ -87,9 +86,14 @@ def _segment_extremum_grad(op, g):
     return _gather_rows(divide_no_nan(g, counts), ids) * hits, None, None
 
 
-SEGMENT_SUM = define_op('UnsortedSegmentSum', checked_kernel(_segment_kernel('sum'), NUMERIC,
-                                                             'unsorted_segment_sum'),
-                        _segment_infer, _segment_sum_grad)
+def _signature(types, index_types):
+    """TF's UnsortedSegment* signature, with the data types `types`."""
+    return {'inputs': ('data: T', 'segment_ids: Tindices', 'num_segments: Tnumsegments'),
+            'attrs': (f'T: {types}', f'Tindices: {index_types}', 'Tnumsegments: {int32, int64}')}
+
+
+SEGMENT_SUM = define_op('UnsortedSegmentSum', _segment_kernel('sum'), _segment_infer,
+                        _segment_sum_grad, **_signature('numbertype', '{int16, int32, int64}'))
 def _segment_prod_grad(op, g):
     """TF's rule: the product of the other rows of the segment, counting zeros so that no
     division by zero happens (a segment with one zero sends its gradient to that row only)."""
@@ -104,15 +108,12 @@ def _segment_prod_grad(op, g):
     return _gather_rows(g, ids) * grad, None, None
 
 
-SEGMENT_PROD = define_op('UnsortedSegmentProd', checked_kernel(_segment_kernel('prod'), NUMERIC,
-                                                               'unsorted_segment_prod'),
-                         _segment_infer, _segment_prod_grad)
-SEGMENT_MAX = define_op('UnsortedSegmentMax', checked_kernel(_segment_kernel('max'), REAL,
-                                                             'unsorted_segment_max'),
-                        _segment_infer, _segment_extremum_grad)
-SEGMENT_MIN = define_op('UnsortedSegmentMin', checked_kernel(_segment_kernel('min'), REAL,
-                                                             'unsorted_segment_min'),
-                        _segment_infer, _segment_extremum_grad)
+SEGMENT_PROD = define_op('UnsortedSegmentProd', _segment_kernel('prod'), _segment_infer,
+                         _segment_prod_grad, **_signature('numbertype', '{int16, int32, int64}'))
+SEGMENT_MAX = define_op('UnsortedSegmentMax', _segment_kernel('max'), _segment_infer,
+                        _segment_extremum_grad, **_signature('realnumbertype', '{int32, int64}'))
+SEGMENT_MIN = define_op('UnsortedSegmentMin', _segment_kernel('min'), _segment_infer,
+                        _segment_extremum_grad, **_signature('realnumbertype', '{int32, int64}'))
 
 
 def _segment_args(data, segment_ids, num_segments, op):

@@ -14,7 +14,7 @@ from defun.ops.support import helpers as op_helpers
 from defun.ops.array.joining import concat, stack
 from defun.ops.support.helpers import dims, same_as_first, to_tensor
 from defun.ops.framework.base_ops import cast, ones_like, reshape, shape, zeros_like
-from defun.ops.support.dtype_checks import FLOAT, checked_kernel, check_inputs
+from defun.ops.support.dtype_checks import unary_signature
 from defun.ops.math.elementary import abs, exp, log, log1p, rsqrt
 from defun.ops.math.arithmetic import square
 from defun.ops.math.arithmetic import maximum
@@ -40,16 +40,15 @@ __all__ = ['softsign', 'selu', 'l2_normalize', 'embedding_lookup', 'dropout', 'c
 
 
 def _features(x, op):
-    t = to_tensor(x, name='features', op=op)
-    check_inputs(op, FLOAT, t)
-    return t
+    return to_tensor(x, name='features', op=op)
 
 
 # ---------------------------------------------------------------- softsign, selu
 
 SOFTSIGN = define_op(
-    'Softsign', checked_kernel(lambda x: x / (1 + np.abs(x)), FLOAT, 'softsign'), same_as_first,
-    lambda op, g: g / square(1 + abs(op.inputs[0])))
+    'Softsign', lambda x: x / (1 + np.abs(x)), same_as_first,
+    lambda op, g: g / square(1 + abs(op.inputs[0])),
+    **unary_signature('{half, bfloat16, float, double}', 'features'))
 
 
 def softsign(features, name=None):
@@ -76,7 +75,8 @@ def _selu_grad(op, g):
     return g * slope
 
 
-SELU = define_op('Selu', checked_kernel(_selu_kernel, FLOAT, 'selu'), same_as_first, _selu_grad)
+SELU = define_op('Selu', _selu_kernel, same_as_first, _selu_grad,
+                 **unary_signature('{half, bfloat16, float, double}', 'features'))
 
 
 def selu(features, name=None):
@@ -286,10 +286,10 @@ def depthwise_conv2d(input, filter, strides, padding, data_format=None, dilation
     if w.shape.rank not in (None, 4):
         raise ValueError(f'depthwise_conv2d: filter must be 4-D [height, width, in_channels, '
                          f'multiplier], got {error_helpers.describe(w)}')
-    values = [int(v) for v in np.reshape(np.asarray(strides), [-1])]
-    if len(values) == 4 and values[1] != values[2]:
-        raise validation.invalid_argument(f'depthwise_conv2d: strides in the height and width '
-                                          f'dimensions must be equal, got {values}')
+    if not isinstance(strides, (list, tuple)) and not hasattr(strides, 'shape'):
+        raise TypeError(f"Expected list for 'strides' argument to 'depthwise_conv2d_native' Op, "
+                        f'not {strides!r}.')
+    hw_arg(strides, 'strides', 'depthwise_conv2d')
     size = shape(w)
     identity = diag(ones_like(w[0, 0, :, 0]))   # in_channels x in_channels, known or not
     spread = einsum('hwcm,cd->hwcdm', w, identity)

@@ -11,7 +11,7 @@ the input (see _argmax_masks).
 """
 import numpy as np
 
-from defun.core import error_helpers, errors
+from defun.core import context, error_helpers, errors
 from defun.core.dispatch import apply_op
 from defun.ops.support import helpers as op_helpers, windows
 from defun.ops.support.helpers import dims, to_tensor
@@ -63,7 +63,10 @@ def _conv2d_grad(op, g):
             apply_op(CONV2D_BACKPROP_FILTER, (x, shape(w), g), attrs))
 
 
-CONV2D = define_op('Conv2D', _conv2d_kernel, _conv2d_infer, _conv2d_grad)
+CONV2D = define_op('Conv2D', _conv2d_kernel, _conv2d_infer, _conv2d_grad,
+                   inputs=('input: T', 'filter: T'),
+                   attrs=('T: {half, bfloat16, float, double, int32}', 'strides: list(int32)',
+                          'padding: {"SAME", "VALID", "EXPLICIT"}', 'dilations: list(int32)'))
 
 
 def _backprop_input_kernel(input_sizes, w, dy, strides, padding, dilations):
@@ -134,12 +137,33 @@ CONV2D_BACKPROP_FILTER = define_op(
                       apply_op(CONV2D, (op.inputs[0], grad), _conv_attrs(op))))
 
 
+def _flat_ints(value, name, op):
+    """The ints of a window argument as TF's wrappers read them (make_int: a float is truncated,
+    anything else, a nested list included, is TypeError); a tensor is iterated, which a graph
+    being built does not allow."""
+    if hasattr(value, 'dtype') and hasattr(value, 'shape') and not isinstance(value, np.ndarray) \
+            and context.current_graph() is not None:
+        raise errors.OperatorNotAllowedInGraphError(
+            f'Iterating over a symbolic `tf.Tensor` is not allowed: `{name}` of {op} must be a '
+            f'list of ints, got {error_helpers.describe(value)}')
+    items = list(value) if isinstance(value, (list, tuple)) else \
+        list(np.reshape(np.asarray(value, dtype=object), [-1]))
+    out = []
+    for v in items:
+        if isinstance(v, (float, np.floating)):
+            out.append(int(v))
+        elif validation.is_int(v) or (hasattr(v, 'dtype') and np.ndim(v) == 0):
+            out.append(validation.python_int(v, op, name))
+        else:
+            raise TypeError(f"Expected int for argument '{name}' not {v!r}.")
+    return out
+
+
 def hw_arg(value, name, op):
     """strides/ksize/dilations as TF accepts them (int, [h, w] or [1, h, w, 1]) -> (h, w)."""
     if value is None:
         return (1, 1)
-    values = [validation.python_int(v, op, name)
-              for v in np.reshape(np.asarray(value, dtype=object), [-1])]
+    values = _flat_ints(value, name, op)
     if len(values) == 1:
         values = [values[0], values[0]]
     elif len(values) == 4:
@@ -147,9 +171,9 @@ def hw_arg(value, name, op):
             raise validation.invalid_argument(
                 f'{op}: {name} in the batch and depth dimensions must be 1, got {values}')
         values = values[1:3]
-    elif len(values) != 2:
-        raise validation.invalid_argument(f'{op}: {name} must have 1, 2 or 4 elements, got '
-                                          f'{values}')
+    elif len(values) != 2:  # TF's wrapper check: ValueError in both modes
+        raise ValueError(f'{name} should be of length 1, 2 or 4. Received: {name}={values} of '
+                         f'length {len(values)}')
     if min(values) <= 0:
         message = f'{op}: {name} must be positive, got {value!r}'
         # TF's pool kernels check the window at run time (InvalidArgumentError in both modes);
@@ -289,7 +313,10 @@ def _pool_attrs(op):
 
 MAX_POOL = define_op(
     'MaxPool', _max_pool_kernel, _pool_infer,
-    lambda op, g: apply_op(MAX_POOL_GRAD, (op.inputs[0], op.outputs[0], g), _pool_attrs(op)))
+    lambda op, g: apply_op(MAX_POOL_GRAD, (op.inputs[0], op.outputs[0], g), _pool_attrs(op)),
+    inputs=('input: T',),
+    attrs=('T: {half, bfloat16, float, double, int32, int64, uint8, int16, int8, uint16, qint8}',
+           'ksize: list(int32)', 'strides: list(int32)', 'padding: {"SAME", "VALID", "EXPLICIT"}'))
 MAX_POOL_GRAD = define_op(
     'MaxPoolGrad', _max_pool_grad_kernel, lambda x, y, g, **attrs: (g.dtype, dims(x)),
     lambda op, grad: (zeros_like(op.inputs[0]), zeros_like(op.inputs[1]),
@@ -338,7 +365,9 @@ def _avg_pool_grad_kernel(input_shape, g, ksize, strides, padding):
 
 AVG_POOL = define_op(
     'AvgPool', _avg_pool_kernel, _pool_infer,
-    lambda op, g: apply_op(AVG_POOL_GRAD, (shape(op.inputs[0]), g), _pool_attrs(op)))
+    lambda op, g: apply_op(AVG_POOL_GRAD, (shape(op.inputs[0]), g), _pool_attrs(op)),
+    inputs=('value: T',), attrs=('T: {half, bfloat16, float, double}', 'ksize: list(int32)',
+                                 'strides: list(int32)', 'padding: {"SAME", "VALID"}'))
 AVG_POOL_GRAD = define_op(
     'AvgPoolGrad', _avg_pool_grad_kernel,
     lambda s, g, **attrs: _sizes_infer(s, None, g),
@@ -347,8 +376,6 @@ AVG_POOL_GRAD = define_op(
 
 def _pool(kind, opdef, input, ksize, strides, padding, data_format, name):
     x = _nhwc(to_tensor(input, op=kind), data_format, kind)
-    if kind == 'avg_pool2d':
-        op_helpers.float_only(x, kind)
     attrs = {'ksize': hw_arg(ksize, 'ksize', kind), 'strides': hw_arg(strides, 'strides', kind),
              'padding': padding_arg(padding, kind)}
     return apply_op(opdef, (x,), attrs, name)

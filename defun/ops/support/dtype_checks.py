@@ -16,7 +16,21 @@ from defun.core import error_helpers, errors
 from defun.core.registry import Kernels
 
 __all__ = ['FLOAT', 'INEXACT', 'REAL', 'NUMERIC', 'BOOL', 'checked_kernel', 'check_inputs',
-           'dtype_error', 'half_in_float32', 'kernel_registered_for']
+           'dtype_error', 'half_in_float32', 'kernel_registered_for', 'UNARY', 'UNARY_REAL',
+           'UNARY_COMPLEX', 'BINARY_MORE', 'unary_signature']
+
+# TF's type lists of its elementwise ops (math_ops.cc's UNARY() / UNARY_REAL() / UNARY_COMPLEX() /
+# BINARY_MORE() macros), in TF's order, for an op's define_op signature (see core/op_schema).
+UNARY_REAL = '{bfloat16, half, float, double}'
+UNARY_COMPLEX = '{bfloat16, half, float, double, complex64, complex128}'
+UNARY = '{bfloat16, half, float, double, int8, int16, int32, int64, complex64, complex128}'
+BINARY_MORE = ('{bfloat16, half, float, double, uint8, int8, uint16, int16, int32, uint32, uint64, '
+               'int64, complex64, complex128}')
+
+
+def unary_signature(types, name='x'):
+    """The define_op signature fields of an op of one input `name: T` with T in `types`."""
+    return {'inputs': (f'{name}: T',), 'attrs': (f'T: {types}',)}
 
 FLOAT = 'f'
 INEXACT = 'fc'      # float or complex
