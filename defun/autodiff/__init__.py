@@ -1,6 +1,6 @@
 """Automatic differentiation: the one backward pass (backprop), GradientTape (tape), symbolic
-gradients() (gradients), the builder of a sub-graph's gradient (gradient_graph), custom_gradient,
-IndexedSlices and finite-difference checks (gradient_check).
+gradients() (gradients), the builder of a sub-graph's gradient (gradient_graph), custom_gradient
+and finite-difference checks (gradient_check).
 
 The package is also TF's `tf.autodiff` namespace: GradientTape (forward-mode accumulators are not
 part of defun)."""

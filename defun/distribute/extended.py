@@ -5,7 +5,7 @@ Variables created in the strategy's scope (which start from rank 0's values).
 """
 import contextlib
 
-from defun.autodiff.indexed_slices import IndexedSlices
+from defun.ops.framework.indexed_slices import IndexedSlices
 from defun.core import context, nest
 from defun.core.tensor import Tensor, convert_to_tensor
 from defun.distribute import collective_ops

@@ -233,11 +233,7 @@ class Function:
 
     def get_concrete_function(self, *args, **kwargs):
         """The ConcreteFunction for these arguments (values or TensorSpecs), tracing if needed."""
-        key, values, feeds, holders = self._key_for(args, kwargs)
-        concrete = self._cache.get(key)
-        if concrete is not None and self._holders_alive(key):
-            return concrete
-        return self._concrete_for(key, values, feeds, holders)
+        return self._cached_or_traced(*self._key_for(args, kwargs))
 
     def experimental_get_compiler_ir(self, *args, **kwargs):
         """TF's view of what jit_compile made of the trace for these arguments: returns

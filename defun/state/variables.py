@@ -12,7 +12,7 @@ import weakref
 import numpy as np
 
 from defun.core import context, dtypes, errors, names
-from defun.autodiff.indexed_slices import IndexedSlices
+from defun.ops.framework.indexed_slices import IndexedSlices
 from defun.ops.framework import base_ops, variable_ops
 from defun.ops.array import gathering
 from defun.ops.math import math_ops
