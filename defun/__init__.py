@@ -85,6 +85,7 @@ from defun.ops.ragged.ragged_tensor import RaggedTensor, RaggedTensorSpec
 from defun.core.composite import TypeSpec
 from defun import strings, lookup, io, image
 from defun import distribute
+from defun import raw_ops  # tf.raw_ops (the ops defun defines with TF's signatures)
 from defun.core import unsupported as _unsupported
 
 __getattr__ = _unsupported.missing_names(__name__, 'tf', _unsupported.TF_NAMESPACES)

@@ -124,8 +124,8 @@ class Schema:
         if kind.startswith('{'):
             allowed = tuple(s.strip().strip('"') for s in kind.strip('{}').split(','))
             kind = 'string'
-        if kind not in ('int', 'int32', 'list(int)', 'list(int32)', 'bool', 'float', 'string',
-                        'type', 'shape'):
+        if kind not in ('int', 'int32', 'list(int)', 'list(int32)', 'bool', 'float',
+                        'list(float)', 'string', 'type', 'shape'):
             raise ValueError(f'{self.op}: attribute spec {spec!r} has an unknown kind')
         self.value_attrs.append((name, kind, minimum, allowed))
 
