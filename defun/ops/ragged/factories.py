@@ -13,7 +13,7 @@ from defun.ops.array.joining import concat
 from defun.ops.array.transform import transpose
 from defun.ops.math.segments import unsorted_segment_sum
 from defun.ops.framework.base_ops import cast, reshape, shape as shape_of
-from defun.ops.math.exports import maximum, reduce_sum, subtract
+from defun.ops.math.exports import ceil, maximum, reduce_sum, subtract
 from defun.ops.ragged import row_ops
 from defun.ops.ragged.ragged_tensor import RaggedTensor
 
@@ -111,7 +111,9 @@ def range(starts, limits=None, deltas=1, dtype=None, name=None,  # noqa: A001 - 
     starts, limits, deltas = (v + cast(range_(n) * 0, v.dtype) if v.shape.rank == 0 else v
                               for v in (starts, limits, deltas))
     span = subtract(limits, starts)
-    counts = cast(maximum((span + deltas - _sign(deltas)) // deltas, 0), row_splits_dtype)
+    steps = ceil(span / deltas) if starts.dtype.is_floating else \
+        (span + deltas - _sign(deltas)) // deltas
+    counts = cast(maximum(steps, 0), row_splits_dtype)
     splits = row_ops.splits_from_lengths(counts)
     rowids = row_ops.rowids_of(splits)
     position = subtract(range_(splits[-1], dtype=row_splits_dtype), cast(
