@@ -7,6 +7,7 @@ into graphs whose generated code runs per element (functions.py). Inside compile
 dataset is a variant tensor and iteration is a while_loop over a stateful iterator (graph_ops.py).
 """
 from defun.data import sources, batching, ordering, mapping, iterators, sampling  # noqa: F401
+from defun.data import composite_batching  # noqa: F401
 from defun.core import unsupported
 from defun.data import experimental
 from defun.data.base import AUTOTUNE, INFINITE, UNKNOWN, Dataset

@@ -13,6 +13,7 @@ built from graph tensors is a template that is rebound to their values when the 
 import copy
 
 from defun.core import context, dtypes, nest
+from defun.core.composite import TypeSpec
 from defun.core.errors import InvalidArgumentError
 from defun.core.shapes import TensorShape, TensorSpec
 from defun.functions.trace_types import TraceType
@@ -30,7 +31,7 @@ KINDS = {}   # method name -> dataset class (or factory) filled by the kind modu
 
 # TF's Dataset methods that are not here: they say so (NotInDefunError is an AttributeError).
 _MISSING_METHODS = frozenset([
-    'bucket_by_sequence_length', 'group_by_window', 'ragged_batch', 'sparse_batch',
+    'bucket_by_sequence_length', 'group_by_window',
     'rejection_resample', 'snapshot', 'save', 'load', 'rebatch', 'fingerprint', 'random',
     'distribute', 'list_files', 'from_tensor_slices_ragged'])
 
@@ -181,6 +182,13 @@ class Dataset(DatasetV2):
               deterministic=None, name=None):
         return _kind('batch')(self, batch_size, drop_remainder)
 
+    def ragged_batch(self, batch_size, drop_remainder=False, row_splits_dtype=dtypes.int64,
+                     name=None):
+        return _kind('ragged_batch')(self, batch_size, drop_remainder, row_splits_dtype)
+
+    def sparse_batch(self, batch_size, row_shape, name=None):
+        return _kind('sparse_batch')(self, batch_size, row_shape)
+
     def unbatch(self, name=None):
         return _kind('unbatch')(self)
 
@@ -271,14 +279,14 @@ class Dataset(DatasetV2):
 
 
 def _leaf_subtype(a, b):
-    if isinstance(a, TensorSpec):
-        return isinstance(b, TensorSpec) and a.is_subtype_of(b)
+    if isinstance(a, TypeSpec):   # a TensorSpec or a composite's spec
+        return type(a) is type(b) and a.is_subtype_of(b)
     return a == b
 
 
 def _leaf_supertype(a, b):
-    if isinstance(a, TensorSpec):
-        return a.most_specific_common_supertype([b]) if isinstance(b, TensorSpec) else None
+    if isinstance(a, TypeSpec):
+        return a.most_specific_common_supertype([b]) if type(a) is type(b) else None
     return a if a == b else None
 
 

@@ -3,6 +3,7 @@ import enum
 
 from defun.core import unsupported
 from defun.data.csv_dataset import CsvDataset
+from defun.data.composite_batching import dense_to_ragged_batch, dense_to_sparse_batch
 from defun.data.base import AUTOTUNE, INFINITE, UNKNOWN, Dataset
 from defun.data.ordering import assert_cardinality
 from defun.data.structure import DatasetSpec
@@ -57,7 +58,7 @@ def cardinality(dataset):
 __all__ = ['AUTOTUNE', 'INFINITE_CARDINALITY', 'UNKNOWN_CARDINALITY', 'assert_cardinality',
            'cardinality', 'DatasetSpec', 'get_single_element', 'sample_from_datasets',
            'choose_from_datasets', 'scan', 'unique', 'CsvDataset', 'ExternalStatePolicy',
-           'AutoShardPolicy']
+           'AutoShardPolicy', 'dense_to_ragged_batch', 'dense_to_sparse_batch']
 
 # every other tf.data.experimental name (make_csv_dataset, ...) says so
 __getattr__ = unsupported.missing_names(__name__, 'tf.data.experimental')
