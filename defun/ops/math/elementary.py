@@ -278,7 +278,7 @@ _TWO_OVER_ROOT_PI = 2 / math.sqrt(math.pi)
 SINH = _unary('Sinh', np.sinh, lambda op, g: g * cosh(_in(op)), 'sinh')
 COSH = _unary('Cosh', np.cosh, lambda op, g: g * sinh(_in(op)), 'cosh')
 TANH = _unary('Tanh', np.tanh, lambda op, g: g * (1 - _out(op) * _out(op)), 'tanh',
-               lowering=vector_math('np.tanh'))
+               lowering=vector_math('np.tanh', float32='tanh_f32'))
 SIGMOID = _unary('Sigmoid', _sigmoid_kernel,
                  # (g * y) * (1 - y): TF's SigmoidGrad order, so float results agree bit for bit
                  lambda op, g: g * _out(op) * (1 - _out(op)), 'sigmoid')
