@@ -321,8 +321,12 @@ class Schema:
             return None
         slots, rest = self._eager_slots()
         attr_checks = tuple(self._attr_predicates())
+        # Bool attributes (the commonest: transpose_a, keep_dims...) are tested inline, without
+        # a predicate call each.
+        bools = tuple(name for name, kind, _, _ in self.value_attrs if kind == 'bool')
+        attr_checks = tuple((n, ok) for n, ok in attr_checks if n not in bools)
         slow = self._slow_eager_check
-        if len(slots) == 1 and rest is None and not attr_checks:
+        if len(slots) == 1 and rest is None and not attr_checks and not bools:
             pos, allowed, _ = slots[0]
 
             def check_one(inputs, attrs):
@@ -354,6 +358,10 @@ class Schema:
             except AttributeError:
                 return  # a symbolic tensor in eager code: not ours to say
             if attrs:
+                for name in bools:
+                    value = attrs.get(name)
+                    if value is not None and value is not True and value is not False:
+                        return slow(inputs, attrs)
                 for name, ok in attr_checks:
                     value = attrs.get(name)
                     if value is not None and not ok(value):
