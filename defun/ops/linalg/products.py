@@ -12,7 +12,6 @@ from defun.core.dispatch import apply_op
 from defun.ops.support import helpers as op_helpers
 from defun.ops.support.helpers import binary_args, dims, to_tensor
 from defun.ops.framework.base_ops import ones_like, sum_to
-from defun.ops.support.dtype_checks import INEXACT, check_inputs, checked_kernel
 from defun.ops.math.arithmetic import conj
 from defun.core.registry import define_op
 from defun.core.tensor import is_tensor
@@ -310,7 +309,6 @@ def _adjoint_array(a):
 
 def _square_batch(x, op):
     """Checks that x is a (batch of) square matrices; returns its static shape (or None)."""
-    check_inputs(op, INEXACT, x)
     d = dims(x)
     if d is None:
         return None
@@ -331,7 +329,7 @@ def _inv_grad(op, g):
     return -matmul(ainv, inner, adjoint_a=not adjoint)
 
 
-INV = define_op('MatrixInverse', checked_kernel(_inv_kernel, INEXACT, 'inv'),
+INV = define_op('MatrixInverse', _inv_kernel,
                 lambda a, adjoint: (a.dtype, _square_batch(a, 'inv')), _inv_grad)
 
 
@@ -351,7 +349,7 @@ def _det_grad(op, g):
     return einsum('...,...ij->...ij', g * op.outputs[0], inv(op.inputs[0], adjoint=True))
 
 
-DET = define_op('MatrixDeterminant', checked_kernel(np.linalg.det, INEXACT, 'det'), _det_infer,
+DET = define_op('MatrixDeterminant', np.linalg.det, _det_infer,
                 _det_grad)
 
 
@@ -391,7 +389,7 @@ def _solve_grad(op, g):
     return -matmul(grad_rhs, x, adjoint_b=True), grad_rhs
 
 
-SOLVE = define_op('MatrixSolve', checked_kernel(_solve_kernel, INEXACT, 'solve'), _solve_infer,
+SOLVE = define_op('MatrixSolve', _solve_kernel, _solve_infer,
                   _solve_grad)
 
 

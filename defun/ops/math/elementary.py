@@ -18,8 +18,7 @@ from defun.ops.support.helpers import binary_args, dims, to_tensor
 from defun.ops.support.lowerings import vector_math
 from defun.ops.framework.base_ops import ones_like, sum_to, zeros_like
 from defun.ops.math.complex_numbers import complex
-from defun.ops.support.dtype_checks import (INEXACT, UNARY, UNARY_COMPLEX, UNARY_REAL, half_in_float32,
-                                    kernel_registered_for, unary_signature)
+from defun.ops.support.dtype_checks import half_in_float32
 from defun.ops.math.logic import greater, where
 from defun.core.registry import define_op
 from defun.ops.support.docs import documented
@@ -32,11 +31,10 @@ def _same(x):
     return x.dtype, dims(x)
 
 
-def _unary(op_type, kernel, grad, op, types=UNARY_COMPLEX, name='x', lowering=None):
-    """An elementwise op of one input whose output has the input's dtype and shape; `types`
-    is its TF signature's type list."""
-    return define_op(op_type, kernel, _same, grad, lowering=lowering,
-                     **unary_signature(types, name))
+def _unary(op_type, kernel, grad, op, lowering=None):
+    """An elementwise op of one input whose output has the input's dtype and shape (its TF
+    signature, the input types it takes, is TF's, from the registry's table)."""
+    return define_op(op_type, kernel, _same, grad, lowering=lowering)
 
 
 def _arg(x, op):
@@ -71,9 +69,7 @@ def _pow_infer(x, y):
     return x.dtype, op_helpers.broadcast_dims(dims(x), dims(y), 'pow')
 
 
-POW = define_op('Pow', np.power, _pow_infer, _pow_grad, inputs=('x: T', 'y: T'),
-                attrs=('T: {bfloat16, float, half, double, int8, int16, int32, int64, complex64, '
-                       'complex128}',))
+POW = define_op('Pow', np.power, _pow_infer, _pow_grad)
 
 
 def pow(x, y, name=None):
@@ -117,12 +113,10 @@ RECIPROCAL_GRAD = _grad_op('ReciprocalGrad', lambda y, dy: -dy * y * y, _recipro
 SQRT_GRAD = _grad_op('SqrtGrad', lambda y, dy: 0.5 * dy / y, _sqrt_grad_grad)
 # TF's RsqrtGrad order, -0.5 * (dy * y) * (y * y), so float results agree bit for bit.
 RSQRT_GRAD = _grad_op('RsqrtGrad', lambda y, dy: -0.5 * (dy * y) * (y * y), _rsqrt_grad_grad)
-# Reciprocal's signature takes ints, but TF has CPU kernels for float and complex only.
-RECIPROCAL = define_op('Reciprocal',
-                       kernel_registered_for(np.reciprocal, 'fciu', INEXACT, 'reciprocal',
-                                             'Reciprocal'),
-                       _same, lambda op, g: apply_op(RECIPROCAL_GRAD, (op.outputs[0], g)),
-                       **unary_signature(UNARY))
+# Reciprocal's signature takes ints, but TF has CPU kernels for float and complex only (the
+# registry's table of TF's kernels says so: NotFoundError eagerly, as TF).
+RECIPROCAL = define_op('Reciprocal', np.reciprocal, _same,
+                       lambda op, g: apply_op(RECIPROCAL_GRAD, (op.outputs[0], g)))
 SQRT = _unary('Sqrt', np.sqrt, lambda op, g: apply_op(SQRT_GRAD, (op.outputs[0], g)), 'sqrt',
               lowering=('np.sqrt({0})', 'f'))
 # TF computes a half rsqrt in float32 and rounds once (1 / sqrt(x) rounded twice differs).
@@ -237,8 +231,7 @@ def _atan2_infer(y, x):
     return y.dtype, op_helpers.broadcast_dims(dims(y), dims(x), 'atan2')
 
 
-ATAN2 = define_op('Atan2', np.arctan2, _atan2_infer, _atan2_grad, inputs=('y: T', 'x: T'),
-                  attrs=(f'T: {UNARY_REAL}',))
+ATAN2 = define_op('Atan2', np.arctan2, _atan2_infer, _atan2_grad)
 
 
 def atan2(y, x, name=None):
@@ -291,13 +284,12 @@ def _softplus_kernel(x):
 
 
 SOFTPLUS = _unary('Softplus', _softplus_kernel, lambda op, g: g * sigmoid(op.inputs[0]),
-                  'softplus', '{half, bfloat16, float, double}', 'features')
+                  'softplus')
 ERF = _unary('Erf', _erf_kernel,
-             lambda op, g: g * _TWO_OVER_ROOT_PI * exp(-square(op.inputs[0])), 'erf',
-             UNARY_REAL)
+             lambda op, g: g * _TWO_OVER_ROOT_PI * exp(-square(op.inputs[0])), 'erf')
 _erfc_scalar = np.frompyfunc(math.erfc, 1, 1)
 ERFC = _unary('Erfc', lambda x: np.asarray(_erfc_scalar(x), dtype=x.dtype),
-              lambda op, g: -g * _TWO_OVER_ROOT_PI * exp(-square(op.inputs[0])), 'erfc', UNARY_REAL)
+              lambda op, g: -g * _TWO_OVER_ROOT_PI * exp(-square(op.inputs[0])), 'erfc')
 
 
 @documented('unary', 'Computes hyperbolic sine of `x` element-wise.')
@@ -338,9 +330,8 @@ def erfc(x, name=None):
 # ---------------------------------------------------------------- abs, sign, rounding
 
 # TF's Abs and Sign take signed ints only (no unsigned), as Neg and Pow.
-ABS = _unary('Abs', np.abs, lambda op, g: g * sign(op.inputs[0]), 'abs',
-             '{bfloat16, half, float, double, int8, int16, int32, int64}', lowering='np.abs({0})')
-SIGN = _unary('Sign', np.sign, lambda op, g: zeros_like(op.inputs[0]), 'sign', UNARY)
+ABS = _unary('Abs', np.abs, lambda op, g: g * sign(op.inputs[0]), 'abs', lowering='np.abs({0})')
+SIGN = _unary('Sign', np.sign, lambda op, g: zeros_like(op.inputs[0]), 'sign')
 
 
 def _complex_abs_infer(x):
@@ -352,8 +343,7 @@ def _complex_abs_grad(op, g):
                          complex(op.outputs[0], zeros_like(op.outputs[0])))
 
 
-COMPLEX_ABS = define_op('ComplexAbs', np.abs, _complex_abs_infer, _complex_abs_grad,
-                        **unary_signature('{complex64, complex128}'))
+COMPLEX_ABS = define_op('ComplexAbs', np.abs, _complex_abs_infer, _complex_abs_grad)
 
 
 def abs(x, name=None):
@@ -368,10 +358,9 @@ def sign(x, name=None):
 
 
 # Round's signature takes complex tensors, but TF has no kernel for them (NotFoundError eagerly).
-ROUND = define_op('Round', kernel_registered_for(np.round, 'fci', 'fi', 'round', 'Round'), _same,
-                  None, **unary_signature(UNARY))
-FLOOR = _unary('Floor', np.floor, None, 'floor', UNARY_REAL, lowering=('np.floor({0})', 'f'))
-CEIL = _unary('Ceil', np.ceil, None, 'ceil', UNARY_REAL, lowering=('np.ceil({0})', 'f'))
+ROUND = define_op('Round', np.round, _same, None)
+FLOOR = _unary('Floor', np.floor, None, 'floor', lowering=('np.floor({0})', 'f'))
+CEIL = _unary('Ceil', np.ceil, None, 'ceil', lowering=('np.ceil({0})', 'f'))
 
 
 def round(x, name=None):

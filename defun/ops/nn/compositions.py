@@ -13,7 +13,6 @@ from defun.core.dispatch import apply_op
 from defun.ops.array.joining import concat, stack
 from defun.ops.support.helpers import dims, same_as_first, to_tensor
 from defun.ops.framework.base_ops import cast, ones_like, reshape, shape, zeros_like
-from defun.ops.support.dtype_checks import unary_signature
 from defun.ops.math.elementary import abs, exp, log, log1p, rsqrt
 from defun.ops.math.arithmetic import square
 from defun.ops.math.arithmetic import maximum
@@ -47,8 +46,7 @@ def _features(x, op):
 
 SOFTSIGN = define_op(
     'Softsign', lambda x: x / (1 + np.abs(x)), same_as_first,
-    lambda op, g: g / square(1 + abs(op.inputs[0])),
-    **unary_signature('{half, bfloat16, float, double}', 'features'))
+    lambda op, g: g / square(1 + abs(op.inputs[0])))
 
 
 def softsign(features, name=None):
@@ -75,8 +73,7 @@ def _selu_grad(op, g):
     return g * slope
 
 
-SELU = define_op('Selu', _selu_kernel, same_as_first, _selu_grad,
-                 **unary_signature('{half, bfloat16, float, double}', 'features'))
+SELU = define_op('Selu', _selu_kernel, same_as_first, _selu_grad)
 
 
 def selu(features, name=None):

@@ -17,7 +17,7 @@ from defun.ops.support import helpers as op_helpers, windows
 from defun.ops.support.helpers import dims, to_tensor
 from defun.ops.framework.base_ops import shape, zeros_like
 from defun.ops.nn import layouts
-from defun.core.registry import define_op
+from defun.core.registry import define_op, tf_attrs_except
 from defun.ops.support import validation
 from defun.ops.support.docs import documented
 
@@ -306,6 +306,9 @@ def _pool_attrs(op):
             if name in op.attrs}
 
 
+# defun's window attributes hold the 2 spatial numbers where TF's hold the 4 of NHWC (the
+# forward ops check the user's values as TF's wrappers do, before they are reduced to 2).
+_SPATIAL = ('ksize', 'strides')
 MAX_POOL = define_op(
     'MaxPool', _max_pool_kernel, _pool_infer,
     lambda op, g: apply_op(MAX_POOL_GRAD, (op.inputs[0], op.outputs[0], g), _pool_attrs(op)),
@@ -317,12 +320,14 @@ MAX_POOL_GRAD = define_op(
     'MaxPoolGrad', _max_pool_grad_kernel, lambda x, y, g, **attrs: (g.dtype, dims(x)),
     lambda op, grad: (zeros_like(op.inputs[0]), zeros_like(op.inputs[1]),
                       apply_op(MAX_POOL_GRAD_GRAD, (op.inputs[0], op.inputs[1], grad),
-                               _pool_attrs(op))))
+                               _pool_attrs(op))),
+    attrs=tf_attrs_except('MaxPoolGrad', *_SPATIAL))
 MAX_POOL_GRAD_GRAD = define_op(
     'MaxPoolGradGrad', _max_pool_grad_grad_kernel, lambda x, y, g, **attrs: (g.dtype, dims(y)),
     lambda op, grad: (zeros_like(op.inputs[0]), zeros_like(op.inputs[1]),
                       apply_op(MAX_POOL_GRAD, (op.inputs[0], op.inputs[1], grad),
-                               _pool_attrs(op))))
+                               _pool_attrs(op))),
+    attrs=tf_attrs_except('MaxPoolGradGrad', *_SPATIAL))
 
 
 def _inside(size, k, stride, out, before):
@@ -367,7 +372,8 @@ AVG_POOL = define_op(
 AVG_POOL_GRAD = define_op(
     'AvgPoolGrad', _avg_pool_grad_kernel,
     lambda s, g, **attrs: _sizes_infer(s, None, g),
-    lambda op, grad: (None, apply_op(AVG_POOL, (grad,), _pool_attrs(op))))
+    lambda op, grad: (None, apply_op(AVG_POOL, (grad,), _pool_attrs(op))),
+    attrs=tf_attrs_except('AvgPoolGrad', *_SPATIAL))
 
 
 def _pool(kind, opdef, input, ksize, strides, padding, data_format, name):  # noqa: A002

@@ -91,23 +91,31 @@ def _binomial(gen, size, counts, probs, dtype):
                         np.clip(np.broadcast_to(probs, size), 0, 1))
 
 
+# defun's key and counter are int64 (TF's are uint64) and the distribution's parameters follow
+# them in another order than TF's: the signature checks the shape input and the attributes only.
+_SHAPE_ONLY = {'inputs': ('shape: Tshape',)}
+_NO_INPUTS = {'inputs': ()}
 NORMAL = define_op('StatelessRandomNormalV2', _kernel(
-    lambda g, s, dtype: g.standard_normal(s, compute_dtype(dtype))), shape_infer, None)
+    lambda g, s, dtype: g.standard_normal(s, compute_dtype(dtype))), shape_infer, None, **_SHAPE_ONLY)
 UNIFORM = define_op('StatelessRandomUniformV2', _kernel(
-    lambda g, s, dtype: g.random(s, compute_dtype(dtype))), shape_infer, None)
+    lambda g, s, dtype: g.random(s, compute_dtype(dtype))), shape_infer, None, **_SHAPE_ONLY)
 TRUNCATED = define_op('StatelessTruncatedNormalV2', _kernel(
-    lambda g, s, dtype: g.truncated_normal(s, compute_dtype(dtype))), shape_infer, None)
-UNIFORM_INT = define_op('StatelessRandomUniformIntV2', _kernel(_uniform_int), shape_infer, None)
-FULL_INT = define_op('StatelessRandomUniformFullIntV2', _kernel(_full_int), shape_infer, None)
-BINOMIAL = define_op('StatelessRandomBinomial', _kernel(_binomial), shape_infer, None)
+    lambda g, s, dtype: g.truncated_normal(s, compute_dtype(dtype))), shape_infer, None,
+    **_SHAPE_ONLY)
+UNIFORM_INT = define_op('StatelessRandomUniformIntV2', _kernel(_uniform_int), shape_infer, None,
+                        **_SHAPE_ONLY)
+FULL_INT = define_op('StatelessRandomUniformFullIntV2', _kernel(_full_int), shape_infer, None,
+                     **_SHAPE_ONLY)
+BINOMIAL = define_op('StatelessRandomBinomial', _kernel(_binomial), shape_infer, None, **_NO_INPUTS)
 # Unlike tf.random.gamma/poisson, the stateless forms broadcast their parameter to `shape`.
 GAMMA = define_op(
     'StatelessRandomGammaV3',
     _kernel(lambda g, s, alpha, dtype: g.standard_gamma(np.broadcast_to(alpha, s))), shape_infer,
-    gamma_grad)
+    gamma_grad, **_NO_INPUTS)
 POISSON = define_op(
     'StatelessRandomPoisson',
-    _kernel(lambda g, s, lam, dtype: g.poisson(np.broadcast_to(lam, s))), shape_infer, None)
+    _kernel(lambda g, s, lam, dtype: g.poisson(np.broadcast_to(lam, s))), shape_infer, None,
+    **_NO_INPUTS)
 
 
 def _multinomial_kernel(logits, num_samples, key, counter, dtype):
@@ -116,7 +124,8 @@ def _multinomial_kernel(logits, num_samples, key, counter, dtype):
     return categorical_draw(logits, n, dtype, draws)
 
 
-MULTINOMIAL = define_op('StatelessMultinomial', _multinomial_kernel, categorical_infer, None)
+MULTINOMIAL = define_op('StatelessMultinomial', _multinomial_kernel, categorical_infer, None,
+                        inputs=('logits: T',))
 
 
 def draw(opdef, shape, key, counter, dtype, params=(), name=None, op='stateless'):
@@ -258,4 +267,5 @@ def _read_and_skip_kernel(storage, delta):
 
 
 RNG_READ_AND_SKIP = define_op('RngReadAndSkip', _read_and_skip_kernel,
-                              lambda handle, delta: (dtypes.int64, (3,)), None, stateful=True)
+                              lambda handle, delta: (dtypes.int64, (3,)), None, stateful=True,
+                              inputs=())  # defun's handle and delta are not TF's
