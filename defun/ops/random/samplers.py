@@ -20,14 +20,14 @@ _PREFETCH = 4    # blocks computed up front per output: enough for almost every 
 
 
 class _Blocks:
-    """The Philox blocks of n streams at once: stream i starts at counter + skip * i."""
+    """The Philox blocks of n streams at once (stream i starts at counter + skip * i), each as
+    TF's two uniform doubles: Uint64ToDouble of words (0, 1) and (2, 3)."""
 
     def __init__(self, draws, n, skip):
         self.key, self.counter, self.skip = draws.key, draws.counter, skip
-        self.words = self._at(np.repeat(np.arange(n, dtype=np.uint64) * np.uint64(skip),
-                                        _PREFETCH) +
-                              np.tile(np.arange(_PREFETCH, dtype=np.uint64), n)
-                              ).reshape(n, _PREFETCH, 4)
+        offsets = (np.repeat(np.arange(n, dtype=np.uint64) * np.uint64(skip), _PREFETCH) +
+                   np.tile(np.arange(_PREFETCH, dtype=np.uint64), n))
+        self.pairs = _doubles(self._at(offsets)).reshape(n, _PREFETCH, 2).tolist()
 
     def _at(self, offsets):
         start = np.uint64(self.counter & _MASK64)
@@ -37,23 +37,20 @@ class _Blocks:
         counters = np.stack([low & mask, low >> shift, high & mask, high >> shift], 1)
         return philox4x32(counters.astype(np.uint32), self.key)
 
-    def block(self, i, j):
-        """The four words of block j of stream i."""
+    def pair(self, i, j):
+        """Block j of stream i as two uniform doubles."""
         if j < _PREFETCH:
-            return [int(w) for w in self.words[i, j]]
+            return list(self.pairs[i][j])
         offset = np.array([i * self.skip + j], np.uint64)
-        return [int(w) for w in self._at(offset)[0]]
+        return _doubles(self._at(offset)).reshape(2).tolist()
 
 
-def _double(hi, lo):
-    return ((((hi & 0xFFFFF) << 32) | lo) | (1023 << 52)).to_bytes(8, 'little')
-
-
-_UNPACK = np.frombuffer
-
-
-def _uint64_to_double(hi, lo):
-    return float(_UNPACK(_double(hi, lo), np.float64)[0]) - 1.0
+def _doubles(words):
+    """TF's Uint64ToDouble of each pair of words (high word first): [n, 2] doubles in [0, 1)."""
+    hi = words[:, 0::2].astype(np.uint64) & np.uint64(0xFFFFF)
+    lo = words[:, 1::2].astype(np.uint64)
+    bits = (hi << np.uint64(32)) | lo | np.uint64(1023 << 52)
+    return bits.view(np.float64) - 1.0
 
 
 class _Stream:
@@ -64,21 +61,17 @@ class _Stream:
     def __init__(self, blocks, index):
         self.blocks, self.index, self.next = blocks, index, 0
 
-    def _block(self):
-        words = self.blocks.block(self.index, self.next)
-        self.next += 1
-        return words
-
     def uniform_double(self):
-        w = self._block()
-        return [_uint64_to_double(w[0], w[1]), _uint64_to_double(w[2], w[3])]
+        pair = self.blocks.pair(self.index, self.next)
+        self.next += 1
+        return pair
 
     def normal_double(self):
-        w = self._block()
-        u1 = max(_uint64_to_double(w[0], w[1]), 1e-7)
-        v1 = 2 * math.pi * _uint64_to_double(w[2], w[3])
-        u2 = math.sqrt(-2.0 * math.log(u1))
-        return [math.sin(v1) * u2, math.cos(v1) * u2]
+        u1, u2 = self.uniform_double()
+        u1 = max(u1, 1e-7)
+        v1 = 2 * math.pi * u2
+        r = math.sqrt(-2.0 * math.log(u1))
+        return [math.sin(v1) * r, math.cos(v1) * r]
 
 
 class _Buffer:
