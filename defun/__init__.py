@@ -47,6 +47,7 @@ from defun.autodiff.gradients import gradients, UnconnectedGradients, Aggregatio
 from defun import compat
 from defun.functions.function import function, Function
 from defun.autodiff.custom_gradient import custom_gradient
+from defun.autodiff.custom_gradient import recompute_grad
 from defun.ops.framework.python_ops import stop_gradient, py_function, numpy_function
 from defun.core.registry import RegisterGradient, no_gradient
 from defun import eager
