@@ -116,9 +116,13 @@ def test_sample_distorted_bounding_box_seeded_streams():
     b, s, d = tf.image.stateless_sample_distorted_bounding_box(
         [17, 23, 1], tf.zeros([1, 0, 4]), seed=[4, 4], use_image_if_no_bounding_boxes=True)
     assert b.numpy().tolist() == [3, 2, 0] and s.numpy().tolist() == [12, 13, -1]
-    b, s, _ = tf.image.sample_distorted_bounding_box([100, 120, 3], [[[0.1, 0.1, 0.5, 0.5]]],
-                                                     seed=7)
-    assert b.numpy().tolist() == [13, 40, 0] and s.numpy().tolist() == [56, 58, -1]
+    tf.random.set_seed(1)
+    sample = lambda: tf.image.sample_distorted_bounding_box(  # noqa: E731
+        [100, 120, 3], [[[0.1, 0.1, 0.5, 0.5]]], seed=7)
+    b, s, _ = sample()
+    assert b.numpy().tolist() == [14, 30, 0] and s.numpy().tolist() == [57, 69, -1]
+    b, s, _ = sample()   # the op's stream goes on, as TF's cached kernel's does
+    assert b.numpy().tolist() == [6, 35, 0] and s.numpy().tolist() == [73, 78, -1]
     tf.random.set_seed(3)
     f = tf.function(lambda: tf.image.sample_distorted_bounding_box(
         [100, 120, 3], [[[0.1, 0.1, 0.5, 0.5]]], seed=7)[0])

@@ -33,19 +33,46 @@ class VarLenFeature(collections.namedtuple('VarLenFeature', ['dtype'])):
     """A feature of any length, parsed into a SparseTensor."""
 
 
+# How a RaggedFeature's partition features cut its values into rows (TF's partition classes).
+_RowSplits = collections.namedtuple('RowSplits', ['key'])
+_RowLengths = collections.namedtuple('RowLengths', ['key'])
+_RowStarts = collections.namedtuple('RowStarts', ['key'])
+_RowLimits = collections.namedtuple('RowLimits', ['key'])
+_ValueRowIds = collections.namedtuple('ValueRowIds', ['key'])
+_UniformRowLength = collections.namedtuple('UniformRowLength', ['length'])
+_PARTITIONS = (_RowSplits, _RowLengths, _RowStarts, _RowLimits, _ValueRowIds, _UniformRowLength)
+
+
 class RaggedFeature(collections.namedtuple(
         'RaggedFeature', ['dtype', 'value_key', 'partitions', 'row_splits_dtype', 'validate'])):
-    """A feature of any length, parsed into a RaggedTensor (one ragged dimension per example)."""
+    """A feature of any length, parsed into a RaggedTensor: one ragged dimension per example,
+    and one more for each of `partitions` (outermost first), read from other features."""
+
+    RowSplits, RowLengths, RowStarts, RowLimits = _RowSplits, _RowLengths, _RowStarts, _RowLimits
+    ValueRowIds, UniformRowLength = _ValueRowIds, _UniformRowLength
 
     def __new__(cls, dtype, value_key=None, partitions=(), row_splits_dtype=dtypes.int32,
                 validate=False):
+        dtype = dtypes.as_dtype(dtype)
+        if dtype not in (dtypes.int64, dtypes.float32, dtypes.string):
+            raise ValueError(f'Argument `dtype` must be int64, float32, or bytes; got {dtype!r}')
+        row_splits_dtype = dtypes.as_dtype(row_splits_dtype)
+        if row_splits_dtype not in (dtypes.int32, dtypes.int64):
+            raise ValueError(f'Argument `row_splits_dtype` must be int32 or int64; got'
+                             f'{row_splits_dtype!r}')
+        for partition in partitions:
+            if not isinstance(partition, _PARTITIONS):
+                raise TypeError(f'Argument `partitions` cannot be cast to any of the partition '
+                                f'types in {_PARTITIONS}; got: {partition!r} with type '
+                                f'{type(partition)}')
         return super().__new__(cls, dtype, value_key, tuple(partitions), row_splits_dtype,
                                validate)
 
 
 class SparseFeature(collections.namedtuple(
         'SparseFeature', ['index_key', 'value_key', 'dtype', 'size', 'already_sorted'])):
-    """A sparse feature given as index and value features."""
+    """A SparseTensor built from index features (one per dimension: `index_key` a key or a
+    list) and a value feature, of dense shape [batch] + `size`."""
 
     def __new__(cls, index_key, value_key, dtype, size, already_sorted=False):
         return super().__new__(cls, index_key, value_key, dtype, size, already_sorted)
