@@ -16,7 +16,7 @@ from defun.ops.strings.support import string_input
 from defun.ops.support import validation
 from defun.ops.support.helpers import to_tensor
 
-__all__ = ['parse_example', 'parse_single_example']
+__all__ = ['parse_example', 'parse_single_example', 'FeaturePlan', 'parsed_by_key', 'assembled']
 
 _DTYPES = (dtypes.int64, dtypes.float32, dtypes.string)
 
@@ -45,7 +45,7 @@ def _default(feature, key, dtype, shape):
     return value
 
 
-class _Plan:
+class FeaturePlan:
     """What ParseExample must read for `features`: one entry per Example key (a composite
     feature's index, value and partition keys included), checked for conflicting types."""
 
@@ -96,7 +96,7 @@ class _Plan:
             raise ValueError(f'Unsupported feature spec for {key!r}: {feature!r}')
 
 
-def _parsed(plan, outputs, scalar):
+def parsed_by_key(plan, outputs, scalar):
     """{Example key: its tensor, SparseTensor or RaggedTensor} from ParseExample's outputs."""
     outputs, parsed = list(outputs), {}
     for key, how, _, _ in plan.config:
@@ -112,7 +112,7 @@ def _parsed(plan, outputs, scalar):
     return parsed
 
 
-def _assembled(features, parsed, scalar):
+def assembled(features, parsed, scalar):
     result = {}
     for key in sorted(features):   # TF builds the result in sorted key order
         feature = features[key]
@@ -139,9 +139,9 @@ def parse_example(serialized, features, example_names=None, name=None):
     if s.dtype is not dtypes.string:
         raise validation.dtype_mismatch(f'parse_example: `serialized` must be a string tensor, '
                                         f'got {s.dtype.name}')
-    plan = _Plan(features)
+    plan = FeaturePlan(features)
     outputs = parse_example_outputs(s, plan.defaults, tuple(plan.config), name)
-    return _assembled(features, _parsed(plan, outputs, s.shape.rank == 0), s.shape.rank == 0)
+    return assembled(features, parsed_by_key(plan, outputs, s.shape.rank == 0), s.shape.rank == 0)
 
 
 def parse_single_example(serialized, features, example_names=None, name=None):
