@@ -7,6 +7,7 @@ from defun.ops.io.features import (FixedLenFeature, FixedLenSequenceFeature,  # 
 from defun.ops.io.parse_api import parse_example, parse_single_example  # noqa: F401
 from defun.ops.io.sequence_parsing import (parse_sequence_example,  # noqa: F401
                                            parse_single_sequence_example)
+from defun.ops.io.json_example import decode_json_example  # noqa: F401
 from defun.ops.io.records import TFRecordOptions, TFRecordWriter  # noqa: F401
 from defun.ops.io.serialization import *  # noqa: F401,F403
 from defun.ops.io.encodings import *  # noqa: F401,F403
@@ -17,6 +18,5 @@ from defun.ops.image.codecs import (decode_png, decode_jpeg, decode_gif, decode_
 __getattr__ = unsupported.missing_names(__name__, 'tf.io', {
     'decode_and_crop_jpeg': 'image codecs',
     'decode_proto': 'generic protocol buffers', 'encode_proto': 'generic protocol buffers',
-    'decode_json_example': 'JSON examples',
     'serialize_many_sparse': 'sparse tensors',
     'serialize_sparse': 'sparse tensors', 'deserialize_many_sparse': 'sparse tensors'})

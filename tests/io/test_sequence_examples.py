@@ -107,3 +107,26 @@ def test_bad_input():
     with pytest.raises(ValueError, match=r'feature_list.dense_defaults\[w\] must be None'):
         parse([A, B], None, {'w': tf.io.FixedLenSequenceFeature([], tf.float32,
                                                                  default_value=-1.)})
+
+
+def test_decode_json_example_writes_tf_bytes():
+    examples = [
+        '{"features": {"feature": {"a": {"int64List": {"value": ["1", 2, "-3"]}}, '
+        '"b": {"floatList": {"value": [1.5, "NaN", 2]}}, '
+        '"c": {"bytes_list": {"value": ["aGVsbG8=", ""]}}}}}',
+        '{}', '{"features": {}}', '{"features": {"feature": {"e": {}}}}']
+    out = tf.io.decode_json_example(examples)
+    assert [o.hex() for o in out.numpy().tolist()] == [
+        '0a420a160a016112111a0f0801080208fdffffffffffffffff010a160a01621211120f0d0000c03f0d0000c0'
+        '7f0d000000400a100a0163120b0a090a0568656c6c6f0a00', '', '0a00', '0a070a050a01651200']
+    assert tf.io.decode_json_example([[examples[1]]]).shape == (1, 1)
+    parsed = tf.io.parse_single_example(out[0], {'a': tf.io.VarLenFeature(tf.int64)})
+    assert parsed['a'].values.numpy().tolist() == [1, 2, -3]
+
+
+@pytest.mark.parametrize('text', ['{"features": 3}', 'not json', '{"foo": 1}',
+                                  '{"features": {"feature": {"a": {"int64List": '
+                                  '{"value": [1.5]}}}}}'])
+def test_decode_json_example_bad_input(text):
+    with pytest.raises(tf.errors.InvalidArgumentError, match='Error while parsing JSON'):
+        tf.io.decode_json_example(text)
