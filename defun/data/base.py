@@ -148,6 +148,11 @@ class Dataset(DatasetV2):
         """A Dataset argument of a compiled function traces by its element_spec."""
         return DatasetSpec(self.element_spec)
 
+    @property
+    def _type_spec(self):
+        """TF's protocol for a value's TypeSpec (as composite tensors have it)."""
+        return DatasetSpec(self.element_spec)
+
     def graph_iterator(self):
         """AutoGraph's protocol for `for x in dataset` in a graph (see graph_ops.GraphIterator)."""
         return _kind('_graph_iterator')(self)
