@@ -19,5 +19,5 @@ def type_spec_from_value(value):
         tensor = convert_to_tensor(value)
     except (TypeError, ValueError):
         raise TypeError(f'Could not build a TypeSpec for {value!r} of unsupported type '
-                        f'{type(value)}.') from None
+                        f'{type(value)}. (type_spec_from_value)') from None
     return TensorSpec(tensor.shape, tensor.dtype)
