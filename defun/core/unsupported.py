@@ -27,7 +27,7 @@ TF_NAMESPACES = {
     'estimator': 'Estimators',
     'summary': 'TensorBoard summaries',
     'audio': 'audio ops', 'feature_column': 'feature columns',
-    'lite': 'TensorFlow Lite', 'tpu': 'TPUs', 'xla': 'XLA', 'queue': 'queues',
+    'lite': 'TensorFlow Lite', 'tpu': 'TPUs', 'xla': 'XLA',
     'sets': 'set ops', 'signal': 'signal processing', 'profiler': 'the profiler',
     'mlir': 'MLIR', 'quantization': 'quantization',
     'sysconfig': 'build configuration', 'saved_model_cli': 'SavedModel', 'tools': 'tools',

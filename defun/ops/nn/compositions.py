@@ -196,7 +196,7 @@ def dropout(x, rate, noise_shape=None, seed=None, name=None):
     """Zeros each element with probability `rate` and scales the rest by 1 / (1 - rate)."""
     validation.op_name(name)
     return dropout_with(x, rate, noise_shape,
-                        lambda shape_, dtype: uniform(shape_, seed=seed, dtype=dtype))
+                        lambda shape, dtype: uniform(shape, seed=seed, dtype=dtype))
 
 
 def dropout_with(x, rate, noise_shape, uniform_sampler):
@@ -212,13 +212,18 @@ def dropout_with(x, rate, noise_shape, uniform_sampler):
                              f'Received: rate={rate}')
         if rate == 0:
             return t
-    rate_t = to_tensor(rate, dtype=t.dtype, name='rate', op='dropout')
-    if rate_t.shape.rank not in (None, 0):
-        raise ValueError(f'`rate` must be a scalar tensor or a float in the range [0, 1). '
-                         f'Received: rate={error_helpers.describe(rate_t)}')
-    noise = uniform_sampler(_noise_shape(t, noise_shape), t.dtype)
-    keep = cast(greater_equal(noise, rate_t), t.dtype)
-    return t * (1 / (1 - rate_t)) * keep
+        # TF scales by 1 / (1 - rate) computed in Python (float64), then rounded to x's dtype
+        scaled = t * to_tensor(1 / (1 - rate), dtype=t.dtype, name='rate', op='dropout')
+        rate_t = to_tensor(rate, dtype=t.dtype, name='rate', op='dropout')
+    else:
+        rate_t = to_tensor(rate, dtype=t.dtype, name='rate', op='dropout')
+        if rate_t.shape.rank not in (None, 0):
+            raise ValueError(f'`rate` must be a scalar tensor or a float in the range [0, 1). '
+                             f'Received: rate={error_helpers.describe(rate_t)}')
+        scaled = t / (1 - rate_t)
+    # samplers are called with keywords, as TF calls them (general_dropout's may rely on it)
+    noise = uniform_sampler(shape=_noise_shape(t, noise_shape), dtype=t.dtype)
+    return where(greater_equal(noise, rate_t), scaled, zeros_like(scaled))
 
 
 # ---------------------------------------------------------------- convolutions
