@@ -88,7 +88,6 @@ from defun import sparse, ragged
 from defun.ops.sparse.sparse_tensor import SparseTensor, SparseTensorSpec
 from defun.ops.ragged.ragged_tensor import RaggedTensor, RaggedTensorSpec
 from defun.core.composite import TypeSpec
-from defun.functions.trace_types import type_spec_from_value
 from defun import strings, lookup, io, image
 from defun import distribute
 from defun import raw_ops  # tf.raw_ops (the ops defun defines with TF's signatures)
