@@ -30,6 +30,10 @@ def cases(tf, a):
     def greedy(x, **kw):
         (decoded,), log_prob = nn.ctc_greedy_decoder(x, tl, **kw)
         return tf.cast(tf.sparse.to_dense(decoded, default_value=-1), tf.float32), log_prob
+    def beam(x, **kw):
+        decoded, log_prob = nn.ctc_beam_search_decoder(x, tl, **kw)
+        return tuple(tf.cast(tf.sparse.to_dense(d, default_value=-1), tf.float32)
+                     for d in decoded) + (log_prob,)
     return {
         'dense_blank0': (lambda x: nn.ctc_loss(labels, x, ll, tl), True),
         'dense_blank_last': (lambda x: nn.ctc_loss(labels - 1 + tf.cast(labels == 0, tf.int32),
@@ -47,6 +51,8 @@ def cases(tf, a):
                                                 None, tl, blank_index=0), True),
         'sparse_blank_mid': (lambda x: nn.ctc_loss(sparse([[1, 3, 3], [4, 1, 0], [0, 0, 3]]), x,
                                                    None, tl, blank_index=2), True),
+        'beam_default': (lambda x: beam(x), False),
+        'beam_3_2': (lambda x: beam(x, beam_width=3, top_paths=2), False),
         'greedy': (lambda x: greedy(x), False),
         'greedy_no_merge': (lambda x: greedy(x, merge_repeated=False), False),
         'greedy_blank0': (lambda x: greedy(x, blank_index=0), False),

@@ -1,6 +1,7 @@
 """Specs for the CTC ops (defun/ops/nn/ctc.py), with references by brute force: every alignment
 of the frames (C ** T paths) whose collapse (merge repeats, drop blanks) is the label sequence,
-summed; greedy decoding by its definition. No second order: TF has no second derivative."""
+summed; greedy decoding by its definition; beam search (wide enough to be exact) as the most
+probable label sequence. No second order: TF has no second derivative."""
 import itertools
 
 import numpy as np
@@ -58,6 +59,31 @@ def _greedy(x):
     return tf.sparse.to_dense(decoded), log_prob
 
 
+def _beam(x):
+    (decoded,), log_prob = tf.nn.ctc_beam_search_decoder(x, [4, 4], beam_width=50)
+    return tf.sparse.to_dense(decoded, default_value=-1), log_prob
+
+
+def _np_best(x):
+    """The most probable label sequence of each batch element, over all alignments (a beam
+    wider than the number of prefixes is exact)."""
+    log_p = x - np.log(np.sum(np.exp(x), axis=2, keepdims=True))
+    t, b, c = x.shape
+    rows, scores = [], []
+    for i in range(b):
+        totals = {}
+        for path in itertools.product(range(c), repeat=t):
+            key = tuple(_collapse(path, c - 1))
+            totals[key] = totals.get(key, 0.0) + np.exp(sum(log_p[k, i, p]
+                                                            for k, p in enumerate(path)))
+        best = max(totals, key=totals.get)
+        rows.append(list(best))
+        scores.append(np.log(totals[best]))
+    width = max(len(r) for r in rows)
+    dense = np.array([r + [-1] * (width - len(r)) for r in rows], np.int64)
+    return dense, np.array(scores)[:, None]
+
+
 SPECS = [
     Spec('CTCLossDense', _dense, [rand(4, 2, 3)], lambda x: _np_ctc(x, _DENSE, 0),
          second_order=False),
@@ -69,4 +95,5 @@ SPECS = [
     Spec('CTCLoss', _sparse, [rand(4, 2, 3)], lambda x: _np_ctc(x, [[0, 1], [1, 1]], 2),
          second_order=False),
     Spec('CTCGreedyDecoder', _greedy, [rand(5, 2, 4)], _np_greedy, grad=False),
+    Spec('CTCBeamSearchDecoder', _beam, [rand(4, 2, 3)], _np_best, grad=False),
 ]

@@ -1,4 +1,5 @@
-"""tf.nn's connectionist temporal classification: ctc_loss, ctc_greedy_decoder, and their ops.
+"""tf.nn's connectionist temporal classification: ctc_loss, ctc_greedy_decoder,
+ctc_beam_search_decoder, and their ops.
 
 Two loss ops share one kernel (ctc_kernels.py): TF's CTCLoss (sparse labels, the blank as the
 last class, a label sequence too long for its frames refused) and CTCLossDense, the computation
@@ -20,7 +21,7 @@ from defun.ops.nn import ctc_kernels
 from defun.ops.sparse.sparse_tensor import SparseTensor
 from defun.ops.support.helpers import dims, to_tensor
 
-__all__ = ['ctc_loss', 'ctc_greedy_decoder']
+__all__ = ['ctc_loss', 'ctc_greedy_decoder', 'ctc_beam_search_decoder']
 
 
 def _loss_infer(logits, *rest, **attrs):
@@ -215,3 +216,41 @@ def ctc_greedy_decoder(inputs, sequence_length, merge_repeated=True, blank_index
              'blank_index': -1 if blank_index is None else blank_index}
     indices, values, shape, log_prob = apply_op(CTC_GREEDY_DECODER, (x, lengths), attrs)
     return [SparseTensor(indices, values, shape)], log_prob
+
+
+def _beam_kernel(inputs, sequence_length, beam_width, top_paths, merge_repeated):
+    if top_paths > beam_width:
+        raise errors.InvalidArgumentError('requested more paths than the beam width.')
+    if np.any(sequence_length > inputs.shape[0]):
+        raise errors.InvalidArgumentError(f'sequence_length(b) <= max_time: {sequence_length} '
+                                          f'vs {inputs.shape[0]}')
+    paths, log_prob = ctc_kernels.beam_search_decode(inputs, sequence_length, beam_width,
+                                                     top_paths, merge_repeated)
+    return tuple(p[0] for p in paths) + tuple(p[1] for p in paths) + \
+        tuple(p[2] for p in paths) + (log_prob,)
+
+
+def _beam_infer(x, lengths, beam_width, top_paths, merge_repeated):
+    batch = None if dims(x) is None else dims(x)[1]
+    return ([(dtypes.int64, (None, 2))] * top_paths + [(dtypes.int64, (None,))] * top_paths
+            + [(dtypes.int64, (2,))] * top_paths + [(x.dtype, (batch, top_paths))])
+
+
+CTC_BEAM_SEARCH_DECODER = define_op(
+    'CTCBeamSearchDecoder', _beam_kernel, _beam_infer, None, num_outputs=None,
+    inputs=('inputs: T', 'sequence_length: int32'),
+    attrs=('beam_width: int >= 1', 'top_paths: int >= 1', 'merge_repeated: bool',
+           'T: {float, double}'))
+
+
+def ctc_beam_search_decoder(inputs, sequence_length, beam_width=100, top_paths=1):
+    """TF's beam search over time-major `inputs` [time, batch, classes] (the blank is the last
+    class; repeated labels are not merged): ([top_paths SparseTensors of int64 classes], their
+    log probabilities [batch, top_paths])."""
+    x = to_tensor(inputs, name='inputs', op='ctc_beam_search_decoder')
+    lengths = to_tensor(sequence_length, name='sequence_length', op='ctc_beam_search_decoder')
+    attrs = {'beam_width': beam_width, 'top_paths': top_paths, 'merge_repeated': False}
+    outs = apply_op(CTC_BEAM_SEARCH_DECODER, (x, lengths), attrs)
+    n = top_paths
+    decoded = [SparseTensor(outs[i], outs[n + i], outs[2 * n + i]) for i in range(n)]
+    return decoded, outs[3 * n]

@@ -13,7 +13,10 @@ The gradient with respect to the logits is softmax(logits) minus the posterior o
 """
 import numpy as np
 
-__all__ = ['LOG_ZERO_DENSE', 'ctc_loss_and_grad', 'greedy_decode', 'required_frames']
+from defun.core import errors
+
+__all__ = ['LOG_ZERO_DENSE', 'ctc_loss_and_grad', 'greedy_decode', 'required_frames',
+           'beam_search_decode']
 
 # TF's log_0: log(0 + 1e-307) computed in float64 and cast to float32.
 LOG_ZERO_DENSE = float(np.float32(np.log(1e-307)))
@@ -145,3 +148,107 @@ def greedy_decode(inputs, sequence_length, merge_repeated, blank):
     values = np.array([c for row in rows for c in row], dtype=np.int64)
     shape = np.array([batch, max([len(r) for r in rows], default=0)], dtype=np.int64)
     return indices, values, shape, log_prob
+
+
+class _Beam:
+    """A node of the beam search's prefix tree: its label, parent, children, and the log
+    probabilities [total, ending in a blank, ending in its label] before (old) and after (new)
+    the current frame."""
+    __slots__ = ('parent', 'label', 'children', 'old', 'new')
+
+    def __init__(self, parent, label):
+        self.parent, self.label, self.children = parent, label, {}
+        self.old, self.new = [-np.inf] * 3, [-np.inf] * 3
+
+    def active(self):
+        return self.new[0] != -np.inf
+
+    def child(self, label):
+        if label not in self.children:
+            self.children[label] = _Beam(self, label)
+        return self.children[label]
+
+    def labels(self, merge_repeated):
+        out, previous, node = [], -1, self
+        while node.parent is not None:
+            if not merge_repeated or node.label != previous:
+                out.append(node.label)
+            previous, node = node.label, node.parent
+        return out[::-1]
+
+
+def _lse2(a, b):
+    return b if a == -np.inf else a if b == -np.inf else max(a, b) + np.log1p(np.exp(-abs(a - b)))
+
+
+def _beam_step(leaves, row, width):
+    """One frame of TF's CTC beam search (ctc_beam_search.h): scores are the frame's log
+    softmax (computed in float32, as TF), the blank is the last class."""
+    peak = np.float32(np.max(row))
+    top = float(peak + np.float32(np.log(np.sum(np.exp(row - peak, dtype=np.float32)))))
+    blank = len(row) - 1
+    branches = sorted(leaves, key=lambda e: -e.new[0])
+    leaves = []
+    for b in branches:
+        b.old = list(b.new)
+    for b in branches:
+        if b.parent is not None:
+            if b.parent.active():
+                previous = b.parent.old[1] if b.label == b.parent.label else b.parent.old[0]
+                b.new[2] = _lse2(b.new[2], previous)
+            b.new[2] += row[b.label] - top
+        b.new[1] = b.old[0] + row[blank] - top
+        b.new[0] = _lse2(b.new[1], b.new[2])
+        leaves.append(b)
+
+    def bottom():
+        return min(leaves, key=lambda e: e.new[0])
+
+    def candidate(p):
+        return p[0] > -np.inf and (len(leaves) < width or p[0] > bottom().new[0])
+    for b in branches:
+        if not candidate(b.old):
+            continue
+        for label in range(len(row) - 1):
+            c = b.child(label)
+            if c.active():
+                continue
+            previous = b.old[1] if label == b.label else b.old[0]
+            c.new = [row[label] - top + previous, -np.inf, row[label] - top + previous]
+            if candidate(c.new):
+                if len(leaves) == width:   # the bottom leaves the beam, marked inactive
+                    dropped = bottom()
+                    dropped.new = [-np.inf] * 3
+                    leaves.remove(dropped)
+                leaves.append(c)
+            else:
+                c.old, c.new = [-np.inf] * 3, [-np.inf] * 3
+    return leaves
+
+
+def beam_search_decode(inputs, sequence_length, width, top_paths, merge_repeated):
+    """TF's CTCBeamSearchDecoder: per sequence the top_paths most probable label sequences and
+    their scores. -> [(indices, values, shape)] * top_paths, log_probability [B, top_paths]"""
+    t_max, batch, _ = inputs.shape
+    paths = [[] for _ in range(top_paths)]
+    log_prob = np.zeros((batch, top_paths), inputs.dtype)
+    for b in range(batch):
+        root = _Beam(None, -1)
+        root.new = [0.0, 0.0, -np.inf]
+        leaves = [root]
+        for t in range(int(sequence_length[b])):
+            leaves = _beam_step(leaves, inputs[t, b].astype(np.float32), width)
+        if top_paths > len(leaves):
+            raise errors.InvalidArgumentError('Less leaves in the beam search than requested.')
+        best = sorted(leaves, key=lambda e: -e.new[0])[:top_paths]
+        for i, entry in enumerate(best):
+            paths[i].append(entry.labels(merge_repeated))
+            log_prob[b, i] = entry.new[0]
+    out = []
+    for rows in paths:
+        indices = np.array([[b, j] for b, row in enumerate(rows) for j in range(len(row))],
+                           dtype=np.int64).reshape(-1, 2)
+        values = np.array([c for row in rows for c in row], dtype=np.int64)
+        shape = np.array([batch, max([len(r) for r in rows], default=0)], dtype=np.int64)
+        out.append((indices, values, shape))
+    return out, log_prob
