@@ -90,6 +90,7 @@ from defun.ops.ragged.ragged_tensor import RaggedTensor, RaggedTensorSpec
 from defun.core.composite import TypeSpec
 from defun import strings, lookup, io, image
 from defun import distribute
+from defun.parallel_for import vectorized_map
 from defun import raw_ops  # tf.raw_ops (the ops defun defines with TF's signatures)
 from defun.core import unsupported as _unsupported
 

@@ -7,6 +7,7 @@ from defun.ops.nn.compositions import *  # noqa: F401,F403
 from defun.ops.nn.conv3d import *  # noqa: F401,F403
 from defun.ops.nn.pool3d import *  # noqa: F401,F403
 from defun.ops.nn.conv_transpose import *  # noqa: F401,F403
+from defun.ops.nn.ctc import *  # noqa: F401,F403
 from defun.ops.nn.by_rank import *  # noqa: F401,F403  (rank-generic convolution and pooling)
 from defun.ops.math.elementary import softplus  # noqa: F401  (shared with tf.math)
 from defun.ops.math.math_ops import in_top_k  # noqa: F401  (shared with tf.math)
