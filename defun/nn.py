@@ -12,3 +12,4 @@ from defun.ops.nn.by_rank import *  # noqa: F401,F403  (rank-generic convolution
 from defun.ops.math.elementary import softplus  # noqa: F401  (shared with tf.math)
 from defun.ops.math.math_ops import in_top_k  # noqa: F401  (shared with tf.math)
 from defun.ops.nn import experimental  # noqa: F401  (tf.nn.experimental)
+from defun.ops.nn.isotonic import isotonic_regression  # noqa: F401

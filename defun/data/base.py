@@ -31,7 +31,7 @@ KINDS = {}   # method name -> dataset class (or factory) filled by the kind modu
 
 # TF's Dataset methods that are not here: they say so (NotInDefunError is an AttributeError).
 _MISSING_METHODS = frozenset([
-    'rejection_resample', 'snapshot', 'save', 'load', 'fingerprint', 'distribute', 'list_files',
+    'rejection_resample', 'snapshot', 'save', 'load', 'fingerprint', 'distribute',
     'from_tensor_slices_ragged'])
 
 
@@ -275,6 +275,10 @@ class Dataset(DatasetV2):
     @staticmethod
     def counter(start=0, step=1, dtype=dtypes.int64, name=None):
         return _kind('counter')(start, step, dtype)
+
+    @staticmethod
+    def list_files(file_pattern, shuffle=None, seed=None, name=None):
+        return _kind('list_files')(file_pattern, shuffle, seed)
 
     @staticmethod
     def random(seed=None, rerandomize_each_iteration=None, name=None):

@@ -16,7 +16,7 @@ from defun.core.shapes import TensorSpec
 from defun.core.tensor import Tensor, convert_to_tensor
 
 from defun.data.base import UNKNOWN, Dataset
-from defun.data.sources import filenames_of, open_data_file
+from defun.data.sources import file_names_or_template, files_of, open_data_file
 
 __all__ = ['CsvDataset']
 
@@ -85,7 +85,7 @@ class CsvDataset(Dataset):
                  select_cols=None, exclude_cols=None, name=None):
         if compression_type:
             raise NotImplementedError('CsvDataset: compressed files are not supported')
-        self._files = filenames_of(filenames)
+        self._files, self._tensors = file_names_or_template(filenames, 'CsvDataset')
         self._columns = [_column(d) for d in record_defaults]
         self._select = _columns_list(select_cols)
         self._exclude = _columns_list(exclude_cols)
@@ -134,7 +134,7 @@ class CsvDataset(Dataset):
         return tuple(values)
 
     def flat_iterator(self):
-        for filename in self._files:
+        for filename in files_of(self._files, self._tensors):
             with open_data_file(filename) as handle:
                 lines = (raw.decode('utf-8', 'surrogateescape') for raw in handle)
                 rows = csv.reader(lines, **self._dialect)

@@ -6,6 +6,7 @@ from defun.data.csv_dataset import CsvDataset
 from defun.data.composite_batching import dense_to_ragged_batch, dense_to_sparse_batch
 from defun.data.base import AUTOTUNE, INFINITE, UNKNOWN, Dataset
 from defun.data.grouping import from_list
+from defun.data.make_csv import make_csv_dataset
 from defun.data.ordering import assert_cardinality
 from defun.data.structure import DatasetSpec
 
@@ -96,7 +97,7 @@ __all__ = ['AUTOTUNE', 'INFINITE_CARDINALITY', 'UNKNOWN_CARDINALITY', 'assert_ca
            'choose_from_datasets', 'scan', 'unique', 'CsvDataset', 'ExternalStatePolicy',
            'AutoShardPolicy', 'Counter', 'from_list', 'get_structure', 'shuffle_and_repeat',
            'group_by_window', 'bucket_by_sequence_length', 'dense_to_ragged_batch',
-           'dense_to_sparse_batch']
+           'dense_to_sparse_batch', 'make_csv_dataset']
 
 # every other tf.data.experimental name (make_csv_dataset, ...) says so
 __getattr__ = unsupported.missing_names(__name__, 'tf.data.experimental')

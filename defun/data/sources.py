@@ -5,6 +5,8 @@ a source built inside a graph from graph tensors is a template: graph_ops rebind
 arrays the graph computed when it runs. A generator is called afresh for every iteration and its
 values are checked against the declared signature, as TF's from_generator does.
 """
+import glob
+
 import numpy as np
 
 from defun.core import dtypes, nest
@@ -19,7 +21,8 @@ from defun.data.composite_rows import Segments, unbatch_segment
 from defun.data.base import INFINITE, UNKNOWN, Dataset, register
 from defun.ops.io.records import compression_of, decompressed
 
-__all__ = ['TextLineDataset', 'filenames_of', 'open_data_file']
+__all__ = ['TextLineDataset', 'filenames_of', 'open_data_file', 'file_names_or_template',
+           'files_of']
 
 
 def _array(value):
@@ -264,6 +267,41 @@ def filenames_of(filenames):
     return [n.decode() if isinstance(n, bytes) else str(n) for n in names]
 
 
+def file_names_or_template(filenames, what):
+    """(names, tensors) of a file dataset: the names when they are known now; else none, and the
+    graph tensor that holds them (the dataset is then a template, rebound when the graph runs,
+    as a file dataset built inside a traced function from its argument)."""
+    if isinstance(filenames, Tensor) and hasattr(filenames, 'op') and \
+            get_static_value(filenames) is None:
+        if filenames.dtype != dtypes.string or filenames.shape.rank not in (None, 0, 1):
+            raise TypeError(f'{what}: `filenames` must be a tf.string scalar or vector, got '
+                            f'{filenames!r}')
+        return None, (filenames,)
+    return filenames_of(filenames), ()
+
+
+def files_of(files, tensors):
+    """The file names a file dataset reads now: `files`, or those its (rebound) tensor holds."""
+    if files is not None:
+        return files
+    return filenames_of(_array(tensors[0]))
+
+
+@register('list_files')
+def _list_files(file_pattern, shuffle, seed):
+    """TF's list_files: the files matching each pattern (each pattern's matches sorted), as
+    string elements, shuffled (seeded as TF's shuffle, reshuffled each iteration) unless
+    shuffle=False."""
+    patterns = filenames_of(file_pattern)
+    matches = [m for pattern in patterns for m in sorted(glob.glob(pattern))]
+    if not matches:
+        raise InvalidArgumentError(
+            f"Expected 'tf.Tensor(False, shape=(), dtype=bool)' to be true. Summarized data: "
+            f"b'No files matched pattern: {', '.join(patterns)}'")
+    dataset = _TensorSliceDataset(convert_to_tensor(np.array(matches, dtype=object)))
+    return dataset if shuffle is False else dataset.shuffle(len(matches), seed=seed)
+
+
 def open_data_file(filename):
     """`filename` opened for reading bytes, or TF's NotFoundError naming it."""
     try:
@@ -279,7 +317,7 @@ class TextLineDataset(Dataset):
     def __init__(self, filenames, compression_type=None, buffer_size=None,
                  num_parallel_reads=None, name=None):
         self._compression = compression_of(compression_type, 'TextLineDataset')
-        self._files = filenames_of(filenames)
+        self._files, self._tensors = file_names_or_template(filenames, 'TextLineDataset')
         self.element_spec = TensorSpec([], dtypes.string)
         self._cardinality = UNKNOWN
 
@@ -287,7 +325,7 @@ class TextLineDataset(Dataset):
         return f'<TextLineDatasetV2 element_spec={self.element_spec!r}>'
 
     def flat_iterator(self):
-        for filename in self._files:
+        for filename in files_of(self._files, self._tensors):
             with open_data_file(filename) as handle:
                 for line in decompressed(handle, self._compression):
                     yield (np.array(line.rstrip(b'\n').rstrip(b'\r'), dtype=object),)

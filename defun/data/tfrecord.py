@@ -4,7 +4,7 @@ from defun.core import dtypes
 from defun.core.shapes import TensorSpec
 from defun.core.value_conversion import box_string
 from defun.data.base import UNKNOWN, Dataset
-from defun.data.sources import filenames_of, open_data_file
+from defun.data.sources import file_names_or_template, files_of, open_data_file
 from defun.ops.io.records import compression_of, read_records
 
 __all__ = ['TFRecordDataset']
@@ -15,7 +15,7 @@ class TFRecordDataset(Dataset):
 
     def __init__(self, filenames, compression_type=None, buffer_size=None,
                  num_parallel_reads=None, name=None):
-        self._files = filenames_of(filenames)
+        self._files, self._tensors = file_names_or_template(filenames, 'TFRecordDataset')
         self._compression = compression_of(compression_type, 'TFRecordDataset')
         self.element_spec = TensorSpec([], dtypes.string)
         self._cardinality = UNKNOWN
@@ -24,7 +24,7 @@ class TFRecordDataset(Dataset):
         return f'<TFRecordDatasetV2 element_spec={self.element_spec!r}>'
 
     def flat_iterator(self):
-        for filename in self._files:
+        for filename in files_of(self._files, self._tensors):
             with open_data_file(filename) as handle:
                 for record in read_records(handle, self._compression, filename):
                     yield (box_string(record),)

@@ -6,6 +6,7 @@ from defun.train.checkpoint_management import (  # noqa: F401
 from defun.train.moving_averages import ExponentialMovingAverage  # noqa: F401
 from defun.train.options import CheckpointOptions  # noqa: F401
 from defun.train.checkpoint_state import latest_checkpoint  # noqa: F401
+from defun.train.views import CheckpointView, TrackableView  # noqa: F401
 from defun.ops.io.example_proto import (  # noqa: F401  (the tf.train.Example protos)
     BytesList, Example, Feature, FeatureList, FeatureLists, Features, FloatList, Int64List,
     SequenceExample)
@@ -14,4 +15,5 @@ __all__ = ['Checkpoint', 'CheckpointLoadStatus', 'CheckpointManager', 'Checkpoin
            'CheckpointState', 'list_variables', 'load_variable', 'load_checkpoint',
            'latest_checkpoint', 'get_checkpoint_state', 'checkpoints_iterator',
            'ExponentialMovingAverage', 'CheckpointOptions', 'BytesList', 'Example', 'Feature',
-           'FeatureList', 'FeatureLists', 'Features', 'FloatList', 'Int64List', 'SequenceExample']
+           'FeatureList', 'FeatureLists', 'Features', 'FloatList', 'Int64List', 'SequenceExample',
+           'CheckpointView', 'TrackableView']

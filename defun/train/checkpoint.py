@@ -221,6 +221,9 @@ class Checkpoint(AutoTrackable):
     def __trackable_children__(self):
         own = [] if self._root is None else children(self._root)
         own += [(n, v) for n, v in vars(self).items() if n not in _OWN_ATTRIBUTES]
+        if self._root is not None:
+            # TF saves the root as a dependency of itself (the checkpoint's node 0) named 'root'
+            own.append(('root', self))
         if self._save_counter is not None:
             own.append(('save_counter', self._save_counter))
         return own

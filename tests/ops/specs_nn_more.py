@@ -141,3 +141,11 @@ SPECS = [
          [rand(2), rand(3), rand(4)], lambda x, y, z: np.meshgrid(x, y, z, indexing='ij'),
          id='meshgrid-ij'),
 ]
+
+
+# TF 2.21: the non-increasing fit of [3, 1, 2, 5] pools [1, 2, 5] to 8/3; of [9, 4, 6, 1], [4, 6]
+SPECS += [
+    Spec('IsotonicRegression', lambda x: tf.nn.isotonic_regression(x)[0],
+         [np.array([[3., 1., 2., 5.], [9., 4., 6., 1.]])],
+         lambda x: np.array([[3., 8 / 3, 8 / 3, 8 / 3], [9., 5., 5., 1.]])),
+]

@@ -34,3 +34,15 @@ SPECS = [
     _spec('StatelessMultinomial', lambda s, z: tf.random.stateless_categorical(z, 4, seed=s),
           np.log(np.array([[0.2, 0.8], [0.5, 0.5]]))),
 ]
+
+
+# TF 2.21's permutations for these seeds (its Simon cycle-walking cipher; Fisher-Yates on Philox)
+SPECS += [
+    Spec('RandomIndexShuffle',
+         lambda i: tf.random.experimental.index_shuffle(i, [5, 8], tf.constant(9, tf.int64)),
+         [np.arange(10, dtype=np.int64)],
+         lambda i: np.array([3, 8, 0, 1, 2, 7, 6, 9, 4, 5], np.int64), grad=False),
+    Spec('StatelessShuffle', lambda v: tf.random.experimental.stateless_shuffle(v, seed=[1, 2]),
+         [np.arange(10, dtype=np.int32)],
+         lambda v: np.array([0, 3, 8, 1, 5, 4, 9, 7, 6, 2], np.int32), grad=False),
+]

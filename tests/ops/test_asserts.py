@@ -220,3 +220,11 @@ def test_assert_kernel_summarizes_as_tf():
             'assertion failed: [[0.333333343 2e+10][3...]...] [1 0] [[0 1 2...]...] [a b] []')):
         f(tf.constant([[1 / 3, 2e10], [3, 4]]), tf.constant([True, False]),
           tf.range(24, dtype=tf.int64)[None, :], tf.constant(['a', 'b']))
+
+
+def test_assert_type_takes_composite_tensors_as_tf():
+    # TF 2.21: a SparseTensor's dtype is its values' dtype; no conversion to a dense tensor
+    sparse = tf.SparseTensor(indices=[[0, 0], [1, 2]], values=[1, 2], dense_shape=[3, 4])
+    assert tf.debugging.assert_type(sparse, tf_type=tf.int32) is None
+    with pytest.raises(TypeError, match='must be of type tf.int32'):
+        tf.debugging.assert_type(tf.ragged.constant([[1.]]), tf.int32)

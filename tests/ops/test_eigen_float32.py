@@ -1,4 +1,5 @@
-"""float32/float16 erf and log1p give TF's bits (Eigen's algorithms): values recorded with TF 2.21."""
+"""float32/float16 erf, log1p and float32 sigmoid give TF's bits (Eigen's algorithms): values recorded
+with TF 2.21."""
 import numpy as np
 
 import defun as tf
@@ -46,3 +47,14 @@ def test_log1p_packets_and_scalar_remainder():
     assert tf.math.log1p(np.array([1e10], np.float32)).numpy().tolist() == [23.025850296020508]
     nine = tf.math.log1p(np.full([9], 1e10, np.float32)).numpy().tolist()
     assert nine == [23.02585220336914] * 8 + [23.025850296020508]
+
+
+def test_float32_sigmoid_bits_and_flushing():
+    # TF 2.21: whole packets take Eigen's exp(x/2)^2 form and flush subnormal results to zero
+    x = np.array([-100., -90., -88., -87., -20., 0., 20., 90.], np.float32)
+    assert tf.math.sigmoid(x).numpy().tolist() == [
+        0.0, 0.0, 0.0, 1.6458111734947008e-38, 2.0611541362569596e-09, 0.5, 1.0, 1.0]
+    # fewer than 8 elements: the scalar path, exp(x) / (1 + exp(x))
+    assert tf.math.sigmoid(np.array([-20.], np.float32)).numpy().tolist() == [2.06115369216775e-09]
+    assert tf.math.sigmoid(np.array([-3.3, 0.7, 5.], np.float32)).numpy().tolist() == [
+        0.03557119145989418, 0.6681877970695496, 0.9933071732521057]

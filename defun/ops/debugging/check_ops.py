@@ -8,7 +8,7 @@ a dimension left unknown by an input signature) becomes an Assert op, as in TF.
 """
 import numpy as np
 
-from defun.core import context, dtypes
+from defun.core import composite, context, dtypes
 from defun.ops.framework import base_ops
 from defun.ops.array import creation
 from defun.ops.debugging import debug
@@ -96,7 +96,8 @@ def assert_type(tensor, tf_type, message=None, name=None):
     """Raises TypeError unless `tensor`'s dtype is `tf_type` (a static check)."""
     validation.op_name(name)
     tf_type = dtypes.as_dtype(tf_type)
-    tensor = to_tensor(tensor, name='tensor', op='assert_type')
+    if not composite.is_composite(tensor):   # a SparseTensor or RaggedTensor keeps its dtype
+        tensor = to_tensor(tensor, name='tensor', op='assert_type')
     if tensor.dtype is not tf_type:
         label = 'tensor' if context.executing_eagerly() else tensor.name
         raise TypeError(f'{message_prefix(message)}{label} must be of type {tf_type!r}; got '

@@ -264,6 +264,8 @@ def _sigmoid_kernel(x):
         # against TF 2.21 over [-6, 6]); beyond 11 exp(x) overflows and the value rounds to 1.
         e = np.exp(np.minimum(x, np.float16(11)))
         return e / (np.float16(1) + e)
+    if x.dtype == np.float32:   # TF's float algorithm, bit for bit (tiny results flushed)
+        return eigen_float32.sigmoid(x)
     # Never exponentiates a large positive number, so no overflow for very negative x.
     e = np.exp(-np.abs(x))
     return np.where(x >= 0, 1 / (1 + e), e / (1 + e)).astype(x.dtype, copy=False)

@@ -19,8 +19,8 @@ from defun.ops.math.reductions import cumsum, reduce_max
 from defun.core.registry import define_op
 from defun.ops.support import validation
 
-__all__ = ['lgamma', 'digamma', 'polygamma', 'erfinv', 'ndtri', 'polyval', 'accumulate_n',
-           'cumulative_logsumexp']
+__all__ = ['lgamma', 'digamma', 'polygamma', 'erfinv', 'ndtri', 'erfcinv', 'polyval',
+           'accumulate_n', 'cumulative_logsumexp']
 LINALG = ['cross']
 
 _BERNOULLI = [1 / 6, -1 / 30, 1 / 42, -1 / 30, 5 / 66, -691 / 2730, 7 / 6, -3617 / 510]
@@ -168,6 +168,14 @@ def erfinv(x, name=None):
 def ndtri(x, name=None):
     """The standard normal quantile (inverse CDF) of probabilities x."""
     return apply_op(NDTRI, (to_tensor(x, op='ndtri'),), None, name)
+
+
+def erfcinv(x, name=None):
+    """The inverse of erfc on (0, 2) (+inf at 0, -inf at 2, NaN outside): TF composes it as
+    -ndtri(x / 2) / sqrt(2)."""
+    validation.op_name(name)
+    x = to_tensor(x, op='erfcinv')
+    return -ndtri(0.5 * x) * math.sqrt(0.5)
 
 
 # ---------------------------------------------------------------- compositions

@@ -1,0 +1,1 @@
+"""tf.signal op tables: framing."""
