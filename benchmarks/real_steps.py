@@ -6,8 +6,11 @@ and of per-round ratios (with their interquartile range). Before timing, every s
 model from the same initial weights for a few steps and the losses must agree. (JAX would need its
 own program; not measured.)
 
-    OPENBLAS_NUM_THREADS=1 python benchmarks/real_steps.py [--tf-python /work/tfenv/bin/python]
-        [--rounds 11] [--workloads mlp,cnn,rnn] [--tf-threads 1]
+    OPENBLAS_NUM_THREADS=1 python benchmarks/real_steps.py [--tf-python /path/to/python]
+        [--rounds 11] [--workloads mlp,cnn,rnn] [--tf-threads 1] [--jit]
+
+With --jit, defun also runs every step as tf.function(jit_compile=True) (the native tier; needs the
+'jit' extra), a side of its own, `defun+jit`, checked and timed like the others.
 
 The TF interpreter may also be given as $DEFUN_BENCH_TF_PYTHON. TensorFlow runs with one intra- and
 one inter-op thread by default, as numpy runs with one BLAS thread. Needs scikit-learn (the 'bench'
@@ -79,15 +82,21 @@ class TFWorker:
         os.unlink(self._data.name)
 
 
-def losses(arrays, name, worker=None):
+def losses(arrays, name, worker=None, jit=False):
     """{side: the first LOSS_STEPS losses of a fresh model}, each side from the same weights."""
     numpy_step = steps_numpy.make(name, arrays)
-    step, args = steps_tf2.build(defun, name, arrays)
-    result = {'numpy': [float(numpy_step()) for _ in range(LOSS_STEPS)],
-              'defun': [float(step(*args)) for _ in range(LOSS_STEPS)]}
+    result = {'numpy': [float(numpy_step()) for _ in range(LOSS_STEPS)]}
+    for side, jit_compile in _defun_sides(jit):
+        step, args = steps_tf2.build(defun, name, arrays, jit_compile)
+        result[side] = [float(step(*args)) for _ in range(LOSS_STEPS)]
     if worker is not None:
         result['tf'] = worker.ask(op='losses', name=name, steps=LOSS_STEPS)['losses']
     return result
+
+
+def _defun_sides(jit):
+    """(side, jit_compile) of each defun side measured."""
+    return [('defun', None)] + ([('defun+jit', True)] if jit else [])
 
 
 def check_losses(found):
@@ -117,10 +126,11 @@ class Side:
                                                 number=self.number)['seconds'])
 
 
-def measure(arrays, name, rounds, worker=None, min_time=0.05):
-    step, args = steps_tf2.build(defun, name, arrays)
-    sides = {'numpy': Side(steps_numpy.make(name, arrays), min_time=min_time),
-             'defun': Side(lambda: step(*args), min_time=min_time)}
+def measure(arrays, name, rounds, worker=None, min_time=0.05, jit=False):
+    sides = {'numpy': Side(steps_numpy.make(name, arrays), min_time=min_time)}
+    for side, jit_compile in _defun_sides(jit):
+        step, args = steps_tf2.build(defun, name, arrays, jit_compile)
+        sides[side] = Side(lambda step=step, args=args: step(*args), min_time=min_time)
     if worker is not None:
         sides['tf'] = Side(worker=worker, name=name, min_time=min_time)
     order = list(sides.values())
@@ -142,13 +152,18 @@ def ratio(samples, top, bottom):
 
 
 def table(results):
-    lines = ['| workload | numpy | defun | TensorFlow | defun / numpy | defun / TF | TF / numpy |',
-             '|---|---|---|---|---|---|---|']
+    jit = any('defun+jit' in samples for samples in results.values())
+    sides = ('numpy', 'defun') + (('defun+jit',) if jit else ()) + ('tf',)
+    pairs = [('defun', 'numpy'), ('defun', 'tf'), ('tf', 'numpy')]
+    if jit:
+        pairs += [('defun+jit', 'numpy'), ('defun+jit', 'defun')]
+    heads = ['numpy', 'defun'] + (['defun+jit'] if jit else []) + ['TensorFlow'] + \
+        [f'{a} / {b}'.replace('tf', 'TF') for a, b in pairs]
+    lines = ['| workload | ' + ' | '.join(heads) + ' |', '|---|' + '---|' * len(heads)]
     for name, samples in results.items():
         times = [fmt_time(statistics.median(samples[k])).strip() if k in samples else '-'
-                 for k in ('numpy', 'defun', 'tf')]
-        cells = times + [ratio(samples, *pair) for pair in
-                         (('defun', 'numpy'), ('defun', 'tf'), ('tf', 'numpy'))]
+                 for k in sides]
+        cells = times + [ratio(samples, *pair) for pair in pairs]
         lines.append(f'| {TITLES[name]} | ' + ' | '.join(cells) + ' |')
     return '\n'.join(lines)
 
@@ -160,14 +175,16 @@ def main(argv=None):
     parser.add_argument('--workloads', default=','.join(NAMES))
     parser.add_argument('--tf-threads', type=int, default=1)
     parser.add_argument('--min-time', type=float, default=0.05)
+    parser.add_argument('--jit', action='store_true',
+                        help='also time defun with tf.function(jit_compile=True)')
     args = parser.parse_args(argv)
     arrays = steps_data.make_arrays()
     worker = TFWorker(args.tf_python, arrays, args.tf_threads) if args.tf_python else None
     try:
         results = {}
         for name in args.workloads.split(','):
-            check_losses(losses(arrays, name, worker))
-            results[name] = measure(arrays, name, args.rounds, worker, args.min_time)
+            check_losses(losses(arrays, name, worker, args.jit))
+            results[name] = measure(arrays, name, args.rounds, worker, args.min_time, args.jit)
     finally:
         if worker is not None:
             worker.close()

@@ -20,11 +20,11 @@ def _mean_xent(tf, labels, logits):
     return tf.reduce_mean(tf.nn.sparse_softmax_cross_entropy_with_logits(labels, logits))
 
 
-def _mlp(tf, variables):
+def _mlp(tf, variables, jit_compile):
     w1, b1, w2, b2 = variables
     lr = LEARNING_RATE['mlp']
 
-    @tf.function
+    @tf.function(jit_compile=jit_compile)
     def step(x, y):
         with tf.GradientTape() as tape:
             h = tf.nn.relu(x @ w1 + b1)
@@ -36,11 +36,11 @@ def _mlp(tf, variables):
     return step
 
 
-def _cnn(tf, variables):
+def _cnn(tf, variables, jit_compile):
     k1, c1, k2, c2, w, b = variables
     optimizer = tf.optimizers.Adam(learning_rate=LEARNING_RATE['cnn'])
 
-    @tf.function
+    @tf.function(jit_compile=jit_compile)
     def step(x, y):
         with tf.GradientTape() as tape:
             h = tf.nn.relu(tf.nn.conv2d(x, k1, strides=1, padding='SAME') + c1)
@@ -54,12 +54,12 @@ def _cnn(tf, variables):
     return step
 
 
-def _rnn(tf, variables):
+def _rnn(tf, variables, jit_compile):
     emb, wx, wh, bh, wy, by = variables
     optimizer = tf.optimizers.Adam(learning_rate=LEARNING_RATE['rnn'])
     hidden = wh.shape[0]
 
-    @tf.function
+    @tf.function(jit_compile=jit_compile)
     def step(inputs, targets):
         """inputs, targets: int32 [T, B]; the loss is the mean cross-entropy over the T steps."""
         with tf.GradientTape() as tape:
@@ -79,8 +79,9 @@ def _rnn(tf, variables):
 BUILDERS = {'mlp': _mlp, 'cnn': _cnn, 'rnn': _rnn}
 
 
-def build(tf, name, arrays):
+def build(tf, name, arrays, jit_compile=None):
     """(step, (x, y)): a fresh model of workload `name` from the initial weights in `arrays`, and its
-    compiled training step with the batch it is timed on; step(x, y) returns the loss tensor."""
-    step = BUILDERS[name](tf, _variables(tf, arrays, name))
+    compiled training step (`tf.function(jit_compile=jit_compile)`) with the batch it is timed on;
+    step(x, y) returns the loss tensor."""
+    step = BUILDERS[name](tf, _variables(tf, arrays, name), jit_compile)
     return step, (tf.constant(arrays[f'{name}/x']), tf.constant(arrays[f'{name}/y']))

@@ -50,3 +50,14 @@ def test_tensorflow_worker_agrees(arrays):
             real_steps.check_losses(real_steps.losses(arrays, name, worker))
     finally:
         worker.close()
+
+
+def test_jit_side_computes_the_same_losses_and_is_tabled(arrays):
+    pytest.importorskip('numba')
+    for name in real_steps.NAMES:
+        found = real_steps.losses(arrays, name, jit=True)
+        real_steps.check_losses(found)
+        assert set(found) == {'numpy', 'defun', 'defun+jit'}
+    samples = real_steps.measure(arrays, 'mlp', rounds=1, min_time=0, jit=True)
+    text = real_steps.table({'mlp': samples})
+    assert '| defun+jit |' in text and 'defun+jit / defun' in text

@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 import defun as tf
-from defun.compiler.jit import lowerer, partition
+from defun.compiler.jit import lowerer, native_math, partition
 from defun.core import registry
 from tests.ops.test_registry import SPECS
 from tests.reference import test_corpus
@@ -101,10 +101,51 @@ def test_rnn_gradient_loops_run_natively():
             return loss, tape.gradient(loss, w)
         results.append([r.numpy() for r in rnn_grad(xs, h0)])
         if jit:
-            native = _native_ops(_report(rnn_grad, xs, h0))
+            report = _report(rnn_grad, xs, h0)
+            native = _native_ops(report)
             assert 'While(' in native and 'StatelessWhile(' in native   # forward and backward
+            # the loss's sum and the seed gradient between them too: the loops share one call
+            assert '1 native cluster(s)' in report and 'Sum(' in native
     for got, expected in zip(*results):
         np.testing.assert_allclose(got, expected, rtol=1e-5, atol=1e-6)
+
+
+def _numba_helper(name):
+    """native_math's function `name`, compiled here (without numba's disk cache)."""
+    import numba
+    namespace = {'numba': numba, 'np': np}
+    exec(native_math.SOURCES[name].replace('cache=True', 'cache=False'), namespace)
+    return namespace[name]
+
+
+def test_tanh_f32_is_tanh_rounded_once():
+    import numba
+    tanh_f32 = _numba_helper('tanh_f32')
+
+    @numba.njit
+    def apply(x, out):
+        for i in range(x.shape[0]):
+            out[i] = tanh_f32(x[i])
+    # every 97th float32 of [0, 10], both signs, and the special values
+    x = np.arange(0, 0x41200000, 97, dtype=np.uint32).view(np.float32)
+    x = np.concatenate([x, -x, np.float32([np.inf, -np.inf, np.nan, 1e30, -1e30, 1e-40])])
+    out = np.empty_like(x)
+    apply(x, out)
+    expected = np.tanh(x.astype(np.float64)).astype(np.float32)
+    nan = np.isnan(expected)
+    assert np.array_equal(np.isnan(out), nan)
+    assert out[~nan].tobytes() == expected[~nan].tobytes()   # signed zeros included
+
+
+@pytest.mark.parametrize('shape, axis', [((7,), None), ((64, 1), None), ((300,), None),
+                                         ((3, 1000), 1), ((5, 200), 0), ((4, 3, 50), [1, 2]),
+                                         ((129, 2), [0])])
+def test_sum_is_numpys_bit_for_bit(shape, axis, every_op_native):
+    x = tf.constant(np.random.default_rng(3).standard_normal(shape).astype(np.float32) * 100)
+    f = tf.function(lambda x: tf.reduce_sum(x * 1.5 - 0.25, axis=axis), jit_compile=True)
+    got, expected = f(x), tf.function(f.python_function)(x)
+    assert 'Sum(' in _native_ops(_report(f, x))
+    assert got.numpy().tobytes() == expected.numpy().tobytes()
 
 
 @pytest.mark.parametrize('spec', [p for p in LOWERED if p.values[0].grad])

@@ -5,7 +5,9 @@ widens integers (int32 + int32 is int64) and Python float literals are float64, 
 result is pinned to the op's dtype (`np.float32(...)`, `np.int32(...)`; no cost in machine code)
 and constants are written typed: the generated code computes in exactly TF's dtypes. Runs of
 elementwise ops over arrays become one loop over the elements (fusion.py); other array ops are
-written by their lowering (a loop nest for MatMul, a checked index for a row read).
+written by their lowering (a loop nest for MatMul, a checked index for a row read). Inside a native
+loop, arrays are allocated before the loop where the aliasing allows it (Lowerer.allocate), and
+lowerings may call numerical helpers written into the module (native_math.py).
 
 An op the lowerer cannot write raises NotLowerable with the reason, which the partitioner
 records (the op runs in the numpy tier) and the compiler report shows.
@@ -79,7 +81,8 @@ class Lowerer:
         self.depth = 0          # loop nesting of the op being written
         self._used_stack = []   # per graph being written: ids of the tensors something reads
         self._escaping = []     # per sub-graph being inlined: ids of its outputs' tensors
-        self._hoisted = []      # per native loop being written: allocations moved before it
+        self._alternating = []  # per sub-graph being inlined: ids of values for two buffers
+        self._hoisted = []      # per native loop being written: _LoopAllocations
 
     # -- names and literals
     def fresh(self, hint):
@@ -174,19 +177,29 @@ class Lowerer:
     # -- allocations
     def allocate(self, tensor, hint, dims, dtype=None):
         """(name, lines) of a new array of static `dims` for a value of `tensor`. Inside a native
-        loop, unless the value leaves the graph being written (a loop variable, a branch's
-        result), the array is allocated once before the loop and reused by every iteration (the
-        value is dead at the iteration's end), and `lines` is empty."""
+        loop, unless the value leaves the graph being written (a branch's result...), the array
+        is allocated once before the loop and reused by every iteration (the value is dead at
+        the iteration's end), and `lines` is empty. A value that leaves only as one loop
+        variable alternates between two arrays allocated before the loop: the variable's
+        previous value, in the other one, stays readable until it is replaced."""
         name = self.fresh(hint)
         line = f'{name} = np.empty({tuple(dims)!r}, {dtype or self.dtype(tensor)})'
-        if self._hoisted and self._escaping and id(tensor) not in self._escaping[-1]:
-            self._hoisted[-1].append(line)
+        if not (self._hoisted and self._escaping):
+            return name, [line]
+        loop = self._hoisted[-1]
+        if id(tensor) not in self._escaping[-1]:
+            loop.lines.append(line)
             return name, []
+        if id(tensor) in self._alternating[-1]:
+            pair = [self.fresh(f'{name}_{k}') for k in 'ab']
+            loop.lines += [line.replace(name, pair[0], 1), line.replace(name, pair[1], 1)]
+            return name, [f'{name} = {pair[0]} if {loop.count} % 2 == 0 else {pair[1]}']
         return name, [line]
 
-    def loop_allocations(self):
-        """A context for writing a native loop's graphs: its `allocations` go before the loop."""
-        return _LoopAllocations(self)
+    def loop_allocations(self, count):
+        """A context for writing the graphs of a native loop counting its iterations in `count`:
+        the allocations it gathers (`.lines`) go before the loop."""
+        return _LoopAllocations(self, count)
 
     # -- what gets written
     def check_value(self, tensor, op):
@@ -255,13 +268,15 @@ class Lowerer:
             names[id(t)] = o
         return lines
 
-    def inline(self, graph, input_exprs, outputs):
+    def inline(self, graph, input_exprs, outputs, carried=0):
         """(lines, output expressions) computing `outputs` of sub-graph `graph` from its inputs
         fed `input_exprs` (a loop's body, a branch): only the ops the outputs need, which must
-        all be lowerable and free of state."""
+        all be lowerable and free of state. For a loop's body, the first `carried` outputs are
+        its loop variables, and the others are copied (into stacks) as soon as computed."""
         names = {id(ph): e for ph, e in zip(graph.inputs, input_exprs)}
         needed = _needed(graph, outputs)
         self._escaping.append(_escaping(outputs))
+        self._alternating.append(_alternating(outputs, carried))
         for o in graph.get_operations():
             if o.opdef.stateful and not o.opdef.reads_only and \
                     (o not in needed or not o.opdef.lowering):
@@ -271,6 +286,7 @@ class Lowerer:
             lines = self.lower_ops(ops, names, {id(t) for t in outputs})
         finally:
             self._escaping.pop()
+            self._alternating.pop()
         outs = [names[id(t)] for t in outputs]
         if any(not isinstance(n, str) for n in outs):
             raise NotLowerable(f'{graph.name!r}: an output the native code does not keep')
@@ -310,12 +326,12 @@ def _runs_subgraphs(op):
 
 
 class _LoopAllocations:
-    def __init__(self, lowerer):
-        self.lowerer, self.lines = lowerer, []
+    def __init__(self, lowerer, count):
+        self.lowerer, self.count, self.lines = lowerer, count, []
 
     def __enter__(self):
-        self.lowerer._hoisted.append(self.lines)
-        return self.lines
+        self.lowerer._hoisted.append(self)
+        return self
 
     def __exit__(self, *exc):
         self.lowerer._hoisted.pop()
@@ -339,6 +355,19 @@ def _escaping(outputs):
                 or getattr(lowering, 'fresh', False)):
             stack.extend(t.op.inputs)
     return ids
+
+
+def _alternating(outputs, carried):
+    """Ids of the values that leave a loop's body only as one loop variable (among the first
+    `carried` outputs; the others are copied): each may alternate between two arrays."""
+    if not carried:
+        return set()
+    seen, twice = set(), set()
+    for t in outputs[:carried]:
+        reach = _escaping([t])
+        twice |= seen & reach
+        seen |= reach
+    return seen - twice
 
 
 def _needed(graph, outputs):

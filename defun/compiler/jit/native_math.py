@@ -13,7 +13,8 @@ an element against 79 ns for numba's libm call (numpy's SIMD loop: 1 ns, which i
 arrays outside loops stay with numpy).
 
 `pairwise_sum_f`: numpy's summation order for a contiguous float run (pairwise above 128
-elements, eight interleaved partial sums below), so a native Sum equals numpy's bit for bit.
+elements, eight interleaved partial sums below), so a native Sum equals numpy's bit for bit
+(checked against numpy 2 for every length up to 300 and some larger ones).
 """
 __all__ = ['SOURCES']
 
@@ -42,38 +43,76 @@ def tanh_f32(x):
 # numpy's pairwise_sum (numpy/_core/src/umath/loops_utils.h): the same blocks, the same order.
 _PAIRWISE_SUM_F = '''
 @numba.njit(cache=True)
-def pairwise_sum_f(a, start, n):
+def pairwise_block_f(a, start, n):
     if n < 8:
         res = a.dtype.type(0.0)
         for i in range(start, start + n):
             res += a[i]
         return res
+    r0 = a[start]
+    r1 = a[start + 1]
+    r2 = a[start + 2]
+    r3 = a[start + 3]
+    r4 = a[start + 4]
+    r5 = a[start + 5]
+    r6 = a[start + 6]
+    r7 = a[start + 7]
+    top = n - n % 8
+    for i in range(8, top, 8):
+        r0 += a[start + i]
+        r1 += a[start + i + 1]
+        r2 += a[start + i + 2]
+        r3 += a[start + i + 3]
+        r4 += a[start + i + 4]
+        r5 += a[start + i + 5]
+        r6 += a[start + i + 6]
+        r7 += a[start + i + 7]
+    res = ((r0 + r1) + (r2 + r3)) + ((r4 + r5) + (r6 + r7))
+    for i in range(top, n):
+        res += a[start + i]
+    return res
+
+
+@numba.njit(cache=True)
+def pairwise_sum_f(a, start, n):
     if n <= 128:
-        r0 = a[start]
-        r1 = a[start + 1]
-        r2 = a[start + 2]
-        r3 = a[start + 3]
-        r4 = a[start + 4]
-        r5 = a[start + 5]
-        r6 = a[start + 6]
-        r7 = a[start + 7]
-        top = n - n % 8
-        for i in range(8, top, 8):
-            r0 += a[start + i]
-            r1 += a[start + i + 1]
-            r2 += a[start + i + 2]
-            r3 += a[start + i + 3]
-            r4 += a[start + i + 4]
-            r5 += a[start + i + 5]
-            r6 += a[start + i + 6]
-            r7 += a[start + i + 7]
-        res = ((r0 + r1) + (r2 + r3)) + ((r4 + r5) + (r6 + r7))
-        for i in range(top, n):
-            res += a[start + i]
-        return res
-    half = n // 2
-    half -= half % 8
-    return pairwise_sum_f(a, start, half) + pairwise_sum_f(a, start + half, n - half)
+        return pairwise_block_f(a, start, n)
+    # numpy's recursion (halves rounded down to a multiple of 8, left + right), run on an
+    # explicit stack: numba's cache cannot hold a recursive function.
+    starts = np.empty(64, np.int64)
+    sizes = np.empty(64, np.int64)
+    lefts = np.empty(64, a.dtype)
+    phase = np.zeros(64, np.int64)
+    top = 0
+    starts[0] = start
+    sizes[0] = n
+    result = a.dtype.type(0.0)
+    while top >= 0:
+        m = sizes[top]
+        if m > 128 and phase[top] == 0:
+            phase[top] = 1
+            half = m // 2
+            half -= half % 8
+            top += 1
+            starts[top] = starts[top - 1]
+            sizes[top] = half
+            phase[top] = 0
+            continue
+        if phase[top] == 0:
+            result = pairwise_block_f(a, starts[top], m)
+        elif phase[top] == 2:
+            result = lefts[top] + result
+        top -= 1
+        if top >= 0 and phase[top] == 1:
+            lefts[top] = result
+            phase[top] = 2
+            half = sizes[top] // 2
+            half -= half % 8
+            starts[top + 1] = starts[top] + half
+            sizes[top + 1] = sizes[top] - half
+            phase[top + 1] = 0
+            top += 1
+    return result
 '''
 
 SOURCES = {'tanh_f32': _TANH_F32, 'pairwise_sum_f': _PAIRWISE_SUM_F}

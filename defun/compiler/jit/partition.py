@@ -9,7 +9,8 @@ input of a cluster is computed before its last op and every reader of its output
 the executor writes the whole cluster as one call at the place of its last op. Stateful ops never
 join (they stay in program order in the numpy tier), except inside a native loop, where a
 variable read is hoisted before the call (lowerer.HostValue). A cluster without loops or branches
-and of fewer than MIN_CLUSTER_OPS ops gains nothing over numpy's own calls and is left there too.
+and of fewer than MIN_CLUSTER_OPS array-computing ops gains nothing over numpy's own calls and is
+left there too.
 """
 from defun.compiler.jit import fusion
 from defun.compiler.jit.lowerer import Lowerer, NotLowerable, NumpyIsFaster
@@ -93,7 +94,7 @@ def partition(graph, inputs, outputs, live):
     kept = []
     for c in clusters:
         compute = [op for op in c.ops if not op.opdef.is_identity]
-        if any(_runs_subgraphs(op) for op in compute) or len(compute) >= MIN_CLUSTER_OPS:
+        if any(_runs_subgraphs(op) for op in compute) or _weight(compute) >= MIN_CLUSTER_OPS:
             _connect(c, order, outputs)
             kept.append(c)
         else:
@@ -107,6 +108,16 @@ def partition(graph, inputs, outputs, live):
 # 4.1 us in numpy), and the numpy tier already writes short elementwise runs into dead buffers
 # (measured: the real training steps' two- and three-op clusters made them 2-12% slower).
 MIN_CLUSTER_OPS = 4
+
+
+def _weight(ops):
+    """How many of `ops` count towards MIN_CLUSTER_OPS: those computing arrays, not shape
+    plumbing (lowerings marked `plumbing`: Shape, Reshape, BroadcastTo...) nor scalars, which
+    the numpy tier runs for a fraction of a native call's cost (measured: the mean's five-op
+    gradient cluster, OnesLike..RealDiv, made the real MLP step slower); at least 1."""
+    counted = [op for op in ops if op.outputs and op.outputs[0].shape.rank != 0 and
+               not getattr(op.opdef.lowering, 'plumbing', False)]
+    return max(len(counted), 1)
 _FOLDED = 'inputs known when the graph is built: folded by the executor'
 
 

@@ -205,6 +205,9 @@ def _strided_slice_lowering(op, ins, ctx):
             f'{out} = {x}[{i}]'], [out]
 
 
+_strided_slice_lowering.plumbing = True   # a view (partition.MIN_CLUSTER_OPS)
+
+
 def _strided_slice_partial(op, partial):
     """A slice of a partly known vector (`tf.shape(x)[1:]`, `tf.shape(x)[0]`)."""
     values = partial(op.inputs[0])

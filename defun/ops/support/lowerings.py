@@ -66,6 +66,9 @@ def shape(op, ins, ctx):
     return f'np.array([{parts}], {ctx.dtype(out)})'
 
 
+shape.plumbing = True   # not counted towards a cluster's size (partition.MIN_CLUSTER_OPS)
+
+
 def fill_like(value):
     """OnesLike / ZerosLike: `value` of the input's shape and dtype."""
     def lowering(op, ins, ctx):
@@ -73,7 +76,7 @@ def fill_like(value):
         if out.shape.rank == 0:
             return ctx.literal(value, out.dtype)
         return _new_array(op, ctx, ctx.literal(value, out.dtype))
-    lowering.fresh = True
+    lowering.fresh = lowering.plumbing = True
     return lowering
 
 
@@ -92,6 +95,9 @@ def reshape(op, ins, ctx):
     return f'{flat}.reshape({dims!r})'
 
 
+reshape.plumbing = True
+
+
 def broadcast_to(op, ins, ctx):
     """BroadcastTo a static shape, written out as a new C-contiguous array (numba's broadcast
     views have zero strides, which keep loops that read them from vectorising)."""
@@ -106,6 +112,9 @@ def broadcast_to(op, ins, ctx):
     return f'np.ascontiguousarray(np.broadcast_to({ins[0]}, {dims!r}))'
 
 
+broadcast_to.plumbing = True
+
+
 def range_(op, ins, ctx):
     """Range: numpy's arange in the op's dtype, after TF's checks (as the numpy tier's kernel)."""
     start, limit, delta = ins
@@ -118,7 +127,7 @@ def range_(op, ins, ctx):
             f'{out} = np.arange({start}, {limit}, {delta}).astype({ctx.dtype(op.outputs[0])})'], [out]
 
 
-range_.fresh = True
+range_.fresh = range_.plumbing = True
 
 
 def reduce_sum(op, ins, ctx):
