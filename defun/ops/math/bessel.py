@@ -20,7 +20,6 @@ from defun.core.registry import define_op
 from defun.ops.math.logic import equal, where
 from defun.ops.math.elementary import sign
 from defun.ops.support import eigen_float32
-from defun.ops.support.dtype_checks import FLOAT, checked_kernel, unary_signature
 from defun.ops.support.eigen_float32 import BESSEL_I_LIMIT, BESSEL_K_LIMIT
 from defun.ops.support.helpers import same_as_first, to_tensor
 
@@ -150,8 +149,7 @@ def _op(op_type, kernel, grad, tf_float=None):
     run = _float64(kernel)
     if tf_float is not None:
         run = _with_tf_float(run, *tf_float)
-    return define_op(op_type, checked_kernel(run, FLOAT, op_type), same_as_first,
-                     grad, **unary_signature('{bfloat16, half, float, double}'))
+    return define_op(op_type, run, same_as_first, grad)  # TF's signature: core/tf_signatures.py
 
 
 def _with_tf_float(run, algorithm, inside):

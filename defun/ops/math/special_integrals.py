@@ -18,7 +18,6 @@ from defun.core.dispatch import apply_op
 from defun.core.registry import define_op
 from defun.ops.math.elementary import cos, exp, log, sin
 from defun.ops.math.logic import equal, where
-from defun.ops.support.dtype_checks import FLOAT, checked_kernel, unary_signature
 from defun.ops.support.helpers import same_as_first, to_tensor
 
 __all__ = ['dawsn', 'expint', 'fresnel_cos', 'fresnel_sin', 'spence']
@@ -142,8 +141,7 @@ def _spence(x):
 
 
 def _op(op_type, kernel, grad):
-    return define_op(op_type, checked_kernel(_float64(kernel), FLOAT, op_type), same_as_first,
-                     grad, **unary_signature('{bfloat16, half, float, double}'))
+    return define_op(op_type, _float64(kernel), same_as_first, grad)  # TF's signature: core/tf_signatures.py
 
 
 def _half_pi_square(x):
