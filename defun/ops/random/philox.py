@@ -196,6 +196,13 @@ class Stream:
     def truncated_normal(self, size, dtype=np.float32):
         return self.take(np.prod(size)).truncated_normal(size, dtype)
 
+    def take_counters(self, n):
+        """The Draws for a call that reserves `n` counters (TF's ReserveSamples128)."""
+        with self._lock:
+            draws = self._next
+            self._next = Draws(draws.key, draws.counter + max(int(n), 0))
+        return draws
+
     def permutation(self, n):
         # A shuffle reserves only the 128-bit blocks its n - 1 words fill (ReserveSamples32).
         with self._lock:

@@ -118,25 +118,34 @@ def _poisson(gen, size, lam, dtype):
     return samplers.poisson(gen, np.ravel(lam), per_rate).reshape(size)
 
 
+# defun's key and counter are int64 (TF's are uint64) and the distribution's parameters follow
+# them in another order than TF's: the signature checks the shape input and the attributes only.
+_SHAPE_ONLY = {'inputs': ('shape: Tshape',)}
+_NO_INPUTS = {'inputs': ()}
 NORMAL = define_op('StatelessRandomNormalV2', _kernel(
-    lambda g, s, dtype: g.standard_normal(s, compute_dtype(dtype))), shape_infer, None)
+    lambda g, s, dtype: g.standard_normal(s, compute_dtype(dtype))), shape_infer, None, **_SHAPE_ONLY)
 UNIFORM = define_op('StatelessRandomUniformV2', _kernel(
-    lambda g, s, dtype: g.random(s, compute_dtype(dtype))), shape_infer, None)
+    lambda g, s, dtype: g.random(s, compute_dtype(dtype))), shape_infer, None, **_SHAPE_ONLY)
 TRUNCATED = define_op('StatelessTruncatedNormalV2', _kernel(
-    lambda g, s, dtype: g.truncated_normal(s, compute_dtype(dtype))), shape_infer, None)
-UNIFORM_INT = define_op('StatelessRandomUniformIntV2', _kernel(_uniform_int), shape_infer, None)
-FULL_INT = define_op('StatelessRandomUniformFullIntV2', _kernel(_full_int), shape_infer, None)
-BINOMIAL = define_op('StatelessRandomBinomial', _kernel(_binomial), shape_infer, None)
+    lambda g, s, dtype: g.truncated_normal(s, compute_dtype(dtype))), shape_infer, None,
+    **_SHAPE_ONLY)
+UNIFORM_INT = define_op('StatelessRandomUniformIntV2', _kernel(_uniform_int), shape_infer, None,
+                        **_SHAPE_ONLY)
+FULL_INT = define_op('StatelessRandomUniformFullIntV2', _kernel(_full_int), shape_infer, None,
+                     **_SHAPE_ONLY)
+BINOMIAL = define_op('StatelessRandomBinomial', _kernel(_binomial), shape_infer, None, **_NO_INPUTS)
 # Unlike tf.random.gamma/poisson, the stateless forms take `shape` ending with their parameter's.
-GAMMA = define_op('StatelessRandomGammaV3', _kernel(_gamma), shape_infer, gamma_grad)
-POISSON = define_op('StatelessRandomPoisson', _kernel(_poisson), shape_infer, None)
+GAMMA = define_op('StatelessRandomGammaV3', _kernel(_gamma), shape_infer, gamma_grad,
+                  **_NO_INPUTS)
+POISSON = define_op('StatelessRandomPoisson', _kernel(_poisson), shape_infer, None, **_NO_INPUTS)
 
 
 def _multinomial_kernel(logits, num_samples, key, counter, dtype):
     return categorical_draw(logits, int(num_samples), dtype, lambda n: philox(key, counter))
 
 
-MULTINOMIAL = define_op('StatelessMultinomial', _multinomial_kernel, categorical_infer, None)
+MULTINOMIAL = define_op('StatelessMultinomial', _multinomial_kernel, categorical_infer, None,
+                        inputs=('logits: T',))
 
 
 def draw(opdef, shape, key, counter, dtype, params=(), name=None, op='stateless'):
@@ -279,4 +288,5 @@ def _read_and_skip_kernel(storage, delta):
 
 
 RNG_READ_AND_SKIP = define_op('RngReadAndSkip', _read_and_skip_kernel,
-                              lambda handle, delta: (dtypes.int64, (3,)), None, stateful=True)
+                              lambda handle, delta: (dtypes.int64, (3,)), None, stateful=True,
+                              inputs=())  # defun's handle and delta are not TF's
