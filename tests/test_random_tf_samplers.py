@@ -195,3 +195,30 @@ def test_sampler_shape_errors_as_tf():
         tf.random.stateless_binomial([2, 3], seed=[1, 2], counts=[10., 20.], probs=[[0.4], [0.9]])
     with pytest.raises(tf.errors.InvalidArgumentError, match='must end with broadcasted shape'):
         tf.random.stateless_gamma([3], seed=[1, 2], alpha=[1.0, 2.0])
+
+
+def test_samplers_inside_a_function_draw_tf_streams():
+    # TF 2.21: each op of a compiled function owns its stream (two calls draw on); the unseeded
+    # gamma takes its op seed from the graph, as TF's.
+    tf.random.set_seed(5)
+
+    @tf.function
+    def f():
+        return (tf.random.gamma([3], 1.5, seed=2), tf.random.poisson([3], 4.0, seed=3),
+                tf.random.categorical([[0.0, 1.0, 2.0]], 4, seed=4), tf.random.gamma([2], 0.5),
+                tf.random.shuffle(tf.range(6), seed=1))
+    expected = [
+        [[3.40948, 2.88045, 0.61842], [8.0, 5.0, 1.0], [[2, 0, 2, 2]], [0.01991, 0.02942],
+         [0, 2, 3, 4, 1, 5]],
+        [[2.18076, 0.41763, 1.82726], [2.0, 4.0, 2.0], [[1, 2, 2, 1]], [0.60873, 0.00181],
+         [4, 1, 2, 0, 3, 5]]]
+    for values in expected:
+        for got, want in zip(f(), values):
+            np.testing.assert_allclose(got.numpy(), want, rtol=1e-4, atol=1e-5)
+    g = tf.random.Generator.from_seed(3)
+    h = tf.function(lambda: (g.binomial([4], counts=20., probs=0.3), g.normal([2])))
+    for counts, normals in (([6, 8, 7, 6], [0.21895, -0.54985]),
+                            ([4, 6, 7, 6], [-1.63705, 1.47669])):
+        b, n = h()
+        assert b.numpy().tolist() == counts
+        np.testing.assert_allclose(n, normals, rtol=1e-4)

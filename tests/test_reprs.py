@@ -221,3 +221,27 @@ def test_graph_names_are_unique_ignoring_case_as_tf():
         return m
     f(tf.eye(2))
     assert names == ['matmul:0', 'MatMul_1:0']  # recorded from TF 2.21
+
+
+def test_print_quotes_strings_in_structures_as_tf(capfd):
+    # TF 2.21's output: a string scalar alone is written as it is, anywhere else it is quoted
+    # and C-escaped (UTF-8 text kept); dict keys sorted; in graphs and eagerly alike.
+    s, v = tf.constant('hello'), tf.constant(['a', 'b c'])
+    tf.print(s)
+    tf.print([s, 1])
+    tf.print({'n': tf.constant(2), 'k': s})
+    tf.print('plain', s, [s])
+    tf.print({'a': [v, tf.constant([1.5])]})
+    tf.print([tf.constant("it's \"q\"\n")], tf.constant(['é', 'a\x01']))
+
+    @tf.function
+    def f(x):
+        tf.print({'s': x, 'l': [x]})
+        tf.print(x, [x])
+    f(tf.constant('in graph'))
+    assert tf.strings.format('{} and {}', (s, tf.constant(["a'b", 'c']))).numpy() == \
+        b'"hello" and ["a\\\'b" "c"]'
+    assert capfd.readouterr().err.splitlines() == [
+        'hello', '["hello", 1]', "{'k': \"hello\", 'n': 2}", 'plain "hello" ["hello"]',
+        "{'a': [[\"a\" \"b c\"], [1.5]]}", '["it\\\'s \\"q\\"\\n"] ["é" "a\\001"]',
+        "{'l': [\"in graph\"], 's': \"in graph\"}", '"in graph" ["in graph"]']

@@ -2,8 +2,8 @@
 
 The Python function is opaque to the graph, so its gradient comes from its own eager run: once the
 op's gradient is built, each run of the op records the function's eager ops on a private tape
-(`record`, set as the op's TapeSlot recorder), and the gradient op (`EagerPyFuncGrad`, one
-stateful py op after it) runs that tape backwards from the output gradients. A gradient the tape
+(`record`, set as the op's TapeSlot recorder), and the gradient op (another EagerPyFunc, as
+TF's) runs that tape backwards from the output gradients. A gradient the tape
 cannot give (an argument the function did not use, a result made outside TF) is a scalar zero,
 as TF converts None there.
 """
@@ -13,8 +13,9 @@ from defun.autodiff import backprop
 from defun.autodiff.tape import TapeRecords
 from defun.core import context, errors
 from defun.core.dispatch import apply_op
-from defun.core.registry import RegisterGradient, define_op
-from defun.core.tensor import EagerTensor, Tensor, convert_to_tensor
+from defun.core.registry import RegisterGradient
+from defun.ops.framework.python_ops import PY_FUNCTION
+from defun.core.tensor import Tensor, convert_to_tensor
 
 __all__ = ['record']
 
@@ -32,20 +33,27 @@ def record(slot, func, args):
     return result
 
 
-def _grad_kernel(*dys, tape, tout):
-    if tape.last is None:
-        # TF keeps one tape per op too, and fails the same way (its KeyError, an UnknownError).
-        raise errors.UnknownError(None, None, 'KeyError: no recorded run of this py_function is '
-                                  'left for its gradient (one tape is kept per op: its latest '
-                                  'run, for one gradient)')
-    records, args, result = tape.last
-    tape.last = None
-    flat = list(result) if isinstance(result, (list, tuple)) else [result]
-    targets = [t if isinstance(t, Tensor) else convert_to_tensor(t) for t in flat[:len(dys)]]
-    with context.tape_stack([]):
-        grads = backprop.gradient(records, targets, list(args),
-                                  [EagerTensor(d) for d in dys])
-    return tuple(_as_array(g, dtype) for g, dtype in zip(grads, tout))
+class _RecordedGradient:
+    """The Python function of a py_function's gradient op: the tape of the op's latest run,
+    run backwards from the output gradients (one per argument, in the argument's dtype)."""
+
+    def __init__(self, slot, tout):
+        self.slot, self.tout = slot, tout
+        self.__name__ = 'eagerly_executed_grad'
+
+    def __call__(self, *dys):
+        if self.slot.last is None:
+            # TF keeps one tape per op too, and fails the same way (its KeyError).
+            raise errors.UnknownError(None, None, 'KeyError: no recorded run of this py_function '
+                                      'is left for its gradient (one tape is kept per op: its '
+                                      'latest run, for one gradient)')
+        records, args, result = self.slot.last
+        self.slot.last = None
+        flat = list(result) if isinstance(result, (list, tuple)) else [result]
+        targets = [t if isinstance(t, Tensor) else convert_to_tensor(t) for t in flat[:len(dys)]]
+        with context.tape_stack([]):
+            grads = backprop.gradient(records, targets, list(args), list(dys))
+        return [_as_array(g, dtype) for g, dtype in zip(grads, self.tout)]
 
 
 def _as_array(grad, dtype):
@@ -58,17 +66,11 @@ def _as_array(grad, dtype):
     return np.zeros((), dtype=dtype.np_dtype)
 
 
-def _grad_infer(*dys, tape, tout):
-    return [(d, None) for d in tout]
-
-
-GRADIENT = define_op('EagerPyFuncGrad', _grad_kernel, _grad_infer, None, num_outputs=None,
-                     stateful=True, doc="A py_function's gradient: its recorded tape run backwards.")
-
-
 @RegisterGradient('EagerPyFunc')
 def _py_function_grad(op, *dys):
-    slot = op.get_attr('tape')
+    slot = op.attrs.get('tape')
+    if slot is None:
+        return [None] * len(op.inputs)
     if any(dy is None for dy in dys):
         # TF passes every output gradient to its gradient op; an integer result has none.
         kinds = ', '.join('<NOT CONVERTIBLE TO TENSOR>' if d is None else d.dtype.name
@@ -76,5 +78,7 @@ def _py_function_grad(op, *dys):
         raise TypeError(f"Tensors in list passed to 'input' of 'EagerPyFunc' Op have types "
                         f'[{kinds}] that are invalid.')
     slot.recorder = record
-    return list(apply_op(GRADIENT, tuple(dys), {'tape': slot,
-                                                'tout': [t.dtype for t in op.inputs]}))
+    tout = [t.dtype for t in op.inputs]
+    # As TF, the gradient is another EagerPyFunc op (without a tape of its own: no second order).
+    return list(apply_op(PY_FUNCTION, tuple(dys), {'func': _RecordedGradient(slot, tout),
+                                                   'tout': tout, 'as_tensors': True}))

@@ -20,7 +20,7 @@ import keyword
 
 import numpy as np
 
-from defun.core import error_helpers, errors
+from defun.core import context, error_helpers, errors
 from defun.compiler import folding, jit
 from defun.compiler.elementwise import rewrite_with_buffers
 from defun.compiler.forms import INFIX as _INFIX, PythonInts, infix
@@ -36,14 +36,27 @@ def indent(lines, prefix='    '):
             for line in lines]
 
 
-class Optimizations:
-    """Which graph simplifications the executor applies; all on by default."""
+# Ops TF's debug stripper removes (Assert, Print) or turns into an identity (CheckNumerics).
+_DEBUG_REMOVED = frozenset({'Assert', 'Print', 'PrintV2'})
+_DEBUG_IDENTITY = frozenset({'CheckNumerics', 'CheckNumericsV2'})
 
-    def __init__(self, prune=True, fold_constants=True, cse=True, remove_identity=True):
+
+class Optimizations:
+    """Which graph simplifications the executor applies. By default, as tf.config.optimizer's
+    Grappler options say when the graph is compiled: constant folding on unless turned off,
+    debug ops stripped when `debug_stripper` is on, neither with the meta optimizer disabled."""
+
+    def __init__(self, prune=True, fold_constants=None, cse=True, remove_identity=True,
+                 strip_debug=None):
+        options = context.config_value('optimizer_options')
+        grappler = not options.get('disable_meta_optimizer', False)
         self.prune = prune
-        self.fold_constants = fold_constants
+        self.fold_constants = (grappler and options.get('constant_folding') is not False
+                               if fold_constants is None else fold_constants)
         self.cse = cse
         self.remove_identity = remove_identity
+        self.strip_debug = (grappler and options.get('debug_stripper') is True
+                            if strip_debug is None else strip_debug)
 
 
 # Graphs up to this many emitted ops are compiled when built; larger ones run interpreted once
@@ -215,6 +228,10 @@ class _Builder:
         if self.opts.remove_identity and opdef.is_identity and not op.control_inputs:
             self.alias(op.outputs[0], op.inputs[0])
             return
+        if self.opts.strip_debug and op.type in _DEBUG_REMOVED | _DEBUG_IDENTITY:
+            if op.outputs:
+                self.alias(op.outputs[0], op.inputs[0])
+            return
         if op not in self.int_ops and (self.try_fold(op) or self.try_cse(op)):
             return
         self.emit(op)
@@ -230,7 +247,7 @@ class _Builder:
             return False
         if not self.opts.fold_constants or op.opdef.emit is not None:
             return False  # an op that runs sub-graphs stays an op
-        results = folding.fold_outputs(op, [consts[id(t)] for t in op.inputs])
+        results = folding.fold_outputs(op, [consts[id(t)] for t in op.inputs], materialize=True)
         if results is None:
             return False  # left to run (and to fail at run time, with the usual error)
         for t, value in zip(op.outputs, results):

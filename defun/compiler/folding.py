@@ -3,8 +3,8 @@ use to read shapes and small constants (`shape()` of a fully known shape, arithm
 
 An op's OpDef says how: its `fold` rule reads the value from the op alone (a constant, the shape of
 a tensor of known shape); otherwise folding runs the kernel of a `foldable` op on its inputs' folded
-values. It stops at placeholders, stateful ops and large arrays (folding is for shapes and small
-constants, not for moving compute to build time).
+values. It stops at placeholders, stateful ops and large arrays other than splats (one value
+repeated), as Grappler's constant folding does.
 """
 from __future__ import annotations
 
@@ -70,17 +70,40 @@ def _partial_of_input(t: Any) -> Any:
     return partial_fold(t) if getattr(t, 'op', None) is not None else None
 
 
-def fold_outputs(op: Any, arrays: Sequence[np.ndarray]) -> tuple | None:
+def fold_outputs(op: Any, arrays: Sequence[np.ndarray], materialize: bool = False
+                 ) -> tuple | None:
     """The values of all outputs of `op` run at build time on its inputs' values `arrays`, or
     None: the op is not foldable, an input is too large, or the kernel fails (the op reports the
-    problem when it runs). The one constant folder: `fold` above and the executor use it."""
-    if not op.opdef.foldable or any(np.size(a) > FOLD_LIMIT for a in arrays):
+    problem when it runs). The one constant folder: `fold` above and the executor use it.
+
+    Build-time reads (`fold`) take large inputs only when they are one value repeated (a splat:
+    `tf.ones([2000, 2000])`). The executor (`materialize`: results become constants of the
+    generated code) takes any constant inputs, as Grappler does, and runs the op's own kernel:
+    from large inputs a result is kept when it is a splat or no larger than the constants it
+    replaces (a chain of matmuls of a constant is computed once, not on every call)."""
+    sizes = [np.size(a) for a in arrays]
+    if not op.opdef.foldable or not materialize and not all(
+            n <= FOLD_LIMIT or is_splat(a) for n, a in zip(sizes, arrays)):
         return None
     try:
         result = op.opdef.kernel(*arrays, **op.attrs)
     except Exception:
         return None
-    return (result,) if op.opdef.num_outputs == 1 else tuple(result)
+    results = (result,) if op.opdef.num_outputs == 1 else tuple(result)
+    if materialize and any(n > FOLD_LIMIT for n in sizes):
+        budget = sum(sizes)
+        if not all(np.size(r) <= budget or is_splat(r) for r in results):
+            return None
+    return results
+
+
+def is_splat(array: Any) -> bool:
+    """True when `array` holds one value repeated (NaNs never compare equal: not a splat)."""
+    a = np.asarray(array)
+    if a.size == 0 or a.dtype.kind == 'O':
+        return a.size == 0
+    flat = a.reshape(-1)
+    return bool(np.all(flat == flat[0]))
 
 
 def get_static_value(tensor: Any, partial: bool = False) -> np.ndarray | None:

@@ -209,6 +209,11 @@ def variable_creation_hook(hook):
         st.variable_hooks.remove(hook)
 
 
+def variable_hooks():
+    """The active variable-creation hooks, outermost first."""
+    return tuple(_state.variable_hooks)
+
+
 def variable_created(variable):
     for hook in reversed(_state.variable_hooks):
         hook(variable)

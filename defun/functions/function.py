@@ -270,7 +270,12 @@ class Function:
 
     def _saving_trace(self, key):
         original = self._cache.get(key)
-        args, kwargs = original.structured_input_signature if original is not None else ((), {})
+        if original is None:
+            # Never called (an input_signature): its one trace is made as a first call's, so it
+            # may create variables, and calls use it too (TF traces it once).
+            rebuilt, values, feeds, holders = self._key_for((), {})
+            return self._concrete_for(rebuilt, values, feeds, holders)
+        args, kwargs = original.structured_input_signature
         rebuilt, values, feeds, _ = self._key_for(args, kwargs)
         if rebuilt != key:
             return original  # not rebuildable from its specs (Variables as arguments): reuse

@@ -17,7 +17,7 @@ import weakref
 
 import numpy as np
 
-from defun.core import dtypes, nest
+from defun.core import dtypes, names, nest
 from defun.core.composite import CompositeTensor, is_type_spec, spec_of
 from defun.core.shapes import TensorShape, TensorSpec
 from defun.core.tensor import EagerTensor, Tensor, convert_to_tensor
@@ -79,6 +79,14 @@ class _Leaf(tuple):
         return True
 
 
+def _valid_op_name(name):
+    try:
+        names.check_op_name(name)
+    except (TypeError, ValueError):
+        return False
+    return True
+
+
 class TensorLeaf(_Leaf):
     """(TENSOR, numpy dtype, shape tuple)."""
     __slots__ = ()
@@ -110,6 +118,10 @@ class TensorLeaf(_Leaf):
         return str(TensorSpec(self[2], self.dtype))
 
     def placeholder(self, value, graph, name, out, aliases):
+        # As TF: the placeholder of a TensorSpec given a name takes that name ('Placeholder'
+        # when it is no valid op name).
+        if isinstance(value, TensorSpec) and value.name:
+            name = value.name if _valid_op_name(value.name) else 'Placeholder'
         ph = graph.add_placeholder(self.dtype, self[2], name)
         graph.inputs.append(ph)
         out.append(ph)

@@ -128,23 +128,41 @@ class FuncGraph(Graph):
         return None if entry is None else entry[1]
 
     def lift_value(self, tensor):
-        """Computes `tensor` now, from constants and the argument values of the call being traced
-        (how a variable created inside a function gets an initial value computed from its inputs);
-        None when it depends on something unknown."""
+        """Computes `tensor` now, as TF lifts a variable's initializer out of the function: from
+        the ops it needs only, fed the eager tensors they capture and, for what reads the
+        arguments, the argument values of the call being traced (how a variable created inside
+        a function gets an initial value computed from its inputs); None when it depends on
+        something unknown (an argument of a trace with no call, an outer graph's tensor)."""
         folded = self.fold(tensor)
-        if folded is not None or self.trace_argument_arrays is None:
+        if folded is not None:
             return folded
-        n = len(self.trace_argument_arrays)
-        captured = list(self._captures.values())
-        feeds = self.trace_argument_arrays + [getattr(outer, 'array', None) for outer, _ in captured]
-        if any(f is None for f in feeds):
+        arguments = self.trace_argument_arrays or []
+        feeds = {id(ph): getattr(outer, 'array', None) for outer, ph in self._captures.values()}
+        feeds.update((id(ph), a) for ph, a in zip(self.inputs, arguments))
+        needed = _placeholders_below(tensor)
+        values = [feeds.get(id(ph)) for ph in needed]
+        if any(v is None for v in values):
             return None
-        inputs = self.inputs[:n] + [inner for _, inner in captured]
-        return compile_graph(self, inputs, [tensor], 'lifted_value')(*feeds)[0]
+        return compile_graph(self, needed, [tensor], 'lifted_value', only_needed=True)(*values)[0]
 
     @property
     def trainable_variables(self):
         return [v for v in self.variables if v.trainable]
+
+
+def _placeholders_below(tensor):
+    """The placeholders `tensor` depends on (in the order first reached)."""
+    seen, found, stack = set(), [], [tensor.op]
+    while stack:
+        op = stack.pop()
+        if id(op) in seen:
+            continue
+        seen.add(id(op))
+        if op.opdef.is_placeholder:
+            found.append(op.outputs[0])
+        stack.extend(t.op for t in op.inputs)
+        stack.extend(getattr(op, 'control_inputs', ()))
+    return found
 
 
 def variable_of(tensor):

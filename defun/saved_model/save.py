@@ -65,6 +65,24 @@ def _functions_of(obj):
     return sorted(found.items())
 
 
+def _trace_for_saving(root):
+    """Makes the traces each tf.function keeps in the SavedModel, object by object as TF lists
+    an object's functions while walking it: a function with an input_signature that was never
+    called is traced then, as a first call (it may create variables: a layer built on its first
+    call), and the objects created are walked in turn, before the objects to save are
+    collected."""
+    visited = set()
+    while True:
+        _, objects, _ = object_graph(root)
+        pending = [(id(obj), name, fn) for obj in objects for name, fn in _functions_of(obj)
+                   if (id(obj), name) not in visited]
+        if not pending:
+            return
+        for obj_id, name, fn in pending:
+            visited.add((obj_id, name))
+            function_entries(fn)
+
+
 class _Saver:
     def __init__(self, root):
         self.nodes, self.objects, _ = object_graph(root)
@@ -78,10 +96,13 @@ class _Saver:
         """The library name of `concrete`, encoding it (and what it calls) on first use."""
         key = id(concrete)
         if key not in self.library_names:
+            # The name and the slot are taken before encoding: the functions it calls are
+            # named while it is encoded, and must not take the same number.
             name = f'{concrete.name}_{len(self.library)}'
-            encoded = self._concrete(concrete, name)
             self.library_names[key] = name
-            self.library.append(encoded)
+            slot = len(self.library)
+            self.library.append(None)
+            self.library[slot] = self._concrete(concrete, name)
         return self.library_names[key]
 
     def _concrete(self, concrete, name):
@@ -227,6 +248,7 @@ def save(obj, export_dir, signatures=None, options=None):
                          f'{type(obj)}.')
     export_dir = os.fspath(export_dir)
     with context.init_scope():
+        _trace_for_saving(obj)
         saver = _Saver(obj)
         objects = saver.encode_objects()
         signature_map = _signatures(obj, signatures, saver)

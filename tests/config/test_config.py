@@ -233,3 +233,53 @@ def test_optimizer_and_precision_settings_report_as_tf(restore_config):
     assert tf.config.experimental.tensor_float_32_execution_enabled() is False
     cpu = tf.config.list_physical_devices('CPU')[0]
     assert tf.config.experimental.get_device_details(cpu) == {}
+
+
+def _debug_functions():
+    @tf.function
+    def numerics(x):
+        tf.debugging.check_numerics(x, 'Bad!')
+        return tf.debugging.check_numerics(x, 'Bad!') * 2
+
+    @tf.function
+    def asserts(x):
+        tf.debugging.Assert(x > 0, [x])
+        tf.debugging.assert_equal(x, 1.0)
+        with tf.control_dependencies([tf.debugging.assert_positive(x)]):
+            return tf.identity(x)
+
+    @tf.function
+    def printing(x):
+        tf.print('printed', x)
+        return x
+    return numerics, asserts, printing
+
+
+def test_debug_stripper_and_other_options_as_tf(restore_config, capfd):
+    # TF 2.21: the guide's debug stripper example and its neighbours.
+    numerics, asserts, printing = _debug_functions()
+    with pytest.raises(tf.errors.InvalidArgumentError):
+        numerics(tf.constant(float('inf')))
+    with pytest.raises(tf.errors.InvalidArgumentError):
+        asserts(tf.constant(-1.0))
+    printing(tf.constant(2.0))
+    assert capfd.readouterr().err == 'printed 2\n'
+    tf.config.optimizer.set_experimental_options({'debug_stripper': True})
+    numerics, asserts, printing = _debug_functions()
+    assert float(numerics(tf.constant(float('inf')))) == float('inf')
+    assert float(asserts(tf.constant(-1.0))) == -1.0
+    printing(tf.constant(2.0))
+    assert capfd.readouterr().err == ''
+    with pytest.raises(tf.errors.InvalidArgumentError):   # eager ops are not stripped
+        tf.debugging.check_numerics(tf.constant(float('inf')), 'x')
+    # The meta optimizer off turns the stripper off too.
+    tf.config.optimizer.set_experimental_options({'disable_meta_optimizer': True})
+    with pytest.raises(tf.errors.InvalidArgumentError):
+        _debug_functions()[0](tf.constant(float('inf')))
+    # TF's report: its order, unknown names ignored, None back to the default.
+    tf.config.optimizer.set_experimental_options({'disable_meta_optimizer': None, 'bogus': 1,
+                                                  'constant_folding': False,
+                                                  'layout_optimizer': True})
+    assert list(tf.config.optimizer.get_experimental_options().items()) == [
+        ('layout_optimizer', True), ('constant_folding', False), ('debug_stripper', True),
+        ('disable_model_pruning', False), ('disable_meta_optimizer', False)]

@@ -178,17 +178,30 @@ def _format_dims(a, edge, depth):
     return '[' + spacing.join(parts) + ']'
 
 
+_ESCAPES = {'\n': '\\n', '\r': '\\r', '\t': '\\t', '"': '\\"', "'": "\\'", '\\': '\\\\'}
+
+
+def quote_string(value):
+    """A string element as TF shows it in a tensor: in double quotes, C-escaped (control
+    characters in octal) except for UTF-8 text, which is kept (TF's Utf8SafeCEscape)."""
+    text = value.decode(errors='replace') if isinstance(value, bytes) else str(value)
+    return '"' + ''.join(_ESCAPES.get(c) or (f'\\{ord(c):03o}' if ord(c) < 32 or ord(c) == 127
+                                             else c) for c in text) + '"'
+
+
 def _element(value, kind):
     if kind == 'O':
-        text = value.decode(errors='replace') if isinstance(value, bytes) else str(value)
-        return '"' + text.encode('unicode_escape').decode('ascii').replace('"', '\\"') + '"'
+        return quote_string(value)
     return _format_scalar(value, kind)
 
 
-def format_tensor(value, summarize=3):
-    """A tensor's value as tf.print shows it: '[1 2 ... 9]', nested rows on new lines."""
+def format_tensor(value, summarize=3, quote=False):
+    """A tensor's value as tf.print shows it: '[1 2 ... 9]', nested rows on new lines; `quote`:
+    a string scalar is quoted too (as everywhere but alone in tf.print)."""
     a = _printable_array(value)
     if a.ndim == 0:
+        if quote and a.dtype.kind == 'O':
+            return quote_string(a[()])
         return _format_scalar(a[()], a.dtype.kind)
     return _format_dims(a, -1 if summarize is None else int(summarize), 0)
 
@@ -222,13 +235,24 @@ def _template(inputs):
                 tensors.append(to_tensor(v, op='print'))
             else:
                 slots.append(v)
-        text = str(nest.pack_sequence_as(item, slots)).split('\x00')
+        text = str(_sorted_dicts(nest.pack_sequence_as(item, slots))).split('\x00')
         pieces.append([int(t) if i % 2 else t for i, t in enumerate(text)])
     return tuple(tuple(p) for p in pieces), tensors
 
 
+def _sorted_dicts(value):
+    """`value` with its dicts' keys in sorted order, as TF prints structures."""
+    if isinstance(value, dict):
+        return type(value)((k, _sorted_dicts(value[k])) for k in sorted(value))
+    if type(value) in (list, tuple):
+        return type(value)(_sorted_dicts(v) for v in value)
+    return value
+
+
 def _print_kernel(*arrays, template, output_stream, sep, end, summarize):
-    texts = [''.join(format_tensor(arrays[p], summarize) if isinstance(p, int) else p
+    # As TF: a string scalar printed alone is written as it is; anywhere else it is quoted.
+    quote = template != ((0,),)
+    texts = [''.join(format_tensor(arrays[p], summarize, quote) if isinstance(p, int) else p
                      for p in piece) for piece in template]
     line = sep.join(texts) + end
     if output_stream.startswith('file://'):

@@ -117,11 +117,7 @@ def as_string(input, precision=-1, scientific=False, shortest=False, width=-1, f
 # ---------------------------------------------------------------- format
 
 def _shown(array, summarize):
-    a = as_array(array)
-    if a.ndim == 0 and a.dtype.kind == 'O':  # a string scalar is quoted, as in a tensor
-        text = a[()].decode('utf-8', 'replace')
-        return '"' + text.encode('unicode_escape').decode('ascii').replace('"', '\\"') + '"'
-    return format_tensor(a, summarize)
+    return format_tensor(as_array(array), summarize, quote=True)  # a string scalar is quoted
 
 
 def _format_kernel(*arrays, pieces, summarize):
