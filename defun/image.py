@@ -20,6 +20,5 @@ __getattr__ = unsupported.missing_names(__name__, 'tf.image', {
     'adjust_jpeg_quality': 'image codecs', 'random_jpeg_quality': 'image codecs',
     'stateless_random_jpeg_quality': 'image codecs',
     'non_max_suppression_overlaps': None,
-    'combined_non_max_suppression': None,
     'generate_bounding_box_proposals': None,
     'resize_with_crop_or_pad_v1': None})
