@@ -95,4 +95,6 @@ SPECS = [
         b, s, 1, 2)[1], [np.array([[[[0, 0, 1, 1]], [[0, 0, 1, 0.9]]]], np.float32),
                          np.array([[[0.9, 0.2], [0.8, 0.7]]], np.float32)],
          lambda b, s: np.array([[0.9, 0.7]], np.float32), grad=False),
+    Spec('EncodeJpegVariableQuality', lambda x: tf.shape(tf.image.adjust_jpeg_quality(x, 80)),
+         [_U8], lambda x: np.array(x.shape, np.int32), grad=False),
 ]
