@@ -1,18 +1,13 @@
 """The public types of tracing, as TF's `tf.types.experimental`: TraceType (the protocol custom
 argument types implement through `__tf_tracing_type__`), TracingContext (what that method
 receives), and how a traced signature shows arguments that are not tensors (VariableSpec for
-Variables, UnknownArgument for objects keyed by identity); `type_spec_from_value`, TF's
-`tf.type_spec_from_value`, the spec of a tensor, composite, Variable or convertible value."""
+Variables, UnknownArgument for objects keyed by identity)."""
 import abc
 
 from defun.core import dtypes
-from defun.core.composite import CompositeTensor, spec_of
-from defun.core.shapes import TensorShape, TensorSpec
-from defun.core.tensor import Tensor, convert_to_tensor
-from defun.core.variable_base import is_variable
+from defun.core.shapes import TensorShape
 
-__all__ = ['TraceType', 'TracingContext', 'VariableSpec', 'UnknownArgument', 'TypeText',
-           'type_spec_from_value']
+__all__ = ['TraceType', 'TracingContext', 'VariableSpec', 'UnknownArgument', 'TypeText']
 
 
 class TraceType(metaclass=abc.ABCMeta):
@@ -98,19 +93,3 @@ class TypeText:
         return self.text
 
     __str__ = __repr__
-
-
-def type_spec_from_value(value):
-    """The TypeSpec of `value`: a composite's own spec, a VariableSpec for a Variable, else the
-    TensorSpec of the tensor `value` converts to (TF's tf.type_spec_from_value)."""
-    if isinstance(value, CompositeTensor):
-        return spec_of(value)
-    if is_variable(value):
-        return VariableSpec(value.shape, value.dtype, value.trainable)
-    if not isinstance(value, Tensor):
-        try:
-            value = convert_to_tensor(value)
-        except (TypeError, ValueError) as e:
-            raise TypeError(f'type_spec_from_value: Could not build a TypeSpec for {value!r} of '
-                            f'unsupported type {type(value)}.') from e
-    return TensorSpec(value.shape, value.dtype)

@@ -41,6 +41,7 @@ TESTED_ELSEWHERE = {
     'StatefulPartitionedCall': 'tests/function/test_compiled_gradients.py',
     'CustomGradient': 'tests/function/test_compiled_gradients.py, tests/test_custom_gradient.py',
     'EagerPyFunc': 'tests/function/test_compiled_gradients.py',
+    'EagerPyFuncGrad': 'tests/function/test_compiled_call_gradients.py',
     'PyFunc': 'tests/function/test_compiled_gradients.py',
     'RandomStandardNormal': 'tests/test_random.py (statistics, seeding, graph mode)',
     'RandomUniform': 'tests/test_random.py',

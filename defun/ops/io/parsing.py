@@ -168,7 +168,8 @@ def _parse_infer(serialized, *defaults, config):
     return feature_output_specs(batch_lead(serialized), config)
 
 
-PARSE_EXAMPLE = define_op('ParseExample', _parse_kernel, _parse_infer, None, num_outputs=None)
+PARSE_EXAMPLE = define_op('ParseExample', _parse_kernel, _parse_infer, None, num_outputs=None,
+                          inputs=())  # defun's inputs are laid out otherwise
 
 
 def parse_example_outputs(serialized, defaults, config, name=None):

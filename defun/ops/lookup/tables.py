@@ -45,7 +45,8 @@ def _find_infer(keys, values, query, default):
     return values.dtype, None if q is None or v is None else q + v[1:]
 
 
-LOOKUP_TABLE_FIND = define_op('LookupTableFind', _find_kernel, _find_infer, None)
+LOOKUP_TABLE_FIND = define_op('LookupTableFind', _find_kernel, _find_infer, None,
+                              inputs=())  # the table's arrays, not TF's handle
 
 
 class KeyValueTensorInitializer:

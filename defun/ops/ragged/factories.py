@@ -16,7 +16,7 @@ from defun.ops.array.transform import transpose
 from defun.ops.math.segments import unsorted_segment_sum
 from defun.ops.debugging.asserts import assert_equal, assert_less, assert_non_negative
 from defun.ops.framework.base_ops import cast, reshape, shape as shape_of
-from defun.ops.math.exports import maximum, reduce_sum, subtract
+from defun.ops.math.exports import ceil, maximum, reduce_sum, subtract
 from defun.ops.ragged import row_ops
 from defun.ops.ragged.indexing import gather_rows
 from defun.ops.ragged.ragged_tensor import RaggedTensor
@@ -110,12 +110,14 @@ def range(starts, limits=None, deltas=1, dtype=None, name=None,  # noqa: A001 - 
     """Row i is tf.range(starts[i], limits[i], deltas[i]) (arguments broadcast)."""
     if limits is None:
         starts, limits = 0, starts
-    starts, limits, deltas = (convert_to_tensor(v, dtype=dtype) for v in (starts, limits, deltas))
+    starts, limits, deltas = _matching_dtype((starts, limits, deltas), dtype)
     n = maximum(maximum(_size(starts), _size(limits)), _size(deltas))
     starts, limits, deltas = (v + cast(range_(n) * 0, v.dtype) if v.shape.rank == 0 else v
                               for v in (starts, limits, deltas))
     span = subtract(limits, starts)
-    counts = cast(maximum((span + deltas - _sign(deltas)) // deltas, 0), row_splits_dtype)
+    steps = ceil(span / deltas) if starts.dtype.is_floating else \
+        (span + deltas - _sign(deltas)) // deltas
+    counts = cast(maximum(steps, 0), row_splits_dtype)
     splits = row_ops.splits_from_lengths(counts)
     rowids = row_ops.rowids_of(splits)
     position = subtract(range_(splits[-1], dtype=row_splits_dtype), cast(
@@ -123,6 +125,20 @@ def range(starts, limits=None, deltas=1, dtype=None, name=None,  # noqa: A001 - 
     values = gather(starts, rowids) + cast(position, starts.dtype) * \
         gather(deltas, rowids)
     return RaggedTensor.from_row_splits(values, splits, validate=False)
+
+
+_RANGE_DTYPES = (dtypes.int32, dtypes.int64, dtypes.float32, dtypes.float64)
+
+
+def _matching_dtype(values, dtype):
+    """The arguments as tensors of `dtype`, or (as TF) of the widest of their own dtypes in
+    int32 < int64 < float32 < float64."""
+    if dtype is not None:
+        return [convert_to_tensor(v, dtype=dtype) for v in values]
+    tensors = [convert_to_tensor(v) for v in values]
+    ranks = [_RANGE_DTYPES.index(t.dtype) if t.dtype in _RANGE_DTYPES else -1 for t in tensors]
+    target = tensors[ranks.index(max(ranks))].dtype
+    return [t if t.dtype == target else cast(t, target) for t in tensors]
 
 
 def _size(t):
