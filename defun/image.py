@@ -10,6 +10,7 @@ from defun.ops.image.suppression import *  # noqa: F401,F403
 from defun.ops.image.boxes import *  # noqa: F401,F403
 from defun.ops.image.distorted_box import *  # noqa: F401,F403
 from defun.ops.image.similarity import *  # noqa: F401,F403
+from defun.ops.image.jpeg_quality import *  # noqa: F401,F403
 from defun.ops.image.codecs import (decode_png, decode_jpeg, decode_gif, decode_bmp,  # noqa: F401
                                     decode_image, encode_png, encode_jpeg, extract_jpeg_shape,
                                     is_jpeg)
@@ -17,9 +18,6 @@ from defun.ops.image.codecs import (decode_png, decode_jpeg, decode_gif, decode_
 
 __getattr__ = unsupported.missing_names(__name__, 'tf.image', {
     'decode_and_crop_jpeg': 'image codecs',
-    'adjust_jpeg_quality': 'image codecs', 'random_jpeg_quality': 'image codecs',
-    'stateless_random_jpeg_quality': 'image codecs',
     'non_max_suppression_overlaps': None,
-    'combined_non_max_suppression': None,
     'generate_bounding_box_proposals': None,
     'resize_with_crop_or_pad_v1': None})

@@ -52,3 +52,15 @@ def test_type_spec_from_value():
         'SparseTensorSpec(TensorShape([1, 2]), tf.int32)'
     with pytest.raises(TypeError, match='Could not build a TypeSpec for'):
         tf.type_spec_from_value(object())
+
+
+def test_repr_lays_rows_out_as_tf():
+    assert repr(tf.ragged.constant([[1, 2], [3, 4]])) == '<tf.RaggedTensor [[1, 2],\n [3, 4]]>'
+    assert repr(tf.ragged.constant([[1, 2], [3], []])) == '<tf.RaggedTensor [[1, 2], [3], []]>'
+    assert repr(tf.ragged.constant([[[3, 4]], [[1, 2], [5, 6]], []])) == \
+        '<tf.RaggedTensor [[[3, 4]], [[1, 2],\n            [5, 6]], []]>'
+    assert repr(tf.ragged.constant([['a'], ['b', 'c']])) == "<tf.RaggedTensor [[b'a'], [b'b', b'c']]>"
+    assert repr(tf.ragged.constant([[[1, 2], [3, 4]], [[5, 6]]], ragged_rank=1)) == \
+        '<tf.RaggedTensor [[[1, 2],\n  [3, 4]], [[5, 6]]]>'
+    assert repr(tf.RaggedTensor.from_row_lengths(tf.zeros([4, 0]), [1, 3])) == \
+        '<tf.RaggedTensor [[[]], [[], [], []]]>'

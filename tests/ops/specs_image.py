@@ -91,4 +91,10 @@ SPECS = [
          lambda s: tf.image.sample_distorted_bounding_box(
              s, [[[0.0, 0.0, 1.0, 1.0]]], seed=1, area_range=(1.0, 1.0))[1],
          [np.array([3, 3, 1], np.int32)], lambda s: np.array([3, 3, -1], np.int32), grad=False),
+    Spec('CombinedNonMaxSuppression', lambda b, s: tf.image.combined_non_max_suppression(
+        b, s, 1, 2)[1], [np.array([[[[0, 0, 1, 1]], [[0, 0, 1, 0.9]]]], np.float32),
+                         np.array([[[0.9, 0.2], [0.8, 0.7]]], np.float32)],
+         lambda b, s: np.array([[0.9, 0.7]], np.float32), grad=False),
+    Spec('EncodeJpegVariableQuality', lambda x: tf.shape(tf.image.adjust_jpeg_quality(x, 80)),
+         [_U8], lambda x: np.array(x.shape, np.int32), grad=False),
 ]

@@ -28,9 +28,10 @@ _MODES = {1: 'L', 2: 'LA', 3: 'RGB', 4: 'RGBA'}
 _SIGNATURES = {b'\x89PNG': 'png', b'\xff\xd8\xff': 'jpeg', b'GIF8': 'gif', b'BM': 'bmp'}
 
 
-def _pillow(op):
+def require_pillow(op, namespace='tf.io'):
+    """NotInDefunError naming the `image` extra when Pillow is not installed."""
     if Image is None:
-        raise NotInDefunError(f'tf.io.{op} needs the optional image codecs: pip install '
+        raise NotInDefunError(f'{namespace}.{op} needs the optional image codecs: pip install '
                               f"'defun[image]' (Pillow)")
 
 
@@ -92,7 +93,7 @@ DECODE_IMAGE = define_op('DecodeImage', _decode_kernel, _decode_infer, None)
 
 
 def _decode(contents, channels, dtype, expected, op, animations=False, name=None):
-    _pillow(op)
+    require_pillow(op)
     if channels not in (0, 1, 2, 3, 4):
         raise ValueError(f'{op}: channels must be 0, 1, 2, 3 or 4, got {channels}')
     attrs = {'channels': int(channels), 'dtype': dtypes.as_dtype(dtype).name,
@@ -151,7 +152,7 @@ ENCODE_IMAGE = define_op('EncodeImage', _encode_kernel, lambda image, **a: (dtyp
 
 
 def _encode(image, kind, quality, op, name):
-    _pillow(op)
+    require_pillow(op)
     x = to_tensor(image, name='image', op=op)
     d = dims(x)
     if d is not None and (len(d) != 3 or d[-1] not in (1, 2, 3, 4, None)):
@@ -199,6 +200,6 @@ EXTRACT_JPEG_SHAPE = define_op('ExtractJpegShape', _jpeg_shape_kernel,
 
 def extract_jpeg_shape(contents, output_type=dtypes.int32, name=None):
     """[height, width, channels] of a JPEG image, without decoding its pixels."""
-    _pillow('extract_jpeg_shape')
+    require_pillow('extract_jpeg_shape')
     return apply_op(EXTRACT_JPEG_SHAPE, (string_input(contents, 'extract_jpeg_shape', 'contents'),),
                     {'output_type': dtypes.as_dtype(output_type).name}, name)

@@ -16,7 +16,7 @@ from defun.ops.math.exports import maximum, minimum, reduce_max, subtract
 from defun.ops.ragged import row_ops
 from defun.ops.sparse.sparse_tensor import SparseTensor
 
-__all__ = ['from_tensor', 'to_tensor', 'to_sparse', 'bounding_shape', 'to_list', 'numpy']
+__all__ = ['from_tensor', 'to_tensor', 'to_sparse', 'bounding_shape', 'to_list', 'numpy', 'text']
 
 
 def _ragged(value):
@@ -121,6 +121,20 @@ def to_list(rt):
     inner = to_list(rt.values) if _ragged(rt.values) else \
         np.asarray(rt.values).tolist()
     return [inner[splits[i]:splits[i + 1]] for i in range(len(splits) - 1)]
+
+
+def _element_text(x):
+    if isinstance(x, np.ndarray):
+        # array2string gives an empty array as `[]` whatever its shape; TF writes `[[], []]`.
+        return np.array2string(x, separator=', ') if x.size else repr(x.tolist())
+    return str(x)
+
+
+def text(rt):
+    """The text of an eager ragged tensor's values as TF prints it: numpy's layout of each
+    row (a uniform tensor wraps like a numpy array), elements separated by commas."""
+    with np.printoptions(formatter={'all': _element_text}):
+        return _element_text(numpy(rt))
 
 
 def numpy(rt):

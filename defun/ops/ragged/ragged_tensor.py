@@ -278,7 +278,7 @@ class RaggedTensor(CompositeTensor):
 
     def __repr__(self):
         if _is_eager(self):
-            return f'<tf.RaggedTensor {self.to_list()}>'
+            return f'<tf.RaggedTensor {conversions.text(self)}>'
         return f'tf.RaggedTensor(values={self._values!s}, row_splits={self._row_splits!s})'
 
     __str__ = __repr__
