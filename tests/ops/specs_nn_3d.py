@@ -1,7 +1,7 @@
 """Specs for the 3-D convolution and pooling ops (defun/ops/nn/conv3d.py, pool3d.py), with numpy
 references written from TF's definitions: SAME/VALID geometry per dim, a loop over the filter's
 taps (not im2col), pooling windows read one by one, adjoints built by finite construction.
-MaxPool3D and its gradients take no float64 in TF, so their specs run in float32 on values
+MaxPool3D, AvgPool3D and their gradients take no float64 in TF (its CPU kernels), so their specs run in float32 on values
 spaced apart (no ties); float32 differences of the projected sum are good to a few percent, so
 their tolerance is 0.05, where a gradient routed to a wrong input is off by at least 0.5 (the
 projection's weights are in [0.5, 1.5]). Their gradients are also checked against TF's in test_nn_window_tf.py."""
@@ -68,6 +68,10 @@ _POOL = {'ksize': (2, 2, 2), 'strides': (1, 2, 1), 'padding': 'SAME'}
 _X = _spaced(1, 3, 4, 3, 2)
 _W = rand(2, 2, 3, 2, 3, seed=1)
 
+def _f32(x):
+    return np.asarray(x, np.float32)
+
+
 SPECS = [
     Spec('Conv3D', lambda x, w: tf.nn.conv3d(x, w, [1, 1, 1, 1, 1], 'VALID'),
          [rand(2, 3, 4, 3, 2), rand(2, 2, 2, 2, 3)], _np_conv3d),
@@ -97,12 +101,12 @@ SPECS = [
     Spec('MaxPool3DGradGrad', lambda gg: apply_op(nn_pool3d.MAX_POOL3D_GRAD_GRAD, (
         tf.constant(_X), apply_op(nn_pool3d.MAX_POOL3D, (tf.constant(_X),), _POOL), gg), _POOL),
         [_spaced(1, 3, 4, 3, 2, seed=3)], None, grad_tol=0.05),
-    Spec('AvgPool3D', lambda x: tf.nn.avg_pool3d(x, 2, 2, 'SAME'), [rand(2, 3, 4, 5, 2)],
-         lambda x: _np_pool3d(x, 2, 2, 'SAME', np.mean)),
+    Spec('AvgPool3D', lambda x: tf.nn.avg_pool3d(x, 2, 2, 'SAME'), [_spaced(2, 3, 4, 5, 2, seed=4)],
+         lambda x: _np_pool3d(x, 2, 2, 'SAME', np.mean), grad_tol=0.05),
     Spec('AvgPool3D', lambda x: tf.nn.pool(x, [2, 1, 3], 'AVG', padding='VALID'),
-         [rand(1, 3, 2, 4, 2)], None, id='pool'),
+         [_spaced(1, 3, 2, 4, 2, seed=5)], None, grad_tol=0.05, id='pool'),
     Spec('AvgPool3DGrad', lambda g: apply_op(nn_pool3d.AVG_POOL3D_GRAD, (
-        tf.constant([1, 3, 4, 3, 2]), g), _POOL), [rand(1, 3, 2, 3, 2)],
-        lambda g: _adjoint(lambda x: _np_pool3d(x, 2, 1, 'SAME', np.mean)[:, :, ::2], (
-            1, 3, 4, 3, 2), g)),
+        tf.constant([1, 3, 4, 3, 2]), g), _POOL), [_spaced(1, 3, 2, 3, 2, seed=6)],
+        lambda g: _f32(_adjoint(lambda x: _np_pool3d(x, 2, 1, 'SAME', np.mean)[:, :, ::2], (
+            1, 3, 4, 3, 2), g)), grad_tol=0.05),
 ]
