@@ -13,7 +13,7 @@ from defun.core.shapes import TensorShape, TensorSpec
 from defun.core.tensor import Tensor, convert_to_tensor
 
 from defun.data import structure
-from defun.data.base import INFINITE, UNKNOWN, Dataset, check_count, register
+from defun.data.base import INFINITE, UNKNOWN, Dataset, check_count, opens_inputs, register
 from defun.data.structure import DatasetSpec
 
 __all__ = []
@@ -69,8 +69,9 @@ class _BatchDataset(Dataset):
         self._cardinality = _batched_cardinality(input_dataset._cardinality, self._size,
                                                  self._drop)
 
-    def flat_iterator(self):
-        for group in _groups(self._inputs[0].flat_iterator(), self._size, self._drop):
+    @opens_inputs
+    def flat_iterator(self, upstream):
+        for group in _groups(upstream, self._size, self._drop):
             yield tuple([_stack(column) for column in zip(*group)])
 
 
@@ -86,8 +87,9 @@ class _UnbatchDataset(Dataset):
         self._inputs = (input_dataset,)
         self._cardinality = INFINITE if input_dataset._cardinality == INFINITE else UNKNOWN
 
-    def flat_iterator(self):
-        for element in self._inputs[0].flat_iterator():
+    @opens_inputs
+    def flat_iterator(self, upstream):
+        for element in upstream:
             sizes = [len(a) for a in element]
             if any(s != sizes[0] for s in sizes):
                 bad = next(i for i, s in enumerate(sizes) if s != sizes[0])
@@ -147,8 +149,9 @@ class _PaddedBatchDataset(Dataset):
         self._cardinality = _batched_cardinality(input_dataset._cardinality, self._size,
                                                  self._drop)
 
-    def flat_iterator(self):
-        for group in _groups(self._inputs[0].flat_iterator(), self._size, self._drop):
+    @opens_inputs
+    def flat_iterator(self, upstream):
+        for group in _groups(upstream, self._size, self._drop):
             yield tuple([self._pad(column, shape, value) for column, shape, value in
                          zip(zip(*group), self._shapes, self._values)])
 
@@ -209,10 +212,11 @@ class _WindowDataset(Dataset):
         return tuple(_WindowElementDataset([e[i] for e in taken], spec)
                      for i, spec in enumerate(self._specs))
 
-    def flat_iterator(self):
+    @opens_inputs
+    def flat_iterator(self, upstream):
         span = (self._size - 1) * self._stride + 1
         buffer, skip = [], 0
-        for element in self._inputs[0].flat_iterator():
+        for element in upstream:
             if skip:
                 skip -= 1
                 continue
