@@ -60,6 +60,11 @@ class AutoTrackable(Trackable):
             if is_trackable(value):
                 self._track_trackable(value, name, overwrite=True)
         object.__setattr__(self, name, value)
+        # The assignment may complete a restoration waiting for this attribute (an optimizer's
+        # slots, created after a checkpoint was restored into it).
+        if self.__dict__.get(defun_trackable.PENDING_ATTRIBUTE) and \
+                name != defun_trackable.PENDING_ATTRIBUTE:
+            defun_trackable.restore_deferred(self)
 
     def __delattr__(self, name):
         dependencies = self.__dict__.get(_DEPENDENCIES)
