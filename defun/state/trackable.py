@@ -30,7 +30,8 @@ from defun.state.variables import Variable
 
 __all__ = ['AutoTrackable', 'Saveable', 'ListWrapper', 'DictWrapper', 'wrap', 'can_wait',
            'children', 'child', 'is_trackable', 'defer', 'restore_deferred', 'PENDING_ATTRIBUTE',
-           'speaks_tf_protocol', 'saved_tensors', 'restore_tensors']
+           'speaks_tf_protocol', 'saved_tensors', 'restore_tensors', 'saved_model_children',
+           'wrapped_variable']
 
 # The attribute holding an object's pending restorations; never itself part of the object graph.
 PENDING_ATTRIBUTE = '_pending_restorations'
@@ -341,6 +342,21 @@ def saved_tensors(obj):
 def restore_tensors(obj, tensors):
     """Gives a TF-protocol object back the {name: value} it saved."""
     obj._restore_from_tensors(tensors)
+
+
+def saved_model_children(obj):
+    """{name: value} a TF-protocol object lists for a SavedModel (its dependencies and the
+    tf.functions it offers, such as a Keras model's `_default_save_signature`)."""
+    return dict(obj._trackable_children('savedmodel')) if speaks_tf_protocol(obj) else {}
+
+
+def wrapped_variable(obj):
+    """The defun Variable a TF-protocol object saves as its value (a Keras variable keeps one
+    among its attributes), or None: a SavedModel stores the object as that Variable."""
+    if not saved_tensors(obj):
+        return None
+    found = [v for v in vars(obj).values() if isinstance(v, Variable)]
+    return found[0] if len(found) == 1 else None
 
 
 def _holds_trackable(value):

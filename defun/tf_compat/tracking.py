@@ -8,6 +8,8 @@ the object (`_self_setattr_tracking`) or for the duration of a method
 """
 import functools
 
+from defun.functions.concrete import ConcreteFunction
+from defun.functions.function import Function
 from defun.state import trackable as defun_trackable
 
 __all__ = ['Trackable', 'AutoTrackable', 'no_automatic_dependency_tracking', 'is_trackable']
@@ -53,6 +55,23 @@ def is_trackable(value):
 
 class AutoTrackable(Trackable):
     """A Trackable that tracks the trackables assigned to its attributes (TF's AutoTrackable)."""
+
+    def _trackable_children(self, save_type='checkpoint', **kwargs):
+        """Its dependencies; for a SavedModel also the tf.functions among its attributes
+        (properties included, as TF reads them through `dir`)."""
+        children = super()._trackable_children(save_type, **kwargs)
+        if save_type != 'savedmodel':
+            return children
+        for name in dir(self):
+            if name in children:
+                continue
+            try:
+                value = getattr(self, name, None)
+            except Exception:   # as TF: an attribute that fails to compute is not a function
+                continue
+            if isinstance(value, (Function, ConcreteFunction)):
+                children[name] = value
+        return children
 
     def __setattr__(self, name, value):
         if getattr(self, '_self_setattr_tracking', True) and not name.startswith('_self_'):

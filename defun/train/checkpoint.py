@@ -22,7 +22,7 @@ from defun.train import checkpoint_format, checkpoint_state
 from defun.state.variables import Variable
 
 __all__ = ['Checkpoint', 'CheckpointLoadStatus', 'InitializationOnlyStatus', 'object_graph',
-           'is_chief', 'wait_for_chief']
+           'is_chief', 'wait_for_chief', 'saved_value']
 
 VALUE_SUFFIX = '/.ATTRIBUTES/VARIABLE_VALUE'
 # TF's names for dtypes in its restore error (its DataTypeString), where they differ from ours.
@@ -72,7 +72,7 @@ def _saved_attribute(obj):
     return next(iter(tensors), None)
 
 
-def _saved_value(obj):
+def saved_value(obj):
     """The array a checkpoint stores for `obj` (one with a `_saved_attribute`)."""
     if isinstance(obj, Saveable):
         return obj.save_state()
@@ -281,7 +281,7 @@ class Checkpoint(AutoTrackable):
         file_prefix = os.fspath(file_prefix)
         nodes, objects, _ = object_graph(self)
         with context.init_scope():
-            values = {node['value']: _saved_value(obj)
+            values = {node['value']: saved_value(obj)
                       for node, obj in zip(nodes, objects) if node['value'] is not None}
         if is_chief():
             checkpoint_format.write(file_prefix, nodes, values)
