@@ -16,7 +16,7 @@ for optimizer in ['adam', tf.keras.optimizers.Nadam(0.01), tf.keras.optimizers.R
     ])
     model.compile(optimizer=optimizer, loss='sparse_categorical_crossentropy')
     history = model.fit(x, y, epochs=2, batch_size=8, verbose=0)
-    print(model.optimizer.name, 'loss', history.history['loss'])
+    print(type(model.optimizer).__name__, 'loss', history.history['loss'])
     print('embeddings', model.layers[0].embeddings.numpy()[:2].ravel().tolist())
 with tf.GradientTape() as tape:
     model = tf.keras.layers.Embedding(4, 2, embeddings_initializer='ones')
