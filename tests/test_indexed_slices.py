@@ -42,3 +42,27 @@ def test_sparse_updates_refuse_dense_deltas_and_bad_rows():
     with pytest.raises(tf.errors.InvalidArgumentError):
         v.scatter_add(tf.IndexedSlices(tf.constant([1.]), tf.constant([7])))
     assert v.numpy().tolist() == [1., 2.]
+
+
+def test_cond_branches_of_slices_get_int64_indices_as_tf():
+    @tf.function
+    def pick(p):
+        a = tf.IndexedSlices(tf.ones([2, 2]), tf.constant([0, 1]), tf.constant([3, 2]))
+        b = tf.IndexedSlices(tf.ones([1, 2]) * 2, tf.constant([2], tf.int64), tf.constant([3, 2]))
+        r = tf.cond(p, lambda: a, lambda: b)
+        return r.indices, r.values
+    for p, rows, values in [(True, [0, 1], [[1., 1.], [1., 1.]]), (False, [2], [[2., 2.]])]:
+        indices, got = pick(tf.constant(p))
+        assert indices.dtype == tf.int64 and indices.numpy().tolist() == rows
+        assert got.numpy().tolist() == values
+
+
+def test_cast_keeps_composite_structure():
+    s = tf.cast(tf.IndexedSlices(tf.constant([[1.5, 2.5]]), tf.constant([1]), tf.constant([2, 2])),
+                tf.int32)
+    assert isinstance(s, tf.IndexedSlices) and s.values.dtype == tf.int32
+    assert s.values.numpy().tolist() == [[1, 2]] and s.indices.numpy().tolist() == [1]
+    sp = tf.cast(tf.sparse.SparseTensor([[0, 1]], [2.7], [2, 2]), tf.int64)
+    assert isinstance(sp, tf.sparse.SparseTensor) and sp.values.numpy().tolist() == [2]
+    rt = tf.cast(tf.ragged.constant([[1, 2], [3]]), tf.float32)
+    assert rt.dtype == tf.float32 and rt.to_list() == [[1.0, 2.0], [3.0]]

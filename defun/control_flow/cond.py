@@ -17,6 +17,7 @@ from defun.control_flow import subgraph as cf
 from defun.control_flow.cond_ops import create
 from defun.graphs.operation import GraphTensor
 from defun.ops.framework import base_ops
+from defun.ops.framework.indexed_slices import IndexedSlices
 from defun.core.tensor import Tensor
 
 __all__ = ['cond', 'case', 'switch_case']
@@ -129,6 +130,7 @@ def _build(kind, selector, fns, labels, name):
         g = cf.new_subgraph(f'{name}_{label}')
         results.append(cf.trace_into(g, fn))
         graphs.append(g)
+    results = _match_slices_indices(graphs, results)
     flat = _check_outputs(results, labels, name)
     for g, outputs in zip(graphs, flat):
         g.outputs = [t for t in outputs if t is not None]
@@ -138,6 +140,31 @@ def _build(kind, selector, fns, labels, name):
     it = iter(outputs)
     full = [None if t is None else next(it) for t in flat[0]]
     return cf.pack(results[0], full) if results[0] is not None else None
+
+
+def _match_slices_indices(graphs, results):
+    """Branches returning IndexedSlices whose indices differ in dtype get int64 indices, as TF's
+    cond makes them match (one branch's rows from tf.where, another's from a gather's int32)."""
+    try:
+        leaves = [nest.flatten(r) for r in results]
+        positions = list(zip(*leaves))
+    except (TypeError, ValueError):
+        return results   # a structure mismatch: _check_outputs says so
+    if len({len(f) for f in leaves}) != 1:
+        return results
+    for i, outs in enumerate(positions):
+        if not all(isinstance(o, IndexedSlices) for o in outs) or \
+                len({o.indices.dtype for o in outs}) == 1:
+            continue
+        for g, branch in zip(graphs, leaves):
+            if branch[i].indices.dtype is dtypes.int32:
+                branch[i] = cf.trace_into(g, _int64_indices, branch[i])
+    return [r if r is None else nest.pack_sequence_as(r, f) for r, f in zip(results, leaves)]
+
+
+def _int64_indices(slices):
+    return IndexedSlices(slices.values, base_ops.cast(slices.indices, dtypes.int64),
+                         slices.dense_shape)
 
 
 def _check_outputs(results, labels, name):

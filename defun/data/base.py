@@ -11,6 +11,7 @@ a dataset is a variant tensor whose run-time value is an eager dataset (see grap
 built from graph tensors is a template that is rebound to their values when the graph runs.
 """
 import copy
+import functools
 
 from defun.core import context, dtypes, nest
 from defun.core.composite import TypeSpec
@@ -20,6 +21,7 @@ from defun.functions.trace_types import TraceType
 from defun.core.unsupported import KNOWN_GAPS, NotInDefunError
 
 __all__ = ['Dataset', 'DatasetSpec', 'ElementTraceType', 'VariantDataset', 'KINDS', 'register',
+           'opens_inputs',
            'count_or_tensor', 'resolved', 'check_count', 'INFINITE', 'UNKNOWN', 'AUTOTUNE']
 
 INFINITE = -1
@@ -42,6 +44,18 @@ def register(name):
         KINDS[name] = cls
         return cls
     return decorate
+
+
+def opens_inputs(generate):
+    """For a kind's `flat_iterator(self, *upstreams)` written as a generator over its inputs'
+    iterators: those iterators are made when this one is, not at its first read. TF's iterator
+    creation initializes the whole chain at once, and what happens then is observable: a
+    reshuffling shuffle below draws its next seeds, so an iterator made and never read still
+    moves the seeds of the ones made after it (as Keras's `fit` does once)."""
+    @functools.wraps(generate)
+    def flat_iterator(self):
+        return generate(self, *[dataset.flat_iterator() for dataset in self._inputs])
+    return flat_iterator
 
 
 def _kind(name):

@@ -15,7 +15,7 @@ from defun.core.tensor import Tensor, convert_to_tensor
 from defun.core.composite import is_type_spec
 from defun.data import structure
 from defun.data.composite_rows import Segments, batch_segment, unbatch_segment
-from defun.data.base import INFINITE, UNKNOWN, Dataset, check_count, register
+from defun.data.base import INFINITE, UNKNOWN, Dataset, check_count, opens_inputs, register
 from defun.data.structure import DatasetSpec
 
 __all__ = ['padding_value', 'padded_component_shape', 'pad_column']
@@ -74,12 +74,13 @@ class _BatchDataset(Dataset):
                                                  self._drop)
         self._segments = Segments(input_dataset.element_spec)
 
-    def flat_iterator(self):
+    @opens_inputs
+    def flat_iterator(self, upstream):
         if self._segments.composite:
-            for group in _groups(self._inputs[0].flat_iterator(), self._size, self._drop):
+            for group in _groups(upstream, self._size, self._drop):
                 yield _stack_composite(self._segments, group)
             return
-        for group in _groups(self._inputs[0].flat_iterator(), self._size, self._drop):
+        for group in _groups(upstream, self._size, self._drop):
             yield tuple([_stack(column) for column in zip(*group)])
 
 
@@ -113,12 +114,13 @@ class _UnbatchDataset(Dataset):
         self._cardinality = INFINITE if input_dataset._cardinality == INFINITE else UNKNOWN
         self._segments = Segments(input_dataset.element_spec)
 
-    def flat_iterator(self):
+    @opens_inputs
+    def flat_iterator(self, upstream):
         if self._segments.composite:
-            for element in self._inputs[0].flat_iterator():
+            for element in upstream:
                 yield from _composite_rows(self._segments, element)
             return
-        for element in self._inputs[0].flat_iterator():
+        for element in upstream:
             sizes = [len(a) for a in element]
             if any(s != sizes[0] for s in sizes):
                 bad = next(i for i, s in enumerate(sizes) if s != sizes[0])
@@ -200,8 +202,9 @@ class _PaddedBatchDataset(Dataset):
         self._cardinality = _batched_cardinality(input_dataset._cardinality, self._size,
                                                  self._drop)
 
-    def flat_iterator(self):
-        for group in _groups(self._inputs[0].flat_iterator(), self._size, self._drop):
+    @opens_inputs
+    def flat_iterator(self, upstream):
+        for group in _groups(upstream, self._size, self._drop):
             yield tuple([pad_column(column, shape, value) for column, shape, value in
                          zip(zip(*group), self._shapes, self._values)])
 
@@ -263,10 +266,11 @@ class _WindowDataset(Dataset):
         return tuple(_WindowElementDataset([e[start:stop] for e in taken], spec)
                      for spec, start, stop in self._segments.items)
 
-    def flat_iterator(self):
+    @opens_inputs
+    def flat_iterator(self, upstream):
         span = (self._size - 1) * self._stride + 1
         buffer, skip = [], 0
-        for element in self._inputs[0].flat_iterator():
+        for element in upstream:
             if skip:
                 skip -= 1
                 continue

@@ -16,7 +16,7 @@ from defun.core.tensor import Tensor
 from defun.ops.ragged.ragged_tensor import RaggedTensorSpec
 from defun.ops.sparse.sparse_tensor import SparseTensorSpec
 
-from defun.data.base import KINDS, Dataset, check_count, register
+from defun.data.base import KINDS, Dataset, check_count, opens_inputs, register
 from defun.data.composite_rows import Segments
 
 __all__ = ['dense_to_ragged_batch', 'dense_to_sparse_batch']
@@ -58,8 +58,9 @@ class _ToRaggedDataset(Dataset):
         self._after = nest.flatten(self.element_spec)
         self._cardinality = input_dataset._cardinality
 
-    def flat_iterator(self):
-        for element in self._inputs[0].flat_iterator():
+    @opens_inputs
+    def flat_iterator(self, upstream):
+        for element in upstream:
             out = []
             for (old, start, stop), new in zip(self._before, self._after):
                 if new is old:
@@ -101,9 +102,10 @@ class _SparseBatchDataset(Dataset):
         n = input_dataset._cardinality
         self._cardinality = n if n < 0 else -(-n // self._size)
 
-    def flat_iterator(self):
+    @opens_inputs
+    def flat_iterator(self, upstream):
         group = []
-        for (array,) in self._inputs[0].flat_iterator():
+        for (array,) in upstream:
             group.append(self._checked(np.asarray(array)))
             if len(group) == self._size:
                 yield self._sparse(group)

@@ -17,7 +17,7 @@ from defun.core.errors import InvalidArgumentError
 from defun.core.shapes import TensorShape, TensorSpec
 
 from defun.data import structure
-from defun.data.base import INFINITE, UNKNOWN, Dataset, check_count, register
+from defun.data.base import INFINITE, UNKNOWN, Dataset, check_count, opens_inputs, register
 from defun.data.batching import pad_column, padded_component_shape, padding_value
 from defun.data.functions import StructuredFunction
 from defun.data.structure import DatasetSpec
@@ -102,9 +102,10 @@ class _GroupByWindowDataset(Dataset):
         window = ListDataset(group, self._spec)
         return self._functions[1].flat((key, window))[0].flat_iterator()
 
-    def flat_iterator(self):
+    @opens_inputs
+    def flat_iterator(self, upstream):
         groups = {}
-        for element in self._inputs[0].flat_iterator():
+        for element in upstream:
             key = np.asarray(self._functions[0].flat(element)[0], np.int64)
             group = groups.setdefault(int(key), [])
             group.append(element)
@@ -165,9 +166,10 @@ class _BucketBySequenceLengthDataset(Dataset):
             out.append(pad_column(column, TensorShape(dims), value))
         return tuple(out)
 
-    def flat_iterator(self):
+    @opens_inputs
+    def flat_iterator(self, upstream):
         groups = {}
-        for element in self._inputs[0].flat_iterator():
+        for element in upstream:
             length = int(self._functions[0].flat(element)[0])
             bucket = bisect.bisect_right(self._boundaries, length)
             group = groups.setdefault(bucket, [])
@@ -201,9 +203,10 @@ class _RebatchDataset(Dataset):
         self.element_spec = nest.map_structure(one, input_dataset.element_spec)
         self._cardinality = INFINITE if input_dataset._cardinality == INFINITE else UNKNOWN
 
-    def flat_iterator(self):
+    @opens_inputs
+    def flat_iterator(self, upstream):
         pending, held, turn = [], 0, 0
-        for element in self._inputs[0].flat_iterator():
+        for element in upstream:
             pending.append(element)
             held += len(element[0])
             while held >= self._sizes[turn % len(self._sizes)]:

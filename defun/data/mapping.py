@@ -18,7 +18,8 @@ from defun.ops.framework.python_ops import stop_gradient
 from defun.core.shapes import TensorSpec
 
 from defun.data import structure
-from defun.data.base import AUTOTUNE, UNKNOWN, Dataset, check_count, register
+from defun.data.base import (AUTOTUNE, UNKNOWN, Dataset, check_count, opens_inputs,
+                             register)
 from defun.data.functions import StructuredFunction
 from defun.data.graph_ops import GraphIterator
 from defun.data.ordering import default_cycle_length
@@ -92,9 +93,10 @@ class _FilterDataset(Dataset):
         # TF does not know a filtered count even of an infinite input (it may keep none)
         self._cardinality = UNKNOWN
 
-    def flat_iterator(self):
+    @opens_inputs
+    def flat_iterator(self, upstream):
         run = self._functions[0].flat
-        for element in self._inputs[0].flat_iterator():
+        for element in upstream:
             if run(element)[0]:
                 yield element
 
@@ -107,9 +109,10 @@ class _TakeWhileDataset(Dataset):
         self.element_spec = input_dataset.element_spec
         self._cardinality = UNKNOWN
 
-    def flat_iterator(self):
+    @opens_inputs
+    def flat_iterator(self, upstream):
         run = self._functions[0].flat
-        for element in self._inputs[0].flat_iterator():
+        for element in upstream:
             if not run(element)[0]:
                 return
             yield element
@@ -132,9 +135,10 @@ class _FlatMapDataset(Dataset):
         self.element_spec = function.output_spec.element_spec
         self._cardinality = UNKNOWN
 
-    def flat_iterator(self):
+    @opens_inputs
+    def flat_iterator(self, upstream):
         run = self._functions[0].flat
-        for element in self._inputs[0].flat_iterator():
+        for element in upstream:
             yield from run(element)[0].flat_iterator()
 
 
@@ -152,11 +156,11 @@ class _InterleaveDataset(Dataset):
         if self._cycle < 1:
             raise InvalidArgumentError('cycle_length must be greater than zero.')
 
-    def flat_iterator(self):
+    @opens_inputs
+    def flat_iterator(self, upstream):
         """TF's order: a cycle of open iterators, `block` elements from each in turn; an
         exhausted slot is refilled from the input before moving on."""
         run = self._functions[0].flat
-        upstream = self._inputs[0].flat_iterator()
         slots = [None] * self._cycle
         index = block = opened = 0
         input_done = False

@@ -18,7 +18,7 @@ from defun.core.errors import FailedPreconditionError, InvalidArgumentError
 from defun.data import structure
 from defun.data.shuffle_stream import ShuffleSeeds, shuffled
 from defun.data.base import (AUTOTUNE, INFINITE, UNKNOWN, Dataset, check_count, count_or_tensor,
-                             register, resolved)
+                             opens_inputs, register, resolved)
 
 __all__ = ['assert_cardinality', 'base_seed', 'default_cycle_length', 'PREFETCH_AUTOTUNE_SIZE']
 
@@ -82,10 +82,16 @@ class _RepeatDataset(_Unary):
 
     def flat_iterator(self):
         count = resolved(self._tensors[0])
+        if count == 0:
+            return iter(())
+        # The first pass's iterator is made now, the others when the one before ends (as TF).
+        return self._repeating(self._input.flat_iterator(), count)
+
+    def _repeating(self, upstream, count):
         epochs = itertools.count() if count < 0 else range(count)
-        for _ in epochs:
+        for epoch in epochs:
             produced = False
-            for element in self._input.flat_iterator():
+            for element in upstream if epoch == 0 else self._input.flat_iterator():
                 produced = True
                 yield element
             if not produced:
@@ -154,7 +160,11 @@ class _ConcatenateDataset(Dataset):
             UNKNOWN if UNKNOWN in (a, b) else a + b)
 
     def flat_iterator(self):
-        return itertools.chain(self._inputs[0].flat_iterator(), self._inputs[1].flat_iterator())
+        return self._concatenated(self._inputs[0].flat_iterator())
+
+    def _concatenated(self, first):
+        yield from first
+        yield from self._inputs[1].flat_iterator()   # made when the first ends, as in TF
 
 
 @register('enumerate')
@@ -177,11 +187,11 @@ class CacheDataset(_Unary):
         cached = self._cached
         if cached is not None:
             return iter(cached)
-        return self._filling()
+        return self._filling(self._input.flat_iterator())
 
-    def _filling(self):
+    def _filling(self, upstream):
         elements = []
-        for element in self._input.flat_iterator():
+        for element in upstream:
             elements.append(element)
             yield element
         with self._lock:   # only a complete pass fills the cache, as in TF
@@ -221,13 +231,13 @@ class _PrefetchDataset(_Unary):
     def flat_iterator(self):
         if self._size == 0:
             return self._input.flat_iterator()
-        return self._prefetching()
+        return self._prefetching(self._input.flat_iterator())
 
-    def _prefetching(self):
+    def _prefetching(self, upstream):
         # The thread holds the queue and the stop flag, never this generator: dropping the
         # consumer closes the generator, whose `finally` stops the thread.
         q, stop = queue.Queue(self._size), threading.Event()
-        thread = threading.Thread(target=_producer, args=(self._input.flat_iterator(), q, stop),
+        thread = threading.Thread(target=_producer, args=(upstream, q, stop),
                                   name='tf.data prefetch', daemon=True)
         thread.start()
         try:
@@ -248,9 +258,10 @@ class _AssertCardinalityDataset(_Unary):
         self._expected = check_count(expected, 'expected_cardinality')
         super().__init__(input_dataset, self._expected)
 
-    def flat_iterator(self):
+    @opens_inputs
+    def flat_iterator(self, upstream):
         n = 0
-        for element in self._input.flat_iterator():
+        for element in upstream:
             n += 1
             if self._expected >= 0 and n > self._expected:
                 raise FailedPreconditionError(

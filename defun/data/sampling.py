@@ -12,7 +12,7 @@ from defun.core.errors import InvalidArgumentError
 from defun.core.tensor import convert_to_tensor
 
 from defun.data import structure
-from defun.data.base import INFINITE, UNKNOWN, Dataset, check_count, register
+from defun.data.base import INFINITE, UNKNOWN, Dataset, check_count, opens_inputs, register
 from defun.data.mapping import reduce_function
 from defun.data.ordering import base_seed
 from defun.data.shuffle_stream import ShuffleSeeds, Words
@@ -34,8 +34,9 @@ class _ShardDataset(Dataset):
         n = input_dataset._cardinality
         self._cardinality = n if n < 0 else max(0, -(-(n - self._index) // self._shards))
 
-    def flat_iterator(self):
-        for i, element in enumerate(self._inputs[0].flat_iterator()):
+    @opens_inputs
+    def flat_iterator(self, upstream):
+        for i, element in enumerate(upstream):
             if i % self._shards == self._index:
                 yield element
 
@@ -53,10 +54,11 @@ class _ScanDataset(Dataset):
         self.element_spec = function.output_spec[1]
         self._cardinality = input_dataset._cardinality
 
-    def flat_iterator(self):
+    @opens_inputs
+    def flat_iterator(self, upstream):
         run, n = self._functions[0].flat, self._n_state
         state = tuple(self._initial)
-        for element in self._inputs[0].flat_iterator():
+        for element in upstream:
             out = run(state + tuple(element))
             state = tuple(out[:n])
             yield tuple(out[n:])
@@ -75,9 +77,10 @@ class _UniqueDataset(Dataset):
         self.element_spec = spec
         self._cardinality = INFINITE if input_dataset._cardinality == INFINITE else UNKNOWN
 
-    def flat_iterator(self):
+    @opens_inputs
+    def flat_iterator(self, upstream):
         seen = set()
-        for element in self._inputs[0].flat_iterator():
+        for element in upstream:
             key = element[0].item() if element[0].ndim == 0 else element[0].tobytes()
             if key not in seen:
                 seen.add(key)
@@ -152,8 +155,9 @@ class _DirectedInterleaveDataset(Dataset):
         self.element_spec = spec
         self._cardinality = UNKNOWN
 
-    def flat_iterator(self):
-        iterators = [d.flat_iterator() for d in self._inputs]
+    @opens_inputs
+    def flat_iterator(self, *iterators):
+        iterators = list(iterators)
         live = [True] * len(iterators)
         for index in self._choose(live):
             if not 0 <= index < len(iterators):

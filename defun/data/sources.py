@@ -18,7 +18,7 @@ from defun.core.tensor import Tensor, convert_to_tensor
 from defun.core.composite import CompositeTensor, TypeSpec, is_type_spec
 from defun.data import structure
 from defun.data.composite_rows import Segments, unbatch_segment
-from defun.data.base import INFINITE, UNKNOWN, Dataset, register
+from defun.data.base import INFINITE, UNKNOWN, Dataset, opens_inputs, register
 from defun.ops.io.records import compression_of, decompressed
 
 __all__ = ['TextLineDataset', 'filenames_of', 'open_data_file', 'file_names_or_template',
@@ -165,8 +165,8 @@ class _ZipDataset(Dataset):
         self.element_spec = nest.map_structure(lambda d: d.element_spec, datasets)
         self._cardinality = _zip_cardinality([d._cardinality for d in self._inputs])
 
-    def flat_iterator(self):
-        iterators = [d.flat_iterator() for d in self._inputs]
+    @opens_inputs
+    def flat_iterator(self, *iterators):
         for parts in zip(*iterators):
             yield sum(parts, ())
 

@@ -11,11 +11,13 @@ __all__ = ['Binder', 'WeakMethod', 'weak_refs']
 class Binder:
     """Binds call arguments to the function's parameters, the same way for every call."""
 
-    def __init__(self, fn):
+    def __init__(self, fn, input_signature=None):
         try:
             self.signature = inspect.signature(fn)
         except (TypeError, ValueError):
             self.signature = None
+        if self.signature is not None and input_signature is not None:
+            self.signature = _spread_var_positional(self.signature, len(input_signature))
         params = list(self.signature.parameters.values()) if self.signature else []
         # Fast path: only plain positional parameters without defaults, called positionally.
         self.simple = bool(self.signature) and all(
@@ -40,6 +42,21 @@ class Binder:
         new = inspect.BoundArguments(self.signature, dict(zip(
             self.signature.parameters, values)))
         return new.args, new.kwargs
+
+
+def _spread_var_positional(signature, count):
+    """TF's view of `f(a, *args)` under an input_signature of `count` specs: the specs beyond
+    the named parameters bind to parameters `args_0`, `args_1`, ... (passed on as `*args`)."""
+    params = list(signature.parameters.values())
+    where = next((i for i, p in enumerate(params) if p.kind == p.VAR_POSITIONAL), None)
+    if where is None:
+        return signature
+    # Positional-only, as TF shows them, unless a named parameter before may be passed by name.
+    kind = inspect.Parameter.POSITIONAL_ONLY if all(
+        p.kind == p.POSITIONAL_ONLY for p in params[:where]) else inspect.Parameter.POSITIONAL_OR_KEYWORD
+    spread = [inspect.Parameter(f'{params[where].name}_{k}', kind)
+              for k in range(max(0, count - where))]
+    return signature.replace(parameters=params[:where] + spread + params[where + 1:])
 
 
 class WeakMethod:

@@ -70,7 +70,7 @@ class Function:
         self._reduce_retracing = reduce_retracing
         self._jit_compile = jit_compile
         self._input_signature = None if input_signature is None else tuple(input_signature)
-        self._binder = Binder(python_function)
+        self._binder = Binder(python_function, self._input_signature)
         # How many positional arguments the hot path in __call__ accepts (-1: never).
         self._all_positional = (len(self._binder.names) if self._binder.simple
                                 and input_signature is None else -1)
@@ -101,10 +101,6 @@ class Function:
 
     def experimental_get_tracing_count(self):
         return self._tracing_count
-
-    def concrete_functions(self):
-        """The ConcreteFunctions traced so far, in trace order (what a SavedModel keeps)."""
-        return list(self._cache.values())
 
     def pretty_printed_concrete_signatures(self, verbose=True):
         """Every cached trace's signature in TF's text, in trace order."""

@@ -213,7 +213,9 @@ class SignatureFunction:
         return self._concrete
 
     def __call__(self, *args, **kwargs):
-        if args:
+        if len(args) == 1 and len(self._names) == 1 and not kwargs:
+            kwargs = {self._names[0]: args[0]}   # TF's one exception: a lone input by position
+        elif args:
             raise TypeError(f'Binding inputs to tf.function failed due to `too many positional '
                             f'arguments`. Received args: {args!r} and kwargs: {kwargs!r}; a '
                             f'signature takes keyword arguments only: {", ".join(self._names)}.')

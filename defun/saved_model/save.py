@@ -24,9 +24,10 @@ from defun.saved_model.restored import SignatureMap
 from defun.saved_model.value_decoding import SAVED_TYPE_SPECS
 from defun.saved_model.layout import (FORMAT, VERSION, constants_path, graph_path,
                                       variables_prefix)
-from defun.state.trackable import AutoTrackable
+from defun.state.trackable import (AutoTrackable, saved_model_children, speaks_tf_protocol,
+                                   wrapped_variable)
 from defun.state.variables import Variable
-from defun.train.checkpoint import object_graph
+from defun.train.checkpoint import object_graph, saved_value
 from defun.train import checkpoint_format
 
 __all__ = ['save', 'function_entries']
@@ -52,7 +53,11 @@ def _parameters(python_function):
 
 def _functions_of(obj):
     """(name, function) for the tf.functions reachable as attributes of `obj` (methods bound to
-    it), in name order."""
+    it), in name order; for an object of TF's Trackable protocol (a Keras model), the functions
+    it lists for a SavedModel."""
+    if speaks_tf_protocol(obj):
+        return sorted((name, value) for name, value in saved_model_children(obj).items()
+                      if isinstance(value, Function))
     if not isinstance(obj, AutoTrackable):
         return []
     found = {}
@@ -87,6 +92,12 @@ class _Saver:
     def __init__(self, root):
         self.nodes, self.objects, _ = object_graph(root)
         self.node_of = {id(obj): i for i, obj in enumerate(self.objects)}
+        # A Keras variable is saved as the defun Variable it keeps, which functions capture.
+        self.variables = [obj if isinstance(obj, Variable) else wrapped_variable(obj)
+                          for obj in self.objects]
+        for i, variable in enumerate(self.variables):
+            if variable is not None:
+                self.node_of.setdefault(id(variable), i)
         self.arrays = {}
         self.library = []
         self.library_names = {}
@@ -142,11 +153,12 @@ class _Saver:
 
     def encode_objects(self):
         encoded = []
-        for node, obj in zip(self.nodes, self.objects):
+        for node, obj, variable in zip(self.nodes, self.objects, self.variables):
             entry = {'children': node['children'], 'kind': _kind(obj)}
-            if isinstance(obj, Variable):
-                entry.update(value=node['value'], dtype=obj.dtype.name, name=obj.name,
-                             trainable=obj.trainable, shape=self.writer.value(obj.shape, 'shape'))
+            if variable is not None:
+                entry.update(kind='variable', value=node['value'], dtype=variable.dtype.name,
+                             name=variable.name, trainable=variable.trainable,
+                             shape=self.writer.value(variable.shape, 'shape'))
             entry['functions'] = [[name, self._function(fn)] for name, fn in _functions_of(obj)]
             encoded.append(entry)
         return encoded
@@ -242,7 +254,7 @@ def _signatures(root, signatures, saver):
 def save(obj, export_dir, signatures=None, options=None):
     """Saves `obj` (a tf.Module or other trackable object), its Variables and its traced
     tf.functions to the directory `export_dir`, as `tf.saved_model.save`."""
-    if not isinstance(obj, AutoTrackable):
+    if not isinstance(obj, AutoTrackable) and not speaks_tf_protocol(obj):
         raise ValueError(f'Expected an object of type `Trackable`, such as `tf.Module` or a '
                          f'subclass of the `Trackable` class, for export. Got {obj!r} with type '
                          f'{type(obj)}.')
@@ -252,7 +264,7 @@ def save(obj, export_dir, signatures=None, options=None):
         saver = _Saver(obj)
         objects = saver.encode_objects()
         signature_map = _signatures(obj, signatures, saver)
-        values = {node['value']: o.numpy() for node, o in zip(saver.nodes, saver.objects)
+        values = {node['value']: saved_value(o) for node, o in zip(saver.nodes, saver.objects)
                   if node['value'] is not None}
     document = {'format': FORMAT, 'version': VERSION, 'objects': objects,
                 'library': saver.library, 'signatures': signature_map}

@@ -17,13 +17,21 @@ Lists and dicts assigned to an AutoTrackable's attribute are wrapped, as TF wrap
 itself an object that restorations can wait on: a restore that reaches an empty `ListWrapper`
 waits there, and an `append` that later puts a Variable at the saved index completes it. As
 TF's, a wrapper shares the list or dict it wraps: a change made through either is seen by both.
+
+Objects of libraries written for TF (Keras's layers, optimizers and variables) take part through
+TF's own Trackable protocol instead of attributes: they name their dependencies with
+`_trackable_children()` and give the tensors saved for themselves with `_serialize_to_tensors()`
+(taken back by `_restore_from_tensors`). Those method names are TF's interface to such libraries,
+so this module calls them on objects it did not define.
 """
 import copy
 
 from defun.state.variables import Variable
 
 __all__ = ['AutoTrackable', 'Saveable', 'ListWrapper', 'DictWrapper', 'wrap', 'can_wait',
-           'children', 'child', 'is_trackable', 'defer', 'restore_deferred', 'PENDING_ATTRIBUTE']
+           'children', 'child', 'is_trackable', 'defer', 'restore_deferred', 'PENDING_ATTRIBUTE',
+           'speaks_tf_protocol', 'saved_tensors', 'restore_tensors', 'saved_model_children',
+           'wrapped_variable']
 
 # The attribute holding an object's pending restorations; never itself part of the object graph.
 PENDING_ATTRIBUTE = '_pending_restorations'
@@ -309,12 +317,51 @@ def wrap(value):
 
 
 def can_wait(obj):
-    """True for the objects a pending restoration can wait on: AutoTrackables and wrappers."""
-    return isinstance(obj, (AutoTrackable, _Container))
+    """True for the objects a pending restoration can wait on: AutoTrackables, wrappers, and
+    objects of TF's Trackable protocol."""
+    return isinstance(obj, (AutoTrackable, _Container)) or speaks_tf_protocol(obj)
+
+
+def speaks_tf_protocol(value):
+    """Whether `value` names its dependencies through TF's Trackable protocol."""
+    return not isinstance(value, type) and callable(
+        getattr(type(value), '_trackable_children', None))
+
+
+def saved_tensors(obj):
+    """{name: tensor} that a TF-protocol object saves for itself (a Keras variable: its value);
+    {} for every other object."""
+    if not speaks_tf_protocol(obj):
+        return {}
+    try:
+        return dict(obj._serialize_to_tensors())
+    except NotImplementedError:
+        return {}
+
+
+def restore_tensors(obj, tensors):
+    """Gives a TF-protocol object back the {name: value} it saved."""
+    obj._restore_from_tensors(tensors)
+
+
+def saved_model_children(obj):
+    """{name: value} a TF-protocol object lists for a SavedModel (its dependencies and the
+    tf.functions it offers, such as a Keras model's `_default_save_signature`)."""
+    return dict(obj._trackable_children('savedmodel')) if speaks_tf_protocol(obj) else {}
+
+
+def wrapped_variable(obj):
+    """The defun Variable a TF-protocol object saves as its value (a Keras variable keeps one
+    among its attributes), or None: a SavedModel stores the object as that Variable."""
+    if not saved_tensors(obj):
+        return None
+    found = [v for v in vars(obj).values() if isinstance(v, Variable)]
+    return found[0] if len(found) == 1 else None
 
 
 def _holds_trackable(value):
-    if isinstance(value, (Variable, AutoTrackable, _Container, Saveable)):
+    if isinstance(value, (Variable, AutoTrackable, _Container, Saveable)) or \
+            speaks_tf_protocol(value):
         return True
     if isinstance(value, dict):
         return any(_holds_trackable(v) for v in value.values())
@@ -332,6 +379,9 @@ def children(obj):
     """The named checkpoint dependencies of `obj`, in the order a checkpoint visits them."""
     if isinstance(obj, (Variable, Saveable)):
         return []
+    if speaks_tf_protocol(obj):
+        return [(str(name), value) for name, value in
+                obj._trackable_children('checkpoint').items() if _holds_trackable(value)]
     if isinstance(obj, AutoTrackable):
         custom = getattr(type(obj), '__trackable_children__', None)
         items = custom(obj) if custom is not None else (

@@ -247,6 +247,13 @@ class Variable(VariableBase):
         factors = math_ops.unsorted_segment_prod(values, indices, rows)
         return self.assign(current * factors if mode == 'mul' else current / factors)
 
+    # -- TF's Trackable protocol, through which wrappers of a Variable (Keras's) save it
+    def _serialize_to_tensors(self):
+        return {'VARIABLE_VALUE': self.value()}
+
+    def _restore_from_tensors(self, restored_tensors):
+        return self.assign(restored_tensors['VARIABLE_VALUE'])
+
     # -- Python protocol
     def __repr__(self):
         if context.current_graph() is not None:

@@ -8,6 +8,8 @@ the object (`_self_setattr_tracking`) or for the duration of a method
 """
 import functools
 
+from defun.functions.concrete import ConcreteFunction
+from defun.functions.function import Function
 from defun.state import trackable as defun_trackable
 
 __all__ = ['Trackable', 'AutoTrackable', 'no_automatic_dependency_tracking', 'is_trackable']
@@ -54,12 +56,34 @@ def is_trackable(value):
 class AutoTrackable(Trackable):
     """A Trackable that tracks the trackables assigned to its attributes (TF's AutoTrackable)."""
 
+    def _trackable_children(self, save_type='checkpoint', **kwargs):
+        """Its dependencies; for a SavedModel also the tf.functions among its attributes
+        (properties included, as TF reads them through `dir`)."""
+        children = super()._trackable_children(save_type, **kwargs)
+        if save_type != 'savedmodel':
+            return children
+        for name in dir(self):
+            if name in children:
+                continue
+            try:
+                value = getattr(self, name, None)
+            except Exception:   # as TF: an attribute that fails to compute is not a function
+                continue
+            if isinstance(value, (Function, ConcreteFunction)):
+                children[name] = value
+        return children
+
     def __setattr__(self, name, value):
         if getattr(self, '_self_setattr_tracking', True) and not name.startswith('_self_'):
             value = defun_trackable.wrap(value)
             if is_trackable(value):
                 self._track_trackable(value, name, overwrite=True)
         object.__setattr__(self, name, value)
+        # The assignment may complete a restoration waiting for this attribute (an optimizer's
+        # slots, created after a checkpoint was restored into it).
+        if self.__dict__.get(defun_trackable.PENDING_ATTRIBUTE) and \
+                name != defun_trackable.PENDING_ATTRIBUTE:
+            defun_trackable.restore_deferred(self)
 
     def __delattr__(self, name):
         dependencies = self.__dict__.get(_DEPENDENCIES)

@@ -8,18 +8,21 @@ live objects side by side from the root, edge name by edge name. Where a live ob
 yet (lazily built Modules, optimizer slots), the rest of that branch waits on the object that will
 hold it (`trackable.defer`) and is applied when it appears, as TF's delayed restoration. Every value
 is checked (dtype, shape) before any Variable is assigned, so a failed restore changes nothing.
+
+Objects of TF's Trackable protocol (Keras's models, layers, optimizers and variables) are walked
+through that protocol (see defun/state/trackable.py), so a Keras model's keys are TF's.
 """
 import collections
 import os
 
 from defun.core import context, dtypes, errors
 from defun.state.trackable import (AutoTrackable, Saveable, can_wait, children, child, defer,
-                             is_trackable, wrap)
+                                   is_trackable, restore_tensors, saved_tensors, wrap)
 from defun.train import checkpoint_format, checkpoint_state
 from defun.state.variables import Variable
 
 __all__ = ['Checkpoint', 'CheckpointLoadStatus', 'InitializationOnlyStatus', 'object_graph',
-           'is_chief', 'wait_for_chief']
+           'is_chief', 'wait_for_chief', 'saved_value']
 
 VALUE_SUFFIX = '/.ATTRIBUTES/VARIABLE_VALUE'
 # TF's names for dtypes in its restore error (its DataTypeString), where they differ from ours.
@@ -49,15 +52,47 @@ def object_graph(root):
                 queue.append(ids[id(value)])
             nodes[node_id]['children'].append([name, ids[id(value)]])
     for node, obj, path in zip(nodes, objects, paths):
-        if isinstance(obj, Variable):
-            node['value'] = '/'.join(_escape(n) for n in path) + VALUE_SUFFIX
-        elif isinstance(obj, Saveable):
-            node['value'] = '/'.join(_escape(n) for n in path) + \
-                f'/.ATTRIBUTES/{obj.SAVED_ATTRIBUTE}'
+        attribute = _saved_attribute(obj)
+        if attribute is not None:
+            node['value'] = '/'.join(_escape(n) for n in path) + f'/.ATTRIBUTES/{attribute}'
     return nodes, objects, paths
 
 
-def _check_value(key, variable, array, stored_dtype):
+def _saved_attribute(obj):
+    """The name under `.ATTRIBUTES` of the value `obj` saves for itself, or None."""
+    if isinstance(obj, Variable):
+        return VALUE_SUFFIX.rsplit('/', 1)[1]
+    if isinstance(obj, Saveable):
+        return obj.SAVED_ATTRIBUTE
+    tensors = saved_tensors(obj)
+    if len(tensors) > 1:
+        raise errors.UnimplementedError(
+            f'{type(obj).__name__} saves {len(tensors)} tensors ({", ".join(tensors)}): defun '
+            f'checkpoints hold one value per object.')
+    return next(iter(tensors), None)
+
+
+def saved_value(obj):
+    """The array a checkpoint stores for `obj` (one with a `_saved_attribute`)."""
+    if isinstance(obj, Saveable):
+        return obj.save_state()
+    if isinstance(obj, Variable):
+        return obj.numpy()
+    (tensor,) = saved_tensors(obj).values()
+    return tensor.numpy()
+
+
+def _live_value(obj):
+    """What a restored array must match in dtype and shape: the Variable, or the tensor a
+    TF-protocol object saves."""
+    if isinstance(obj, Variable):
+        return obj
+    (tensor,) = saved_tensors(obj).values()
+    return tensor
+
+
+def _check_value(key, obj, array, stored_dtype):
+    variable = _live_value(obj)
     if variable.dtype != stored_dtype:
         want = _TF_DTYPE_TEXT.get(variable.dtype.name, variable.dtype.name)
         have = _TF_DTYPE_TEXT.get(stored_dtype.name, stored_dtype.name)
@@ -67,7 +102,7 @@ def _check_value(key, variable, array, stored_dtype):
     if not variable.shape.is_compatible_with(array.shape):
         raise ValueError(f'Received incompatible tensor with shape {tuple(array.shape)} when '
                          f'attempting to restore variable with shape {variable.shape} and name '
-                         f'{variable.name}.')
+                         f'{getattr(obj, "name", key)}.')
 
 
 class _Restoration:
@@ -83,14 +118,16 @@ class _Restoration:
         assignments, waiting = [], []
         self._plan(node_id, obj, owner, owner_path, assignments, waiting)
         for target, key in assignments:
-            if isinstance(target, Variable):
+            if not isinstance(target, Saveable):
                 _check_value(key, target, self.arrays[key], self.table[key][1])
         with context.init_scope():
             for target, key in assignments:
                 if isinstance(target, Variable):
                     target.assign(self.arrays[key])
-                else:
+                elif isinstance(target, Saveable):
                     target.restore_state(self.arrays[key])
+                else:
+                    restore_tensors(target, {key.rsplit('/', 1)[1]: self.arrays[key]})
         for owner_, path, child_id in waiting:
             defer(owner_, path, self._deferred(child_id, owner_, path))
 
@@ -104,7 +141,7 @@ class _Restoration:
         if can_wait(obj):
             owner, owner_path = obj, ()
         node = self.nodes[node_id]
-        if node['value'] is not None and isinstance(obj, (Variable, Saveable)):
+        if node['value'] is not None and _saved_attribute(obj) is not None:
             assignments.append((obj, node['value']))
         for name, child_id in node['children']:
             live = child(obj, name)
@@ -149,8 +186,8 @@ class CheckpointLoadStatus:
         """Raises AssertionError if a live object below the root has no value in the checkpoint."""
         bound = {id(obj) for obj in self._restoration.matched.values()}
         _, objects, _ = object_graph(self._root)
-        unmatched = [obj for obj in objects
-                     if isinstance(obj, (Variable, AutoTrackable, Saveable)) and id(obj) not in bound]
+        unmatched = [obj for obj in objects if id(obj) not in bound and (
+            isinstance(obj, (Variable, AutoTrackable, Saveable)) or saved_tensors(obj))]
         if unmatched:
             raise AssertionError(
                 f'Found {len(unmatched)} Python objects that were not bound to checkpointed values, '
@@ -247,8 +284,8 @@ class Checkpoint(AutoTrackable):
         file_prefix = os.fspath(file_prefix)
         nodes, objects, _ = object_graph(self)
         with context.init_scope():
-            values = {node['value']: obj.save_state() if isinstance(obj, Saveable) else
-                      obj.numpy() for node, obj in zip(nodes, objects) if node['value'] is not None}
+            values = {node['value']: saved_value(obj)
+                      for node, obj in zip(nodes, objects) if node['value'] is not None}
         if is_chief():
             checkpoint_format.write(file_prefix, nodes, values)
         wait_for_chief()

@@ -40,3 +40,31 @@ def test_global_seed_and_shuffle_in_a_function():
             k *= 3
         return total
     assert int(weighted(shuffled)) == 1097
+
+
+def test_an_iterator_draws_its_shuffle_seeds_when_it_is_made():
+    # TF makes the whole chain of iterators at iter(): an iterator made first and read second
+    # has the first seeds, through batch, prefetch, map, repeat (each pass when it starts) and zip.
+    def orders(ds, read):
+        first = iter(ds)
+        second = [read(b) for b in iter(ds)]
+        return second, [read(b) for b in first]
+
+    def as_list(b):
+        return b.numpy().tolist()
+
+    tf.random.set_seed(3)
+    try:
+        ds = tf.data.Dataset.range(6).shuffle(6).batch(3)
+        assert orders(ds, as_list) == ([[4, 0, 2], [3, 5, 1]], [[3, 4, 0], [5, 1, 2]])
+        ds = tf.data.Dataset.range(6).shuffle(6).batch(3).prefetch(1)
+        assert orders(ds, as_list) == ([[3, 0, 4], [2, 5, 1]], [[5, 1, 0], [4, 2, 3]])
+        ds = tf.data.Dataset.range(4).shuffle(4).repeat(2).map(lambda x: x * 2).batch(4)
+        assert orders(ds, as_list) == ([[0, 6, 4, 2], [4, 2, 0, 6]],
+                                       [[6, 0, 2, 4], [2, 6, 4, 0]])
+        ds = tf.data.Dataset.zip((tf.data.Dataset.range(4).shuffle(4),
+                                  tf.data.Dataset.range(4).shuffle(4))).take(3)
+        pairs = orders(ds, lambda b: tuple(int(v) for v in b))
+        assert pairs == ([(2, 1), (1, 2), (3, 3)], [(3, 1), (2, 0), (1, 2)])
+    finally:
+        tf.random.set_seed(None)

@@ -143,3 +143,14 @@ def test_variables_nested_in_arguments():
     assert float(f([a, b], {'x': 1.0, 'w': tf.constant(3.0)})) == 9.0 and a.numpy() == 2.0
     assert float(f([b, a], {'x': 1.0, 'w': tf.constant(3.0)})) == 11.0 and b.numpy() == 3.0
     assert f.experimental_get_tracing_count() == 1
+
+
+def test_input_signature_binds_var_positional_arguments_as_tf():
+    # TF 2.21: the specs fill *args as positional-only parameters args_0, args_1, ...
+    double = tf.function(lambda *args: args[0] * 2 + args[1],
+                         input_signature=[tf.TensorSpec([None, 3]), tf.TensorSpec([])],
+                         autograph=False)
+    assert double(tf.ones([1, 3]), 1.0).numpy().tolist() == [[3.0, 3.0, 3.0]]
+    text = double.get_concrete_function().pretty_printed_signature()
+    assert 'args_0 (POSITIONAL_ONLY): TensorSpec(shape=(None, 3)' in text
+    assert 'args_1 (POSITIONAL_ONLY): TensorSpec(shape=()' in text

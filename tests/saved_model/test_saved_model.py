@@ -94,8 +94,10 @@ def test_the_single_input_signature_function_is_serving_default(saved):
         (), {'x': tf.TensorSpec([None], tf.float32, 'x')})
     assert serving.structured_outputs == {'out': tf.TensorSpec([None], tf.float32, 'out')}
     np.testing.assert_array_equal(serving(x=tf.constant([3.]))['out'].numpy(), [6.])
+    # TF 2.21 takes a lone input by position too (and two inputs by keyword only).
+    np.testing.assert_array_equal(serving(tf.constant([3.]))['out'].numpy(), [6.])
     with pytest.raises(TypeError, match='too many positional arguments'):
-        serving(tf.constant([3.]))
+        serving(tf.constant([3.]), tf.constant([3.]))
 
 
 def test_explicit_signatures_name_outputs_as_tf(tmp_path):

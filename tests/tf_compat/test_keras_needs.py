@@ -143,3 +143,37 @@ def test_eager_set_shape_checks_compatibility():
     with pytest.raises(ValueError, match=r"Tensor's shape \(2, 3\) is not compatible with "
                                          r'supplied shape \(3,\)\.'):
         t.set_shape([3])
+
+
+class SavesAVariable(tracking.Trackable):
+    """A Trackable of another library keeping a defun Variable, as Keras's variables do: it saves
+    through TF's protocol (`_serialize_to_tensors` / `_restore_from_tensors`)."""
+
+    def __init__(self, value):
+        self.value = tf.Variable(value)
+
+    def _serialize_to_tensors(self):
+        return self.value._serialize_to_tensors()
+
+    def _restore_from_tensors(self, restored_tensors):
+        return self.value._restore_from_tensors(restored_tensors)
+
+
+class Holder(tracking.AutoTrackable):
+    def __init__(self):
+        self.w = SavesAVariable([1.0, 2.0])
+        self.parts = [SavesAVariable(3.0), tf.Variable(4.0)]
+
+
+def test_checkpoints_walk_the_trackable_protocol_with_tfs_keys(tmp_path):
+    holder = Holder()
+    path = tf.train.Checkpoint(holder=holder).save(str(tmp_path / 'c'))
+    assert [n for n, _ in tf.train.list_variables(path)] == [
+        '_CHECKPOINTABLE_OBJECT_GRAPH', 'holder/parts/0/.ATTRIBUTES/VARIABLE_VALUE',
+        'holder/parts/1/.ATTRIBUTES/VARIABLE_VALUE', 'holder/w/.ATTRIBUTES/VARIABLE_VALUE',
+        'save_counter/.ATTRIBUTES/VARIABLE_VALUE']
+    holder.w.value.assign([0.0, 0.0])
+    fresh = Holder()
+    tf.train.Checkpoint(holder=fresh).restore(path).assert_consumed()
+    assert fresh.w.value.numpy().tolist() == [1.0, 2.0]
+    assert fresh.parts[0].value.numpy() == 3.0 and fresh.parts[1].numpy() == 4.0

@@ -9,6 +9,7 @@ import math
 import numpy as np
 
 from defun.core import dtypes, error_helpers, errors
+from defun.core.composite import CompositeTensor
 from defun.core.dispatch import apply_op
 from defun.ops.support import helpers as op_helpers, lowerings
 from defun.ops.support.helpers import dims, same_as_first, to_tensor
@@ -60,7 +61,15 @@ CAST = define_op('Cast', _cast_kernel, _cast_infer, _cast_grad, lowering=lowerin
 
 
 def cast(x, dtype, name=None):
-    """Casts to `dtype`; float to int truncates toward zero, as TF does."""
+    """Casts to `dtype`; float to int truncates toward zero, as TF does.
+
+    A SparseTensor, IndexedSlices or RaggedTensor is cast value by value and keeps its structure,
+    as in TF."""
+    if isinstance(x, CompositeTensor):
+        if hasattr(x, 'with_flat_values'):
+            return x.with_flat_values(cast(x.flat_values, dtype, name))
+        if hasattr(x, 'with_values'):
+            return x.with_values(cast(x.values, dtype, name))
     x = to_tensor(x, op='cast')
     dtype = dtypes.as_dtype(dtype)
     if x.dtype is dtype:

@@ -54,6 +54,8 @@ class IndexedSlices(CompositeTensor):
 
     def flat(self):
         """(indices as a vector, values with one row per index)."""
+        if self._indices.shape.rank == 1:   # already so (and row shapes may be unknown in graphs)
+            return self._indices, self._values
         row_shape = self._values.shape[self._indices.shape.rank or 0:]
         return (reshape(self._indices, [-1]),
                 reshape(self._values, [-1] + row_shape.as_list()))
