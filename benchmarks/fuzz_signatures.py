@@ -22,6 +22,62 @@ DTYPE_OPS = {
     'reduce_max': lambda tf, x: (tf.reduce_max, [x]),
 }
 
+# More ops of one tensor input whose signature limits its dtype (checks that used to be each op's).
+DTYPE_OPS.update({
+    'math.rint': lambda tf, x: (tf.math.rint, [x]),
+    'math.is_finite': lambda tf, x: (tf.math.is_finite, [x]),
+    'math.is_nan': lambda tf, x: (tf.math.is_nan, [x]),
+    'math.logical_not': lambda tf, x: (tf.math.logical_not, [x]),
+    'bitwise.invert': lambda tf, x: (tf.bitwise.invert, [x]),
+    'math.lgamma': lambda tf, x: (tf.math.lgamma, [x]),
+    'math.digamma': lambda tf, x: (tf.math.digamma, [x]),
+    'math.erfinv': lambda tf, x: (tf.math.erfinv, [x]),
+    'math.ndtri': lambda tf, x: (tf.math.ndtri, [x]),
+    'math.asinh': lambda tf, x: (tf.math.asinh, [x]),
+    'math.atanh': lambda tf, x: (tf.math.atanh, [x]),
+    'math.reduce_euclidean_norm': lambda tf, x: (tf.math.reduce_euclidean_norm, [x]),
+    'math.exp': lambda tf, x: (tf.math.exp, [x]),
+    'nn.elu': lambda tf, x: (tf.nn.elu, [x]),
+    'nn.softmax': lambda tf, x: (tf.nn.softmax, [x]),
+    'nn.l2_loss': lambda tf, x: (tf.nn.l2_loss, [x]),
+    'math.cumprod': lambda tf, x: (tf.math.cumprod, [x]),
+    'reverse': lambda tf, x: (tf.reverse, [x, [0]]),
+})
+
+# Ops of two tensor inputs of one dtype (x, x), whose signature limits it.
+BINARY_DTYPE_OPS = {
+    name: (lambda tf, x, name=name: (_lookup(tf, name), [x, x]))
+    for name in ['truncatediv', 'truncatemod', 'math.floordiv', 'math.floormod', 'maximum',
+                 'minimum', 'subtract', 'multiply', 'math.logical_and', 'bitwise.bitwise_and',
+                 'bitwise.left_shift', 'math.multiply_no_nan', 'math.polygamma', 'complex',
+                 'math.xlogy', 'math.divide_no_nan', 'math.nextafter', 'math.less',
+                 'math.squared_difference', 'math.atan2']}
+
+# Matrix ops, given a [2, 2] matrix of each refused dtype (or (matrix, matrix)).
+MATRIX_OPS = {
+    name: (lambda tf, m, name=name, n=n: (_lookup(tf, name), [m] * n))
+    for name, n in [('linalg.inv', 1), ('linalg.det', 1), ('linalg.slogdet', 1),
+                    ('linalg.cholesky', 1), ('linalg.qr', 1), ('linalg.eigh', 1),
+                    ('linalg.svd', 1), ('linalg.solve', 2), ('linalg.triangular_solve', 2),
+                    ('matmul', 2), ('linalg.matrix_transpose', 1), ('linalg.band_part', 1)]}
+MATRIX_OPS['linalg.band_part'] = lambda tf, m: (tf.linalg.band_part, [m, 0, -1])
+
+MATRIX_DTYPES = {
+    'bool': lambda tf: tf.constant([[True, False], [False, True]]),
+    'string': lambda tf: tf.constant([['a', 'b'], ['c', 'd']]),
+    'int32': lambda tf: tf.constant([[2, 1], [1, 2]]),
+    'float16': lambda tf: tf.constant([[2.0, 1.0], [1.0, 2.0]], tf.float16),
+    'complex': lambda tf: tf.constant([[2 + 0j, 1j], [-1j, 2 + 0j]]),
+}
+
+
+def _lookup(tf, dotted):
+    obj = tf
+    for part in dotted.split('.'):
+        obj = getattr(obj, part)
+    return obj
+
+
 BAD_DTYPES = {
     'bool': lambda tf: tf.constant([True, False]),
     'string': lambda tf: tf.constant(['b', 'a']),
@@ -76,6 +132,14 @@ def cases():
     for op, make in DTYPE_OPS.items():
         for kind, value in BAD_DTYPES.items():
             yield (f's/{op}/dtype_{kind}', lambda tf, np, make=make, value=value: (
+                *make(tf, value(tf)), {}))
+    for op, make in BINARY_DTYPE_OPS.items():
+        for kind, value in BAD_DTYPES.items():
+            yield (f's/{op}/dtypes_{kind}', lambda tf, np, make=make, value=value: (
+                *make(tf, value(tf)), {}))
+    for op, make in MATRIX_OPS.items():
+        for kind, value in MATRIX_DTYPES.items():
+            yield (f's/{op}/matrix_{kind}', lambda tf, np, make=make, value=value: (
                 *make(tf, value(tf)), {}))
     for op, make in WINDOW_OPS.items():
         for kind, value in BAD_WINDOWS.items():

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from defun.core import context, dtypes, error_helpers, errors
+from defun.core import context, error_helpers, errors
 from defun.core.registry import OpDef
 from defun.core.tensor import EagerTensor, Tensor
 
@@ -90,14 +90,13 @@ def apply_op(opdef: OpDef, inputs: Sequence[Tensor], attrs: dict | None = None,
     return tuple([EagerTensor(o) for o in out])
 
 
-def binary_operator(opdef, kinds, general, name):
+def binary_operator(opdef, general, name):
     """The Tensor method of a Python operator (`a + b`) running `opdef`, in one frame for the
-    commonest eager line: two eager tensors of one numeric dtype of `kinds` (the op's eager-only
-    input check, made here by one set lookup) while nothing records run the bare kernel; anything
-    else (strings included) is `general(self, other)`: conversion, recording, TF's errors."""
+    commonest eager line: two eager tensors of one numeric dtype the op's signature takes (its
+    check, made here by one set lookup) while nothing records run the bare kernel; anything else
+    (strings included) is `general(self, other)`: conversion, recording, TF's errors."""
     kernel = opdef.graph_kernel
-    accepted = frozenset(d.np_dtype for d in dtypes.ALL
-                         if d.np_dtype.kind in kinds and d.np_dtype.kind != 'O')
+    accepted = opdef.schema.runs_numeric('T')
 
     def method(self, other):
         if other.__class__ is EagerTensor and self.__class__ is EagerTensor and _state.quiet:

@@ -34,7 +34,7 @@ import numpy as np
 
 from defun.core import dtypes, errors
 
-__all__ = ['Schema', 'TYPE_CLASSES']
+__all__ = ['Schema', 'TYPE_CLASSES', 'tf_name', 'spelled_types']
 
 # TF's type classes (types.h), in TF's order: error messages list the allowed types as TF does.
 TYPE_CLASSES = {
@@ -53,9 +53,21 @@ _INT32 = (-2 ** 31, 2 ** 31)
 _SPEC = re.compile(r'\s*(\w+)\s*:\s*(.+?)\s*(?:>=\s*(-?\d+))?\s*(?:=\s*.*)?$')
 
 
-def _kernel_name(dtype):
+def tf_name(dtype):
     """A DType, as TF's runtime spells it in messages ('float', 'double', 'string')."""
     return _KERNEL_SPELLING.get(dtype.name, dtype.name)
+
+
+_kernel_name = tf_name
+
+
+def spelled_types(kind):
+    """The type names of a type attribute's kind ('{half, float}', 'realnumbertype'), as TF
+    spells them, in TF's order; None for a kind that is no type attribute."""
+    if kind.strip().startswith('{"'):
+        return None
+    types = _parse_types(re.sub(r'\s*>=.*', '', kind))
+    return None if types is None else [n.strip() for n in types.split(',') if n.strip()]
 
 
 class _TypeAttr:
@@ -68,10 +80,19 @@ class _TypeAttr:
                  if _SPELLING.get(n, n) in _DEFUN_NAMES]
         self.dtypes = frozenset(known)
         self.np_dtypes = frozenset(d.np_dtype for d in known)
+        self.kernel_names = None  # the types TF's CPU kernels run, where fewer (see kernels)
+        self.runs = self.dtypes   # the dtypes that run: allowed, and with a kernel
+        self.np_runs = self.np_dtypes
+
+    def set_kernels(self, spelled):
+        self.kernel_names = [n.strip() for n in spelled.split(',') if n.strip()]
+        ran = {_SPELLING.get(n, n) for n in self.kernel_names}
+        self.runs = frozenset(d for d in self.dtypes if d.name in ran)
+        self.np_runs = frozenset(d.np_dtype for d in self.runs)
 
     def kinds_text(self):
         """The allowed dtypes in words ('floating point or complex'), for the user's fix."""
-        kinds = sorted({d.np_dtype.kind for d in self.dtypes}, key='fciub0'.find)
+        kinds = sorted({d.np_dtype.kind for d in self.dtypes}, key='fciubO'.find)
         return ' or '.join(_KIND_WORDS.get(k, k) for k in kinds)
 
     def eager_text(self):
@@ -82,6 +103,10 @@ class _TypeAttr:
 
 
 _DEFUN_NAMES = frozenset(d.name for d in dtypes.ALL)
+_CHECKED_KINDS = frozenset(['int', 'int32', 'list(int)', 'list(int32)', 'bool', 'float', 'string',
+                            'list(string)', 'list(float)', 'list(bool)', 'list(type)'])
+_UNCHECKED_KINDS = frozenset(['type', 'shape', 'list(shape)', 'func', 'list(func)', 'tensor',
+                              'list(tensor)'])
 _KIND_WORDS = {'f': 'floating point', 'c': 'complex', 'i': 'signed integer',
                'u': 'unsigned integer', 'b': 'bool', 'O': 'string'}
 
@@ -97,12 +122,16 @@ class Schema:
     """One op's signature, parsed once from TF's spec strings; `eager_check` is the closure the
     dispatch point calls on eager calls (None when there is nothing to check)."""
 
-    def __init__(self, op, inputs=(), attrs=()):
+    def __init__(self, op, inputs=(), attrs=(), kernels=None):
         self.op = op
         self.type_attrs = {}
+        self.type_lists = set()  # list(type) attributes: inputs of any types, not checked
         self.value_attrs = []   # (name, kind, minimum, allowed strings)
         for spec in attrs:
             self._add_attr(spec)
+        for name, spelled in (kernels or {}).items():
+            if name in self.type_attrs:
+                self.type_attrs[name].set_kernels(spelled)
         self.inputs = []        # (position, name, _TypeAttr or fixed DType, to the end)
         for i, spec in enumerate(inputs):
             name, kind, _ = _split(spec, op)
@@ -110,7 +139,10 @@ class Schema:
             kind = kind.split('*')[-1].strip()
             bound = self.type_attrs.get(kind)
             if bound is None:
-                bound = dtypes.as_dtype(_SPELLING.get(kind, kind))
+                kind = _SPELLING.get(kind, kind)
+                if kind in self.type_lists or kind not in _DEFUN_NAMES:
+                    break  # a list of any types (or one defun lacks): the later positions vary
+                bound = dtypes.as_dtype(kind)
             self.inputs.append((i, name, bound, rest))
         self.eager_check = self._make_eager_check()
 
@@ -124,9 +156,13 @@ class Schema:
         if kind.startswith('{'):
             allowed = tuple(s.strip().strip('"') for s in kind.strip('{}').split(','))
             kind = 'string'
-        if kind not in ('int', 'int32', 'list(int)', 'list(int32)', 'bool', 'float', 'string',
-                        'type', 'shape'):
+        if kind in _UNCHECKED_KINDS:
+            return  # what defun holds there is its own object (a traced function, a shape)
+        if kind not in _CHECKED_KINDS:
             raise ValueError(f'{self.op}: attribute spec {spec!r} has an unknown kind')
+        if kind == 'list(type)':
+            self.type_lists.add(name)
+            return
         self.value_attrs.append((name, kind, minimum, allowed))
 
     # ------------------------------------------------------------------ inputs
@@ -142,6 +178,11 @@ class Schema:
                 return
             yield pos, name, bound
 
+    def runs_numeric(self, attr):
+        """The numpy dtypes of type attribute `attr` that are allowed and run, strings left out
+        (a fast path's set: what it leaves out takes the general path)."""
+        return frozenset(d for d in self.type_attrs[attr].np_runs if d.kind != 'O')
+
     def check_inputs(self, inputs, graph, dtype_of):
         """Raises TF's error for an input whose dtype the signature refuses, or two inputs of one
         type attribute with different dtypes."""
@@ -151,6 +192,8 @@ class Schema:
             if isinstance(bound, _TypeAttr):
                 if dtype not in bound.dtypes:
                     raise self._type_error(bound, name, dtype, inputs[pos], graph)
+                if dtype not in bound.runs:
+                    raise self._no_kernel(bound, dtype, graph)
                 if bound.name in first and first[bound.name][1] != dtype:
                     raise self._mismatch(pos, name, dtype, first[bound.name], graph)
                 first.setdefault(bound.name, (name, dtype))
@@ -168,6 +211,22 @@ class Schema:
             f'values: {bound.eager_text()}\n\t; NodeDef: {{{{node {self.op}}}}}; input '
             f"'{name}' of {_caller()} is {described}, expected a {bound.kinds_text()} tensor "
             f'(tf.cast converts) [Op:{self.op}]')
+
+    def _no_kernel(self, bound, dtype, graph):
+        """TF's error for a type its signature allows but none of its CPU kernels runs: eagerly
+        NotFoundError (no device), from a function InvalidArgumentError (no kernel), raised here
+        while the function is traced."""
+        node = f'{bound.name}=DT_{tf_name(dtype).upper()}'
+        registered = ''.join(f"\n  device='CPU'; {bound.name} in [DT_{n.upper()}]"
+                             for n in bound.kernel_names)
+        if graph:
+            return errors.InvalidArgumentError(
+                f"No OpKernel was registered to support Op '{self.op}' used by {{{{node "
+                f"{self.op}}}}} with these attrs: [{node}]\nRegistered devices: [CPU]\n"
+                f'Registered kernels:{registered}')
+        return errors.NotFoundError(
+            f'Could not find device for node: {{{{node {self.op}}}}} = {self.op}[{node}]\n'
+            f'All kernels registered for op {self.op}:{registered}\n [Op:{self.op}]')
 
     def _mismatch(self, pos, name, dtype, first, graph):
         other, expected = first
@@ -187,12 +246,18 @@ class Schema:
         if not attrs:
             return
         for name, kind, minimum, allowed in self.value_attrs:
-            if name in attrs:
-                self._check_attr(name, kind, minimum, allowed, attrs[name], graph)
+            value = attrs.get(name)
+            if value is not None:  # None: the attribute's default, as TF's wrappers take it
+                self._check_attr(name, kind, minimum, allowed, value, graph)
         for name, bound in self.type_attrs.items():
             value = attrs.get(name)
-            if value is not None and dtypes.as_dtype(value) not in bound.dtypes:
-                raise self._attr_type_error(bound, dtypes.as_dtype(value), graph)
+            if value is None:
+                continue
+            dtype = dtypes.as_dtype(value)
+            if dtype not in bound.dtypes:
+                raise self._attr_type_error(bound, dtype, graph)
+            if dtype not in bound.runs:
+                raise self._no_kernel(bound, dtype, graph)
 
     def _attr_type_error(self, bound, dtype, graph):
         if graph:
@@ -254,21 +319,14 @@ class Schema:
     def _make_eager_check(self):
         if not self.inputs and not self.value_attrs and not self.type_attrs:
             return None
-        if any(rest for *_, rest in self.inputs):
-            return self._slow_eager_check
-        # Per typed input: its position, the numpy dtypes it may have, and the position of the
-        # first input of the same type attribute (whose dtype it must share), or None.
-        firsts, slots = {}, []
-        for pos, _, bound, _ in self.inputs:
-            if isinstance(bound, _TypeAttr):
-                slots.append((pos, bound.np_dtypes, firsts.setdefault(bound.name, pos)))
-            else:
-                slots.append((pos, frozenset([bound.np_dtype]), pos))
-        slots = tuple((pos, allowed, None if first == pos else first)
-                      for pos, allowed, first in slots)
-        value_attrs = bool(self.value_attrs or self.type_attrs)
+        slots, rest = self._eager_slots()
+        attr_checks = tuple(self._attr_predicates())
+        # Bool attributes (the commonest: transpose_a, keep_dims...) are tested inline, without
+        # a predicate call each.
+        bools = tuple(name for name, kind, _, _ in self.value_attrs if kind == 'bool')
+        attr_checks = tuple((n, ok) for n, ok in attr_checks if n not in bools)
         slow = self._slow_eager_check
-        if len(slots) == 1 and not value_attrs:
+        if len(slots) == 1 and rest is None and not attr_checks and not bools:
             pos, allowed, _ = slots[0]
 
             def check_one(inputs, attrs):
@@ -282,20 +340,57 @@ class Schema:
             return check_one
 
         def check(inputs, attrs):
+            n = len(inputs)
             try:
                 for pos, allowed, first in slots:
+                    if pos >= n:
+                        break
                     dtype = inputs[pos].array.dtype
                     if dtype not in allowed or (first is not None and
-                                                dtype != inputs[first].array.dtype):
-                        break
-                else:
-                    if value_attrs and attrs:
-                        self.check_attrs(attrs, False)
-                    return
-            except (AttributeError, IndexError):
-                return
-            slow(inputs, attrs)
+                                                dtype is not inputs[first].array.dtype):
+                        return slow(inputs, attrs)
+                if rest is not None and n > rest[0]:
+                    pos, allowed, first = rest
+                    for t in inputs[pos:]:
+                        if t.array.dtype is not inputs[first].array.dtype or \
+                                t.array.dtype not in allowed:
+                            return slow(inputs, attrs)
+            except AttributeError:
+                return  # a symbolic tensor in eager code: not ours to say
+            if attrs:
+                for name in bools:
+                    value = attrs.get(name)
+                    if value is not None and value is not True and value is not False:
+                        return slow(inputs, attrs)
+                for name, ok in attr_checks:
+                    value = attrs.get(name)
+                    if value is not None and not ok(value):
+                        return slow(inputs, attrs)
         return check
+
+    def _eager_slots(self):
+        """Per typed input: (position, the numpy dtypes it may have, the position of the first
+        input of its type attribute, whose dtype it must share, or None); the 'N * T' input that
+        runs to the end separately (numpy dtypes are interned, so `is` compares them)."""
+        firsts, slots, rest = {}, [], None
+        for pos, _, bound, to_end in self.inputs:
+            if isinstance(bound, _TypeAttr):
+                allowed, first = bound.np_runs, firsts.setdefault(bound.name, pos)
+            else:
+                allowed, first = frozenset([bound.np_dtype]), pos
+            if to_end:
+                rest = (pos, allowed, first)
+                break
+            slots.append((pos, allowed, None if first == pos else first))
+        return tuple(slots), rest
+
+    def _attr_predicates(self):
+        """(name, predicate) per attribute: True for the values TF takes, in the cheapest test
+        (a False sends the call to the full check, which raises TF's error or lets it pass)."""
+        for name, kind, minimum, allowed in self.value_attrs:
+            yield name, _predicate(kind, minimum, allowed)
+        for name, bound in self.type_attrs.items():
+            yield name, bound.runs.__contains__
 
     def _slow_eager_check(self, inputs, attrs):
         try:
@@ -308,6 +403,30 @@ class Schema:
         """The check while a graph is built (TF's op_def_library: TypeError / ValueError)."""
         self.check_inputs(inputs, True, _graph_dtype)
         self.check_attrs(attrs, True)
+
+
+def _predicate(kind, minimum, allowed):
+    low = -2 ** 63 if minimum is None else minimum
+    if kind in ('int', 'int32'):
+        high = 2 ** 31 if kind == 'int32' else 2 ** 63
+        return lambda v: v.__class__ is int and low <= v < high
+    if kind in ('list(int)', 'list(int32)'):
+        high = 2 ** 31 if kind == 'list(int32)' else 2 ** 63
+        shortest = minimum or 0
+
+        def ints(v):
+            return ((v.__class__ is tuple or v.__class__ is list) and len(v) >= shortest and
+                    all(e.__class__ is int and -2 ** 63 <= e < high for e in v))
+        return ints
+    if kind == 'bool':
+        return lambda v: v is True or v is False
+    if kind == 'float':
+        return lambda v: v.__class__ is float or v.__class__ is int
+    if kind == 'string' and allowed is not None:
+        return frozenset(allowed).__contains__
+    if kind == 'string':
+        return lambda v: v.__class__ is str or v.__class__ is bytes
+    return lambda v: False  # lists of strings, floats, bools: the full check
 
 
 def _eager_dtype(t):

@@ -17,9 +17,10 @@ from collections.abc import Callable
 from typing import Any
 
 from defun.core.op_schema import Schema
+from defun.core.tf_signatures import CPU_KERNELS, SIGNATURES
 
 __all__ = ['OpDef', 'Kernels', 'define_op', 'get_op', 'RegisterGradient', 'no_gradient', 'NotDifferentiable',
-           'get_gradient_function', 'registered_ops']
+           'get_gradient_function', 'registered_ops', 'tf_attrs_except']
 
 
 class Kernels:
@@ -80,6 +81,9 @@ class OpDef:
     is_identity: the op's only output is its first input, unchanged (the executor aliases it).
     accepts_missing_grads: the gradient function takes None for outputs that got no gradient
       (instead of zeros) and skips that work.
+    integer_outputs_seed: a gradient reaching only an integer output (a target of integer dtype)
+      still runs the gradient function, with zeros for the float outputs (TF's function calls
+      and while loops: their inputs then get zeros, not None).
     skips_unneeded_inputs: the gradient function takes `needed=` (one bool per input) and skips
       the work for inputs that depend on no source.
     kernel_takes_live_outputs: the kernel takes `live_outputs=` (the indices of the outputs that
@@ -96,15 +100,18 @@ class OpDef:
                  'defined_at', 'doc', 'explain_error', 'emit', 'expression', 'index_inputs', 'fold',
                  'partial_fold', 'foldable', 'is_placeholder', 'is_identity', 'accepts_missing_grads',
                  'skips_unneeded_inputs', 'kernel_takes_live_outputs', 'own_outputs', 'reads_only',
-                 'takes_indexed_slices', 'lowering', 'schema', 'check', '__weakref__')
+                 'takes_indexed_slices', 'lowering', 'schema', 'check', 'integer_outputs_seed',
+                 '__weakref__')
 
     def __init__(self, type, kernel, infer, num_outputs=1, stateful=False, defined_at='', doc='',
                  explain_error=None, emit=None, expression=None, index_inputs=None, fold=None,
                  partial_fold=None, foldable=True, is_placeholder=False, is_identity=False,
                  accepts_missing_grads=False, skips_unneeded_inputs=False,
                  kernel_takes_live_outputs=False, own_outputs=None, reads_only=False,
-                 takes_indexed_slices=False, lowering=None, schema=None):
+                 takes_indexed_slices=False, lowering=None, schema=None,
+                 integer_outputs_seed=False):
         self.type = type
+        self.integer_outputs_seed = integer_outputs_seed
         self.schema = schema
         self.check = None if schema is None else schema.eager_check
         self.explain_error = explain_error
@@ -162,28 +169,41 @@ def _caller_site(depth=2):
 
 def define_op(type: str, kernel: Callable | Kernels, infer: Callable, grad: Callable | None = MISSING,
               num_outputs: int | None = 1, stateful: bool = False, doc: str = '',
-              explain_error: Callable | None = None, inputs: tuple = (), attrs: tuple = (),
+              explain_error: Callable | None = None, inputs: tuple | None = None,
+              attrs: tuple | None = None,
               **facts: Any) -> OpDef:
     """Defines op `type`; `grad` may be a gradient function, None (not differentiable) or omitted.
 
     `inputs` and `attrs` are TF's signature of the op in REGISTER_OP's spelling ('x: T',
     'T: {half, float, double}', 'k: int >= 0'; see op_schema), checked by the dispatch point.
+    Left out (None), each is TF's own, from the table of TF's OpDefs (core/tf_signatures); an op
+    whose inputs are not TF's (fewer, or in another form) gives its own, `()` for none.
 
     `kernel` is a function or a `Kernels` pair; `facts` are the other OpDef fields (emit,
     expression, index_inputs, fold, partial_fold, foldable, is_placeholder, is_identity,
     accepts_missing_grads, skips_unneeded_inputs, kernel_takes_live_outputs, own_outputs,
-    reads_only, lowering)."""
+    reads_only, lowering, integer_outputs_seed)."""
     site = _caller_site()
     if type in _OPS:
         raise ValueError(f"Op type '{type}' is already defined at {_OPS[type].defined_at}; "
                          f'second definition at {site}')
-    schema = Schema(type, inputs, attrs) if inputs or attrs else None
+    tf_inputs, tf_attrs = SIGNATURES.get(type, ((), ()))
+    inputs = tf_inputs if inputs is None else inputs
+    attrs = tf_attrs if attrs is None else attrs
+    schema = Schema(type, inputs, attrs, CPU_KERNELS.get(type)) if inputs or attrs else None
     opdef = OpDef(type, kernel, infer, num_outputs, stateful, site, doc, explain_error,
                   schema=schema, **facts)
     _OPS[type] = opdef
     if grad is not MISSING:
         _register_gradient(type, grad, site)
     return opdef
+
+
+def tf_attrs_except(type: str, *names: str) -> tuple:
+    """TF's attribute specs of op `type` but those named: for an op whose attributes of those
+    names hold something else than TF's (define_op(..., attrs=tf_attrs_except('MaxPoolGrad',
+    'ksize', 'strides')) where defun keeps the 2 spatial numbers of TF's 4)."""
+    return tuple(spec for spec in SIGNATURES[type][1] if spec.split(':')[0].strip() not in names)
 
 
 def get_op(type: str) -> OpDef:

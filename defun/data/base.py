@@ -31,9 +31,8 @@ KINDS = {}   # method name -> dataset class (or factory) filled by the kind modu
 
 # TF's Dataset methods that are not here: they say so (NotInDefunError is an AttributeError).
 _MISSING_METHODS = frozenset([
-    'bucket_by_sequence_length', 'group_by_window',
-    'rejection_resample', 'snapshot', 'save', 'load', 'rebatch', 'fingerprint', 'random',
-    'distribute', 'list_files', 'from_tensor_slices_ragged'])
+    'rejection_resample', 'snapshot', 'save', 'load', 'fingerprint', 'distribute', 'list_files',
+    'from_tensor_slices_ragged'])
 
 
 def register(name):
@@ -150,6 +149,11 @@ class Dataset(DatasetV2):
         """A Dataset argument of a compiled function traces by its element_spec."""
         return DatasetSpec(self.element_spec)
 
+    @property
+    def _type_spec(self):
+        """TF's protocol for a value's TypeSpec (as composite tensors have it)."""
+        return DatasetSpec(self.element_spec)
+
     def graph_iterator(self):
         """AutoGraph's protocol for `for x in dataset` in a graph (see graph_ops.GraphIterator)."""
         return _kind('_graph_iterator')(self)
@@ -249,12 +253,32 @@ class Dataset(DatasetV2):
     def unique(self, name=None):
         return _kind('unique')(self)
 
+    def group_by_window(self, key_func, reduce_func, window_size=None, window_size_func=None,
+                        name=None):
+        return _kind('group_by_window')(self, key_func, reduce_func, window_size,
+                                        window_size_func)
+
+    def bucket_by_sequence_length(self, element_length_func, bucket_boundaries,
+                                  bucket_batch_sizes, padded_shapes=None, padding_values=None,
+                                  pad_to_bucket_boundary=False, no_padding=False,
+                                  drop_remainder=False, name=None):
+        return _kind('bucket_by_sequence_length')(
+            self, element_length_func, bucket_boundaries, bucket_batch_sizes, padded_shapes,
+            padding_values, pad_to_bucket_boundary, no_padding, drop_remainder)
+
+    def rebatch(self, batch_size, drop_remainder=False, name=None):
+        return _kind('rebatch')(self, batch_size, drop_remainder)
+
     def get_single_element(self, name=None):
         return _kind('get_single_element')(self)
 
     @staticmethod
     def counter(start=0, step=1, dtype=dtypes.int64, name=None):
         return _kind('counter')(start, step, dtype)
+
+    @staticmethod
+    def random(seed=None, rerandomize_each_iteration=None, name=None):
+        return _kind('random')(seed, rerandomize_each_iteration)
 
     @staticmethod
     def choose_from_datasets(datasets, choice_dataset, stop_on_empty_dataset=True):
@@ -344,6 +368,11 @@ class DatasetSpec(ElementTraceType):
     def __init__(self, element_spec, dataset_shape=()):
         self.element_spec = element_spec
         self.dataset_shape = TensorShape(dataset_shape)
+
+    @staticmethod
+    def from_value(value):
+        """The spec of a dataset: its element_spec, as a scalar."""
+        return DatasetSpec(value.element_spec)
 
     @property
     def shape(self):

@@ -18,7 +18,7 @@ from defun.data.composite_rows import Segments, batch_segment, unbatch_segment
 from defun.data.base import INFINITE, UNKNOWN, Dataset, check_count, register
 from defun.data.structure import DatasetSpec
 
-__all__ = []
+__all__ = ['padding_value', 'padded_component_shape', 'pad_column']
 
 
 def _batched_cardinality(n, size, drop_remainder):
@@ -148,7 +148,7 @@ def _composite_rows(segments, element):
         yield sum(parts, ())
 
 
-def _padding_value(value, spec):
+def padding_value(value, spec):
     if value is None:
         return np.zeros((), spec.dtype.np_dtype) if spec.dtype.name != 'string' else b''
     array = value.array if isinstance(value, Tensor) else convert_to_tensor(value).array
@@ -161,7 +161,7 @@ def _padding_value(value, spec):
     return array
 
 
-def _padded_shape(given, spec):
+def padded_component_shape(given, spec):
     shape = spec.shape if given is None else TensorShape(
         [None if d == -1 else d for d in given] if isinstance(given, (list, tuple)) else given)
     if shape.rank is None:
@@ -187,9 +187,12 @@ class _PaddedBatchDataset(Dataset):
                                 f'tensor elements but type spec of elements in the input dataset '
                                 f'is not a subclass of TensorSpec: `{s!r}`.')
         shapes = structure.flatten_up_to(spec, padded_shapes)
+        if nest.is_nested(spec) and not nest.is_nested(padding_values):
+            # one padding value stands for every component, as in TF
+            padding_values = nest.map_structure(lambda _: padding_values, spec)
         values = structure.flatten_up_to(spec, padding_values)
-        self._shapes = [_padded_shape(g, s) for g, s in zip(shapes, specs)]
-        self._values = [_padding_value(v, s) for v, s in zip(values, specs)]
+        self._shapes = [padded_component_shape(g, s) for g, s in zip(shapes, specs)]
+        self._values = [padding_value(v, s) for v, s in zip(values, specs)]
         self._inputs = (input_dataset,)
         padded = nest.pack_sequence_as(spec, [TensorSpec(sh, s.dtype)
                                               for sh, s in zip(self._shapes, specs)])
@@ -199,20 +202,22 @@ class _PaddedBatchDataset(Dataset):
 
     def flat_iterator(self):
         for group in _groups(self._inputs[0].flat_iterator(), self._size, self._drop):
-            yield tuple([self._pad(column, shape, value) for column, shape, value in
+            yield tuple([pad_column(column, shape, value) for column, shape, value in
                          zip(zip(*group), self._shapes, self._values)])
 
-    @staticmethod
-    def _pad(column, shape, value):
-        target = [max(np.shape(a)[i] for a in column) if d is None else d
-                  for i, d in enumerate(shape.as_tuple())]
-        out = np.full([len(column)] + target, value, dtype=np.asarray(column[0]).dtype)
-        for k, a in enumerate(column):
-            if np.ndim(a) != len(target) or any(n > t for n, t in zip(np.shape(a), target)):
-                raise InvalidArgumentError('Attempted to pad to a smaller size than the input '
-                                           'element. [Op:IteratorGetNext]')
-            out[(k,) + tuple(slice(0, n) for n in np.shape(a))] = a
-        return out
+
+def pad_column(column, shape, value):
+    """The arrays of one component stacked, each padded with `value` to `shape` (None: the
+    largest size in the column)."""
+    target = [max(np.shape(a)[i] for a in column) if d is None else d
+              for i, d in enumerate(shape.as_tuple())]
+    out = np.full([len(column)] + target, value, dtype=np.asarray(column[0]).dtype)
+    for k, a in enumerate(column):
+        if np.ndim(a) != len(target) or any(n > t for n, t in zip(np.shape(a), target)):
+            raise InvalidArgumentError('Attempted to pad to a smaller size than the input '
+                                       'element. [Op:IteratorGetNext]')
+        out[(k,) + tuple(slice(0, n) for n in np.shape(a))] = a
+    return out
 
 
 class _WindowElementDataset(Dataset):

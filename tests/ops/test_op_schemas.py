@@ -4,6 +4,7 @@ input dtypes, attribute kinds and int32 ranges, eagerly and while a graph is bui
 Expected classes and message texts were recorded from TensorFlow 2.21 (`/work/tfenv`), not from
 defun.
 """
+import re
 import warnings
 
 import numpy as np
@@ -12,6 +13,7 @@ import pytest
 import defun as tf
 from defun.core import errors, op_schema
 from defun.core.registry import define_op, registered_ops
+from defun.core.tf_signatures import SIGNATURES
 
 IAE = errors.InvalidArgumentError
 
@@ -153,7 +155,7 @@ def test_two_inputs_of_one_type_attribute_must_agree():
 def test_an_unknown_attribute_kind_is_refused_at_definition():
     with pytest.raises(ValueError, match='unknown kind'):
         define_op('SchemaProbeNeverDefined', np.negative, lambda x: (x.dtype, None),
-                  attrs=('k: tensor',))
+                  attrs=('k: complex',))
 
 
 def test_argmax_and_argmin_take_bool_as_tf():
@@ -226,3 +228,94 @@ def test_depthwise_strides_as_tf():
         tf.nn.depthwise_conv2d(x, w, 2, 'VALID')
     with pytest.raises(TypeError):
         tf.nn.depthwise_conv2d(x, w, 'a', 'VALID')
+
+
+# Signatures from the table of TF's OpDefs (core/tf_signatures.py), where each op's own check
+# used to be: (label, call, TF 2.21's class eagerly, its class inside tf.function, a text of
+# TF's message), recorded from TensorFlow 2.21.
+TABLE_CASES = [
+    ('logical_and int32', lambda: tf.math.logical_and(tf.constant([1]), tf.constant([1])), IAE,
+     TypeError, 'int32'),
+    ('truncatemod uint8', lambda: tf.truncatemod(tf.constant([1], tf.uint8),
+                                                 tf.constant([1], tf.uint8)),
+     IAE, TypeError, 'uint8'),
+    ('polygamma half', lambda: tf.math.polygamma(tf.constant([1.], tf.float16),
+                                                 tf.constant([1.], tf.float16)),
+     IAE, TypeError, 'allowed values'),
+    ('polygamma int32', lambda: tf.math.polygamma(tf.constant([1]), tf.constant([1])), IAE,
+     TypeError, 'int32'),
+    ('complex float16', lambda: tf.complex(tf.constant([1.], tf.float16),
+                                           tf.constant([1.], tf.float16)),
+     TypeError, TypeError, 'The `real` and `imag` components have incorrect types: float16 '
+                           'float16. They must be consistent, and one of [tf.float32, tf.float64]'),
+    ('complex float32 float64', lambda: tf.complex(tf.constant([1.]),
+                                                   tf.constant([1.], tf.float64)),
+     TypeError, TypeError, 'incorrect types: float32 float64'),
+    ('is_nan int32', lambda: tf.math.is_nan(tf.constant([1])), IAE, TypeError, 'int32'),
+    ('bitwise_and float', lambda: tf.bitwise.bitwise_and(tf.constant([1.]), tf.constant([1.])),
+     IAE, TypeError, 'allowed values'),
+    ('maximum complex', lambda: tf.maximum(tf.constant([1j]), tf.constant([1j])), IAE, TypeError,
+     'complex128'),
+    ('inv int32', lambda: tf.linalg.inv(tf.constant([[1, 0], [0, 1]])), IAE, TypeError, 'int32'),
+    ('nextafter int32', lambda: tf.math.nextafter(tf.constant([1]), tf.constant([2])), IAE,
+     TypeError, 'int32'),
+]
+
+
+@pytest.mark.parametrize('mode', ['eager', 'graph'])
+@pytest.mark.parametrize('label,call,eager,graph,text', TABLE_CASES,
+                         ids=[c[0] for c in TABLE_CASES])
+def test_table_signatures_raise_tfs_class(label, call, eager, graph, text, mode):
+    expected = eager if mode == 'eager' else graph
+    with pytest.raises(expected) as info:
+        call() if mode == 'eager' else _traced(call)
+    assert text in str(info.value)
+
+
+# Types a signature allows but no CPU kernel of TF's runs: NotFoundError eagerly and
+# InvalidArgumentError from a function, as TF 2.21.
+KERNEL_CASES = [
+    ('rint half', lambda: tf.math.rint(tf.constant([1.5], tf.float16)),
+     'Rint[T=DT_HALF]', "Op 'Rint'"),
+    ('erfinv half', lambda: tf.math.erfinv(tf.constant([0.5], tf.float16)),
+     'Erfinv[T=DT_HALF]', "Op 'Erfinv'"),
+    ('truncatemod half', lambda: tf.truncatemod(tf.constant([1.], tf.float16),
+                                                tf.constant([1.], tf.float16)),
+     'TruncateMod[T=DT_HALF]', "Op 'TruncateMod'"),
+    ('floordiv complex', lambda: tf.math.floordiv(tf.constant([1j]), tf.constant([1j])),
+     'FloorDiv[T=DT_COMPLEX128]', "Op 'FloorDiv'"),
+    ('cholesky half', lambda: tf.linalg.cholesky(tf.constant([[2., 1.], [1., 2.]], tf.float16)),
+     'Cholesky[T=DT_HALF]', "Op 'Cholesky'"),
+    ('reciprocal int32', lambda: tf.math.reciprocal(tf.constant([2])),
+     'Reciprocal[T=DT_INT32]', "Op 'Reciprocal'"),
+]
+
+
+@pytest.mark.parametrize('label,call,eager_text,graph_text', KERNEL_CASES,
+                         ids=[c[0] for c in KERNEL_CASES])
+def test_types_without_a_cpu_kernel_as_tf(label, call, eager_text, graph_text):
+    with pytest.raises(errors.NotFoundError, match=re.escape(eager_text)):
+        call()
+    with pytest.raises(IAE, match=f'No OpKernel was registered to support {graph_text}'):
+        _traced(call)
+
+
+def test_every_op_tf_has_takes_tfs_signature():
+    ops = {op.type: op for op in registered_ops()}
+    assert len(SIGNATURES) >= 280
+    without = [t for t, (inputs, attrs) in SIGNATURES.items()
+               if (inputs or attrs) and ops[t].schema is None]
+    # Both take defun's own inputs (a resource's state array, a TensorArray's buffer) and have
+    # no attribute.
+    assert sorted(without) == ['RngReadAndSkip', 'TensorArraySizeV3']
+    # Those of defun's own (gradient helpers, data and TensorArray plumbing) have no OpDef in TF;
+    # SparseCross takes its inputs flat (TF's SparseCrossV2 / SparseCrossHashed split them).
+    assert len([t for t in ops if t not in SIGNATURES]) < 51
+
+
+def test_signatures_still_run_what_tf_runs():
+    assert tf.add(tf.constant(['a']), tf.constant(['b'])).numpy().tolist() == [b'ab']
+    assert tf.math.rint(tf.constant([2.5])).numpy().tolist() == [2.0]
+    assert tf.complex(1.0, 2.0).numpy() == 1 + 2j
+    assert tf.bitwise.left_shift(tf.constant([1], tf.uint8), tf.constant([3], tf.uint8)).numpy() == 8
+    assert _traced(lambda: tf.math.logical_not(tf.constant([True]))).numpy().tolist() == [False]

@@ -23,11 +23,13 @@ def test_control_flow_ops_carry_their_emitter_and_gradient_facts():
     assert registry.get_op('Identity').is_identity
 
 
-def test_a_checked_kernel_checks_eagerly_and_compiled_graphs_call_the_bare_one():
+def test_the_kernel_is_bare_and_the_signature_checks_eagerly():
+    # Input types are checked once, by the dispatch point against the op's TF signature; the
+    # kernel itself is the bare numpy function, eager or compiled.
     opdef = registry.get_op('IsNan')
-    assert opdef.graph_kernel is np.isnan and opdef.kernel is not np.isnan
-    with pytest.raises(tf.errors.InvalidArgumentError, match='is_nan'):
-        opdef.kernel(np.array([1, 2]))
+    assert opdef.graph_kernel is np.isnan and opdef.kernel is np.isnan
+    with pytest.raises(tf.errors.InvalidArgumentError, match="attr 'T' of int64"):
+        opdef.check([tf.constant(np.array([1, 2]))], None)
 
 
 def test_fold_rules_give_static_values():

@@ -217,7 +217,7 @@ def _gather_nd_infer(params, indices, batch_dims):
 
 GATHER_ND = define_op(
     'GatherNd', _gather_nd_kernel, _gather_nd_infer,
-    lambda op, g: (apply_op(SCATTER_ND, (op.inputs[1], g, shape(op.inputs[0])),
+    lambda op, g: (apply_op(SCATTER_ND, (op.inputs[1], g, shape(op.inputs[0], op.inputs[1].dtype)),
                             {'batch_dims': op.get_attr('batch_dims')}), None))
 
 

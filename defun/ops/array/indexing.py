@@ -244,7 +244,8 @@ STRIDED_SLICE_GRAD = define_op(
     lambda s, g, *dyn, spec: (g.dtype, known_shape(s)),
     lambda op, grad: (None, apply_op(STRIDED_SLICE, (grad, *op.inputs[2:]),
                                      {'spec': op.get_attr('spec')}))
-    + (None,) * (len(op.inputs) - 2))
+    + (None,) * (len(op.inputs) - 2),
+    inputs=())  # (shape, dy, dynamic bounds...): not TF's order
 
 
 def _getitem(self, key):

@@ -241,7 +241,7 @@ SPLIT = define_op('Split', _split_kernel, _split_infer,
                                            for g, o in zip(gs, op.outputs)],
                                           axis=op.get_attr('axis'))]
                   + [None] * (len(op.inputs) - 1),
-                  num_outputs=None)
+                  num_outputs=None, inputs=('value: T',))  # the axis is an attribute
 
 
 def split(value, num_or_size_splits, axis=0, num=None, name='split'):

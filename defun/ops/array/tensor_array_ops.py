@@ -151,8 +151,10 @@ def _write_grad(op, g, unused_length_grad):
     return buf_grad, None, value_grad
 
 
+# TF's TensorArray ops take a resource handle and a flow; defun's take the buffer itself (a
+# tensor of the elements), so only TF's attributes of them are checked, not their inputs.
 WRITE = define_op('TensorArrayWriteV3', _write_kernel, _write_infer, _write_grad, num_outputs=2,
-                  index_inputs=lambda op: (1,),
+                  index_inputs=lambda op: (1,), inputs=(),
                   doc='Writes rows `index` (a scalar or a vector: scatter) of a copy of the '
                       'buffer; also returns the former length.')
 
@@ -214,16 +216,25 @@ def _read_lowering(op, ins, ctx):
     if d is None or len(d) < 2 or op.inputs[1].shape.rank != 0:
         raise ctx.NotLowerable(f'{op.type} {op.name!r}: a buffer of unknown or rank-1 shape')
     buf, i = ins
+    if not isinstance(i, str):
+        raise ctx.NotLowerable(f'{op.type} {op.name!r}: an index the native code does not keep')
     out = ctx.fresh(op.name)
+    if isinstance(buf, ctx.Repeated) and not buf.shapes:   # one value in every row: no stack
+        return [f'if {i} < 0 or {i} >= {buf.count}:',
+                "    raise IndexError('TensorArray read: index out of range')"], [buf.value]
+    if not isinstance(buf, str):
+        raise ctx.NotLowerable(f'{op.type} {op.name!r}: a buffer the native code does not keep')
     return [f'if {i} < 0 or {i} >= {buf}.shape[0]:',
             "    raise IndexError('TensorArray read: index out of range')",
             f'{out} = {buf}[{i}]'], [out]
 
 
+_read_lowering.takes_repeated = True   # a loop-invariant stack (lowerer.Repeated)
+
 READ = define_op('TensorArrayReadV3', _read_kernel, _read_infer,
                  lambda op, g: (apply_op(READ_GRAD, (op.inputs[0], op.inputs[1], g)), None),
                  expression=_read_expression, index_inputs=lambda op: (1,),
-                 lowering=_read_lowering,
+                 lowering=_read_lowering, inputs=(),
                  doc='Row `index` of the buffer.')
 
 
@@ -294,7 +305,7 @@ def _gather_infer(buf, indices, element_shape):
 
 GATHER = define_op('TensorArrayGatherV3', _gather_kernel, _gather_infer,
                    lambda op, g: (apply_op(GATHER_GRAD, (op.inputs[0], op.inputs[1], g)), None),
-                   doc='Rows `indices` of the buffer.')
+                   inputs=(), doc='Rows `indices` of the buffer.')
 
 
 def _gather_grad_kernel(buf, indices, g):
@@ -339,10 +350,10 @@ def _concat_infer(buf, element_shape):
 
 CONCAT = define_op('TensorArrayConcatV3', _concat_kernel, _concat_infer,
                    lambda op, g: base_ops.reshape(g, base_ops.shape(op.inputs[0])),
-                   doc='The elements concatenated along their first axis.')
+                   inputs=(), doc='The elements concatenated along their first axis.')
 
 SIZE = define_op('TensorArraySizeV3', lambda buf: np.int32(len(buf)),
-                 lambda buf: (dtypes.int32, ()), None, doc='The number of elements.')
+                 lambda buf: (dtypes.int32, ()), None, inputs=(), doc='The number of elements.')
 
 
 def read_element(buffer, index):

@@ -16,7 +16,6 @@ from defun.core import context, error_helpers, nest
 from defun.core.dispatch import apply_op
 from defun.ops.support.helpers import same_as_first, to_tensor
 from defun.core.registry import define_op
-from defun.ops.support.dtype_checks import UNARY_REAL, unary_signature
 from defun.core.tensor import EagerTensor, Tensor, is_tensor
 from defun.ops.support import validation
 
@@ -37,7 +36,7 @@ CHECK_NUMERICS = define_op(
     'CheckNumerics', _check_numerics_kernel, same_as_first,
     lambda op, g: check_numerics(g, 'Not a number (NaN) or infinity (Inf) values detected in '
                                     'gradient. ' + op.get_attr('message')),
-    stateful=True, **unary_signature(UNARY_REAL, 'tensor'))
+    stateful=True)
 
 
 def check_numerics(tensor, message, name=None):
@@ -243,7 +242,7 @@ def _print_kernel(*arrays, template, output_stream, sep, end, summarize):
 
 
 PRINT = define_op('PrintV2', _print_kernel, lambda *ts, **attrs: [], None,
-                  num_outputs=0, stateful=True)
+                  num_outputs=0, stateful=True, inputs=())  # the printed tensors, not TF's string
 
 
 _DEFAULT_STREAM = sys.stderr  # print's default, bound when this module was imported

@@ -115,7 +115,8 @@ CROP_AND_RESIZE = define_op('CropAndResize', _crop_and_resize_kernel, _crop_and_
 CROP_AND_RESIZE_GRAD_IMAGE = define_op(
     'CropAndResizeGradImage', _grad_image_kernel,
     lambda grad, boxes, box_indices, image, method: (image.dtype, dims(image)),
-    _grad_of_grad_image)
+    _grad_of_grad_image,
+    inputs=('grads: float', 'boxes: float', 'box_ind: int32'))  # then the image, not its size
 
 
 def crop_and_resize(image, boxes, box_indices, crop_size, method='bilinear',

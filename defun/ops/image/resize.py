@@ -129,7 +129,9 @@ for _kind, _type in _TYPES.items():
     RESIZE_OPS[_kind] = define_op(_type, _resize_kernel, _resize_infer,
                                   None if _kind == 'area' else _resize_grad)
     if _kind != 'area':
-        GRAD_OPS[_kind] = define_op(_type + 'Grad', _grad_kernel, _grad_infer, _grad_of_grad)
+        # Every grad op takes (grads, original image); TF's nearest-neighbour one takes a size.
+        GRAD_OPS[_kind] = define_op(_type + 'Grad', _grad_kernel, _grad_infer, _grad_of_grad,
+                                    inputs=('grads: T',) if _kind == 'nearest' else None)
 del _kind, _type
 
 _SCALE_AND_TRANSLATE = {'lanczos3': 'lanczos3', 'lanczos5': 'lanczos5', 'gaussian': 'gaussian',

@@ -14,7 +14,6 @@ from defun.core import error_helpers
 from defun.core.dispatch import apply_op
 from defun.ops.support.helpers import binary_args, dims, to_tensor
 from defun.ops.framework.base_ops import sum_to
-from defun.ops.support.dtype_checks import INEXACT, check_inputs, checked_kernel
 from defun.ops.math.complex_numbers import real
 from defun.ops.math.elementary import log
 from defun.ops.linalg.products import inv, matmul
@@ -31,9 +30,8 @@ LogMatrixDeterminant = collections.namedtuple('LogMatrixDeterminant',
 
 
 def square_batch(x, op):
-    """Checks that x is a (batch of) square matrices of a float or complex type; returns its
+    """Checks that x is a (batch of) square matrices; returns its
     static shape (or None)."""
-    check_inputs(op, INEXACT, x)
     d = dims(x)
     if d is None:
         return None
@@ -83,7 +81,7 @@ def _cholesky_grad(op, g):
     return 0.5 * (grad + adjoint(grad))
 
 
-CHOLESKY = define_op('Cholesky', checked_kernel(_cholesky_kernel, INEXACT, 'cholesky'),
+CHOLESKY = define_op('Cholesky', _cholesky_kernel,
                      lambda a: (a.dtype, square_batch(a, 'cholesky')), _cholesky_grad)
 
 
@@ -148,7 +146,7 @@ def _triangular_solve_grad(op, g):
 
 TRIANGULAR_SOLVE = define_op(
     'MatrixTriangularSolve',
-    checked_kernel(_triangular_solve_kernel, INEXACT, 'triangular_solve'),
+    _triangular_solve_kernel,
     _triangular_solve_infer, _triangular_solve_grad)
 
 
@@ -193,7 +191,7 @@ def _slogdet_grad(op, g_sign, g_logabs):
     return expand_dims(expand_dims(g_logabs, -1), -1) * inv(op.inputs[0], adjoint=True)
 
 
-SLOGDET = define_op('LogMatrixDeterminant', checked_kernel(_slogdet_kernel, INEXACT, 'slogdet'),
+SLOGDET = define_op('LogMatrixDeterminant', _slogdet_kernel,
                     _slogdet_infer, _slogdet_grad, num_outputs=2)
 
 

@@ -17,7 +17,7 @@ from defun.core import dtypes, error_helpers, errors
 from defun.core.dispatch import apply_op
 from defun.ops.support.helpers import dims, to_tensor
 from defun.ops.framework.base_ops import cast, ones_like, shape, zeros_like
-from defun.ops.support.dtype_checks import INEXACT, check_inputs, checked_kernel
+from defun.ops.support.dtype_checks import INEXACT, check_inputs
 from defun.ops.math.elementary import reciprocal, square
 from defun.ops.array.joining import concat
 from defun.ops.linalg.products import matmul
@@ -36,7 +36,6 @@ Qr = collections.namedtuple('Qr', ['q', 'r'])
 
 
 def _matrix_dims(x, op):
-    check_inputs(op, INEXACT, x)
     d = dims(x)
     if d is not None and len(d) < 2:
         raise validation.invalid_argument(f'{op}: input must have rank >= 2, got '
@@ -106,7 +105,7 @@ def _qr_grad(op, dq, dr):
     return concat([dx, matmul(q, dv)], axis=-1)
 
 
-QR = define_op('Qr', checked_kernel(_qr_kernel, INEXACT, 'qr'), _qr_infer, _qr_grad,
+QR = define_op('Qr', _qr_kernel, _qr_infer, _qr_grad,
                num_outputs=2)
 
 
@@ -144,7 +143,7 @@ def _eigh_grad(op, grad_e, grad_v):
     return set_diag(grad_a, 0.5 * diag_part(grad_a))
 
 
-EIGH = define_op('SelfAdjointEigV2', checked_kernel(_eigh_kernel, INEXACT, 'eigh'), _eigh_infer,
+EIGH = define_op('SelfAdjointEigV2', _eigh_kernel, _eigh_infer,
                  _eigh_grad, num_outputs=2)
 
 
@@ -223,7 +222,7 @@ def _svd_grad_wide(s, u, v, grad_s, grad_u, grad_v, m, n, full):
     return grad + matmul(matmul(u, diag(reciprocal(s))), rest)
 
 
-SVD = define_op('Svd', checked_kernel(_svd_kernel, INEXACT, 'svd'), _svd_infer, _svd_grad,
+SVD = define_op('Svd', _svd_kernel, _svd_infer, _svd_grad,
                 num_outputs=3)
 
 

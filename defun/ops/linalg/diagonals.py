@@ -14,7 +14,7 @@ from defun.ops.support.helpers import binary_args, dims, to_tensor
 from defun.ops.framework.base_ops import cast, zeros_like
 from defun.ops.linalg.products import einsum, matmul
 from defun.ops.math.reductions import reduce_sum
-from defun.ops.array.transform import expand_dims, squeeze
+from defun.ops.array.transform import expand_dims, squeeze, transpose
 from defun.core.registry import define_op
 from defun.core.tensor import Tensor
 from defun.ops.support import validation
@@ -278,7 +278,11 @@ def matrix_transpose(a, name='matrix_transpose', conjugate=False):
     validation.op_name(name)
     x = to_tensor(a, name='a', op='matrix_transpose')
     _matrix_rank_check(x, 'matrix_transpose')
-    result = einsum('...ij->...ji', x)
+    rank = x.shape.rank
+    if rank is None:
+        result = einsum('...ij->...ji', x)
+    else:  # TF's: a Transpose, which takes every dtype (Einsum runs numbers only)
+        result = transpose(x, list(range(rank - 2)) + [rank - 1, rank - 2])
     return conj(result) if conjugate else result
 
 

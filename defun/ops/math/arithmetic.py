@@ -16,8 +16,7 @@ from defun.core.dispatch import apply_op, binary_operator
 from defun.ops.support import helpers as op_helpers
 from defun.ops.support.helpers import binary_args, dims, operator_method, same_as_first, to_tensor
 from defun.ops.framework.base_ops import cast, sum_to, zeros_like
-from defun.ops.support.dtype_checks import (INEXACT, NUMERIC, REAL, UNARY, check_inputs, checked_kernel,
-                                            unary_signature)
+from defun.core.tf_signatures import SIGNATURES
 from defun.ops.math.logic import greater_equal, less_equal, where
 from defun.core.registry import define_op
 from defun.core.tensor import EagerTensor, convert_to_tensor
@@ -36,18 +35,14 @@ def convert_like(value, like):
 
 # ---------------------------------------------------------------- elementwise binary
 
-def _binary_infer(op, kinds=None):
+def _binary_infer(op):
     def infer(x, y):
-        if kinds is not None:
-            check_inputs(op, kinds, x)
         return x.dtype, op_helpers.broadcast_dims(dims(x), dims(y), op)
     return infer
 
 
-def _define_binary(op_type, kernel, grad, op, kinds=None, lowering=None):
-    if kinds is not None:
-        kernel = checked_kernel(kernel, kinds, op)
-    return define_op(op_type, kernel, _binary_infer(op, kinds), grad, lowering=lowering)
+def _define_binary(op_type, kernel, grad, op, lowering=None, **signature):
+    return define_op(op_type, kernel, _binary_infer(op), grad, lowering=lowering, **signature)
 
 
 CONJ = define_op('Conj', np.conj, same_as_first, lambda op, g: conj(g))
@@ -64,18 +59,18 @@ def conj(x, name=None):
 # Gradients of complex ops follow TF's convention (the conjugate of the derivative), hence conj.
 # Kernels are Python's operators, not the ufuncs: the same numpy arithmetic on arrays, and ten
 # times cheaper on numpy scalars (loop counters and other scalar math in compiled loops).
-# TF's type constraints: numbers (and strings, which AddV2 concatenates); never bool.
-_ADD_KINDS = NUMERIC + 'O'
+# defun's AddV2 is also TF's Add (tf.add of strings runs Add): AddV2's types and string.
 ADD = _define_binary('AddV2', operator.add, lambda op, g: (sum_to(g, op.inputs[0]),
-                                                     sum_to(g, op.inputs[1])), 'add', _ADD_KINDS,
-                     lowering=('{0} + {1}', 'iuf'))
+                                                     sum_to(g, op.inputs[1])), 'add',
+                     lowering=('{0} + {1}', 'iuf'),
+                     attrs=(SIGNATURES['AddV2'][1][0].rstrip('}') + ', string}',))
 SUB = _define_binary('Sub', operator.sub, lambda op, g: (sum_to(g, op.inputs[0]),
                                                         sum_to(-g, op.inputs[1])), 'subtract',
-                     NUMERIC, lowering=('{0} - {1}', 'iuf'))
+                     lowering=('{0} - {1}', 'iuf'))
 MUL = _define_binary('Mul', operator.mul,
                      lambda op, g: (sum_to(g * conj(op.inputs[1]), op.inputs[0]),
                                     sum_to(conj(op.inputs[0]) * g, op.inputs[1])), 'multiply',
-                     NUMERIC, lowering=('{0} * {1}', 'iuf'))
+                     lowering=('{0} * {1}', 'iuf'))
 
 
 def _real_div_grad(op, g):
@@ -156,8 +151,8 @@ def _floormod_grad(op, g):
     return sum_to(g, x), sum_to(g * -floordiv(x, y), y)
 
 
-FLOOR_DIV = _define_binary('FloorDiv', _floordiv_kernel, None, 'floordiv', REAL)
-FLOOR_MOD = _define_binary('FloorMod', _floormod_kernel, _floormod_grad, 'floormod', REAL)
+FLOOR_DIV = _define_binary('FloorDiv', _floordiv_kernel, None, 'floordiv')
+FLOOR_MOD = _define_binary('FloorMod', _floormod_kernel, _floormod_grad, 'floormod')
 
 
 def floordiv(x, y, name=None):
@@ -186,9 +181,9 @@ def _min_max_grad(selector):
     return grad
 
 
-MAXIMUM = _define_binary('Maximum', np.maximum, _min_max_grad(greater_equal), 'maximum', REAL,
+MAXIMUM = _define_binary('Maximum', np.maximum, _min_max_grad(greater_equal), 'maximum',
                          lowering=('np.maximum({0}, {1})', 'iuf'))
-MINIMUM = _define_binary('Minimum', np.minimum, _min_max_grad(less_equal), 'minimum', REAL,
+MINIMUM = _define_binary('Minimum', np.minimum, _min_max_grad(less_equal), 'minimum',
                          lowering=('np.minimum({0}, {1})', 'iuf'))
 
 
@@ -217,8 +212,7 @@ def _div_no_nan_grad(op, g):
             sum_to(g * divide_no_nan(divide_no_nan(-x, y), y), op.inputs[1]))
 
 
-DIV_NO_NAN = _define_binary('DivNoNan', _div_no_nan_kernel, _div_no_nan_grad, 'divide_no_nan',
-                            INEXACT)
+DIV_NO_NAN = _define_binary('DivNoNan', _div_no_nan_kernel, _div_no_nan_grad, 'divide_no_nan')
 
 
 def divide_no_nan(x, y, name=None):
@@ -233,12 +227,9 @@ def divide_no_nan(x, y, name=None):
 
 # ---------------------------------------------------------------- negation, square, add_n
 
-NEG = define_op('Neg', np.negative, same_as_first, lambda op, g: -g, lowering=('-{0}', 'if'),
-                **unary_signature(UNARY))
+NEG = define_op('Neg', np.negative, same_as_first, lambda op, g: -g, lowering=('-{0}', 'if'))
 SQUARE = define_op('Square', np.square, same_as_first,
-                   lambda op, g: g * (conj(op.inputs[0]) * 2), lowering=('{0} * {0}', 'iuf'),
-                   **unary_signature('{bfloat16, half, float, double, int8, int16, int32, int64, '
-                                     'uint8, uint16, uint32, uint64, complex64, complex128}'))
+                   lambda op, g: g * (conj(op.inputs[0]) * 2), lowering=('{0} * {0}', 'iuf'))
 
 
 @documented('unary', 'Computes -x element-wise.')
@@ -335,12 +326,12 @@ def _operator(opdef, op):
     return method
 
 
-def _fast_operator(opdef, op, kinds):
+def _fast_operator(opdef, op):
     """The Tensor method of `+ - *`: two eager tensors of one dtype the op accepts (the commonest
     eager line) go straight to the bare kernel (see dispatch.binary_operator); anything else takes
     the general path (conversion, TF's errors)."""
     general = operator_method(_operator(opdef, op), hint_only=op == 'add')
-    return binary_operator(opdef, kinds, general, op)
+    return binary_operator(opdef, general, op)
 
 
 def _named(fn, op):
@@ -352,10 +343,9 @@ def _named(fn, op):
 
 # This table's Python operators on Tensor (installed by defun/ops/tensor_methods.py).
 OPERATORS = {'__neg__': negative, '__pos__': lambda self: self}
-for _name, _opdef, _op, _kinds in [('__add__', ADD, 'add', _ADD_KINDS),
-                                   ('__sub__', SUB, 'sub', NUMERIC),
-                                   ('__mul__', MUL, 'mul', NUMERIC)]:
-    OPERATORS[_name] = _fast_operator(_opdef, _op, _kinds)
+for _name, _opdef, _op in [('__add__', ADD, 'add'), ('__sub__', SUB, 'sub'),
+                           ('__mul__', MUL, 'mul')]:
+    OPERATORS[_name] = _fast_operator(_opdef, _op)
     OPERATORS['__r' + _name[2:]] = operator_method(_operator(_opdef, _op), reflected=True)
 for _name, _fn in [('__truediv__', _named(truediv, 'truediv')),
                    ('__floordiv__', _named(floordiv, 'floordiv')),

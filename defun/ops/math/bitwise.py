@@ -8,12 +8,9 @@ from defun.core.dispatch import apply_op
 from defun.core.registry import define_op
 from defun.ops.math.logic import BITWISE_AND, BITWISE_OR, BITWISE_XOR, INVERT
 from defun.ops.support import helpers as op_helpers
-from defun.ops.support.dtype_checks import check_inputs, checked_kernel
 from defun.ops.support.helpers import binary_args, dims, to_tensor
 
 __all__ = ['bitwise_and', 'bitwise_or', 'bitwise_xor', 'invert', 'left_shift', 'right_shift']
-
-_INT = 'iu'
 
 
 def _shift_kernel(shift):
@@ -31,18 +28,12 @@ def _shift_kernel(shift):
 
 def _shift_infer(op):
     def infer(x, y):
-        check_inputs(op, _INT, x, y)
-        if x.dtype is not y.dtype:
-            raise TypeError(f'{op}: x and y must have the same dtype, got {x.dtype.name} and '
-                            f'{y.dtype.name}')
         return x.dtype, op_helpers.broadcast_dims(dims(x), dims(y), op)
     return infer
 
 
-LEFT_SHIFT = define_op('LeftShift', checked_kernel(_shift_kernel(np.left_shift), _INT,
-                                                   'left_shift'), _shift_infer('left_shift'), None)
-RIGHT_SHIFT = define_op('RightShift', checked_kernel(_shift_kernel(np.right_shift), _INT,
-                                                     'right_shift'), _shift_infer('right_shift'),
+LEFT_SHIFT = define_op('LeftShift', _shift_kernel(np.left_shift), _shift_infer('left_shift'), None)
+RIGHT_SHIFT = define_op('RightShift', _shift_kernel(np.right_shift), _shift_infer('right_shift'),
                         None)
 
 

@@ -15,7 +15,6 @@ from defun.ops.array.joining import stack
 from defun.ops.support.helpers import dims, reduce_dims, to_tensor
 from defun.ops.framework.base_ops import broadcast_to, cast, ones_like, reduced_shape, reshape, shape
 from defun.ops.array.creation import range as range_
-from defun.ops.support.dtype_checks import NUMERIC, check_inputs, checked_kernel
 from defun.ops.math.elementary import sqrt
 from defun.ops.math.logic import less, where
 from defun.ops.nn.activations import l2_loss
@@ -43,7 +42,6 @@ def _euclidean_kernel(x, axis, keepdims):
 
 
 def _euclidean_infer(x, axis, keepdims):
-    check_inputs('reduce_euclidean_norm', NUMERIC, x)
     return x.dtype, reduce_dims(dims(x), axis, keepdims, 'reduce_euclidean_norm')
 
 
@@ -56,9 +54,7 @@ def _euclidean_grad(op, g):
     return x * (g / conj(out))
 
 
-EUCLIDEAN_NORM = define_op('EuclideanNorm', checked_kernel(_euclidean_kernel, NUMERIC,
-                                                           'reduce_euclidean_norm'),
-                           _euclidean_infer, _euclidean_grad)
+EUCLIDEAN_NORM = define_op('EuclideanNorm', _euclidean_kernel, _euclidean_infer, _euclidean_grad)
 
 
 def reduce_euclidean_norm(input_tensor, axis=None, keepdims=False, name=None):

@@ -4,12 +4,11 @@ same ops so they differentiate again.
 """
 import numpy as np
 
-from defun.core import dtypes, error_helpers
+from defun.core import dtypes
 from defun.core.dispatch import apply_op
 from defun.ops.support import helpers as op_helpers
 from defun.ops.framework.base_ops import sum_to, zeros_like
-from defun.ops.support.dtype_checks import FLOAT, checked_kernel, dtype_error
-from defun.ops.support.helpers import binary_args, dims, to_tensor
+from defun.ops.support.helpers import dims, to_tensor
 from defun.core.registry import define_op
 from defun.ops.support import validation
 from defun.ops.support.docs import documented
@@ -28,8 +27,6 @@ def _complex_kernel(re, im):
 
 
 def _complex_infer(re, im):
-    if re.dtype not in _COMPLEX_OF:
-        raise dtype_error('complex', error_helpers.describe(re), FLOAT, graph=True)
     return _COMPLEX_OF[re.dtype], op_helpers.broadcast_dims(dims(re), dims(im), 'complex')
 
 
@@ -38,8 +35,7 @@ def _complex_grad(op, g):
     return sum_to(real(g), re), sum_to(imag(g), im)
 
 
-COMPLEX = define_op('Complex', checked_kernel(_complex_kernel, FLOAT, 'complex'), _complex_infer,
-                    _complex_grad)
+COMPLEX = define_op('Complex', _complex_kernel, _complex_infer, _complex_grad)
 REAL = define_op('Real', np.real, lambda x: (x.dtype.real_dtype, dims(x)),
                  lambda op, g: complex(g, zeros_like(g)))
 IMAG = define_op('Imag', np.imag, lambda x: (x.dtype.real_dtype, dims(x)),
@@ -48,7 +44,13 @@ IMAG = define_op('Imag', np.imag, lambda x: (x.dtype.real_dtype, dims(x)),
 
 def complex(real, imag, name=None):
     """real + imag * 1j: float32 parts give complex64, float64 parts complex128."""
-    re, im = binary_args(real, imag, 'complex')
+    re = to_tensor(real, name='real', op='complex')
+    im = to_tensor(imag, name='imag', op='complex')
+    if re.dtype not in _COMPLEX_OF or im.dtype is not re.dtype:
+        # TF's wrapper checks the pair itself, a TypeError before the op's signature is read
+        raise TypeError(f'The `real` and `imag` components have incorrect types: {re.dtype.name} '
+                        f'{im.dtype.name}. They must be consistent, and one of [tf.float32, '
+                        f'tf.float64]')
     return apply_op(COMPLEX, (re, im), None, name)
 
 

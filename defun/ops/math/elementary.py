@@ -16,10 +16,10 @@ from defun.ops.support import helpers as op_helpers
 from defun.ops.math.arithmetic import conj, divide_no_nan, square
 from defun.ops.support.helpers import binary_args, dims, to_tensor
 from defun.ops.support.lowerings import vector_math
+from defun.ops.support import eigen_float32
 from defun.ops.framework.base_ops import ones_like, sum_to, zeros_like
 from defun.ops.math.complex_numbers import complex
-from defun.ops.support.dtype_checks import (INEXACT, UNARY, UNARY_COMPLEX, UNARY_REAL, half_in_float32,
-                                    kernel_registered_for, unary_signature)
+from defun.ops.support.dtype_checks import half_in_float32
 from defun.ops.math.logic import greater, where
 from defun.core.registry import define_op
 from defun.ops.support.docs import documented
@@ -32,11 +32,10 @@ def _same(x):
     return x.dtype, dims(x)
 
 
-def _unary(op_type, kernel, grad, op, types=UNARY_COMPLEX, name='x', lowering=None):
-    """An elementwise op of one input whose output has the input's dtype and shape; `types`
-    is its TF signature's type list."""
-    return define_op(op_type, kernel, _same, grad, lowering=lowering,
-                     **unary_signature(types, name))
+def _unary(op_type, kernel, grad, op, lowering=None):
+    """An elementwise op of one input whose output has the input's dtype and shape (its TF
+    signature, the input types it takes, is TF's, from the registry's table)."""
+    return define_op(op_type, kernel, _same, grad, lowering=lowering)
 
 
 def _arg(x, op):
@@ -71,9 +70,7 @@ def _pow_infer(x, y):
     return x.dtype, op_helpers.broadcast_dims(dims(x), dims(y), 'pow')
 
 
-POW = define_op('Pow', np.power, _pow_infer, _pow_grad, inputs=('x: T', 'y: T'),
-                attrs=('T: {bfloat16, float, half, double, int8, int16, int32, int64, complex64, '
-                       'complex128}',))
+POW = define_op('Pow', np.power, _pow_infer, _pow_grad)
 
 
 def pow(x, y, name=None):
@@ -117,12 +114,10 @@ RECIPROCAL_GRAD = _grad_op('ReciprocalGrad', lambda y, dy: -dy * y * y, _recipro
 SQRT_GRAD = _grad_op('SqrtGrad', lambda y, dy: 0.5 * dy / y, _sqrt_grad_grad)
 # TF's RsqrtGrad order, -0.5 * (dy * y) * (y * y), so float results agree bit for bit.
 RSQRT_GRAD = _grad_op('RsqrtGrad', lambda y, dy: -0.5 * (dy * y) * (y * y), _rsqrt_grad_grad)
-# Reciprocal's signature takes ints, but TF has CPU kernels for float and complex only.
-RECIPROCAL = define_op('Reciprocal',
-                       kernel_registered_for(np.reciprocal, 'fciu', INEXACT, 'reciprocal',
-                                             'Reciprocal'),
-                       _same, lambda op, g: apply_op(RECIPROCAL_GRAD, (op.outputs[0], g)),
-                       **unary_signature(UNARY))
+# Reciprocal's signature takes ints, but TF has CPU kernels for float and complex only (the
+# registry's table of TF's kernels says so: NotFoundError eagerly, as TF).
+RECIPROCAL = define_op('Reciprocal', np.reciprocal, _same,
+                       lambda op, g: apply_op(RECIPROCAL_GRAD, (op.outputs[0], g)))
 SQRT = _unary('Sqrt', np.sqrt, lambda op, g: apply_op(SQRT_GRAD, (op.outputs[0], g)), 'sqrt',
               lowering=('np.sqrt({0})', 'f'))
 # TF computes a half rsqrt in float32 and rounds once (1 / sqrt(x) rounded twice differs).
@@ -150,7 +145,17 @@ def rsqrt(x, name=None):
 EXP = _unary('Exp', np.exp, lambda op, g: g * _out(op), 'exp', lowering=vector_math('np.exp'))
 LOG = _unary('Log', np.log, lambda op, g: g * reciprocal(_in(op)), 'log',
               lowering=vector_math('np.log'))
-LOG1P = _unary('Log1p', np.log1p, lambda op, g: g * reciprocal(1 + _in(op)), 'log1p')
+# float32 and float16 erf/log1p are computed as TF's CPU kernels compute them (Eigen's algorithms)
+_EIGEN_FLOATS = (np.dtype(np.float32), np.dtype(np.float16))
+
+
+def _log1p_kernel(x):
+    if x.dtype in _EIGEN_FLOATS:
+        return eigen_float32.log1p(x)
+    return np.log1p(x)
+
+
+LOG1P = _unary('Log1p', _log1p_kernel, lambda op, g: g * reciprocal(1 + _in(op)), 'log1p')
 EXPM1 = _unary('Expm1', np.expm1, lambda op, g: g * exp(_in(op)), 'expm1')
 
 
@@ -237,8 +242,7 @@ def _atan2_infer(y, x):
     return y.dtype, op_helpers.broadcast_dims(dims(y), dims(x), 'atan2')
 
 
-ATAN2 = define_op('Atan2', np.arctan2, _atan2_infer, _atan2_grad, inputs=('y: T', 'x: T'),
-                  attrs=(f'T: {UNARY_REAL}',))
+ATAN2 = define_op('Atan2', np.arctan2, _atan2_infer, _atan2_grad)
 
 
 def atan2(y, x, name=None):
@@ -269,8 +273,11 @@ _erf_scalar = np.frompyfunc(math.erf, 1, 1)
 
 
 def _erf_kernel(x):
+    if x.dtype in _EIGEN_FLOATS:   # TF's float algorithm, bit for bit
+        return eigen_float32.erf(x)
     # numpy has no erf; math.erf is exact to double precision.
     return np.asarray(_erf_scalar(x), dtype=x.dtype)
+
 
 
 _TWO_OVER_ROOT_PI = 2 / math.sqrt(math.pi)
@@ -278,7 +285,7 @@ _TWO_OVER_ROOT_PI = 2 / math.sqrt(math.pi)
 SINH = _unary('Sinh', np.sinh, lambda op, g: g * cosh(_in(op)), 'sinh')
 COSH = _unary('Cosh', np.cosh, lambda op, g: g * sinh(_in(op)), 'cosh')
 TANH = _unary('Tanh', np.tanh, lambda op, g: g * (1 - _out(op) * _out(op)), 'tanh',
-               lowering=vector_math('np.tanh'))
+               lowering=vector_math('np.tanh', float32='tanh_f32'))
 SIGMOID = _unary('Sigmoid', _sigmoid_kernel,
                  # (g * y) * (1 - y): TF's SigmoidGrad order, so float results agree bit for bit
                  lambda op, g: g * _out(op) * (1 - _out(op)), 'sigmoid')
@@ -291,13 +298,12 @@ def _softplus_kernel(x):
 
 
 SOFTPLUS = _unary('Softplus', _softplus_kernel, lambda op, g: g * sigmoid(op.inputs[0]),
-                  'softplus', '{half, bfloat16, float, double}', 'features')
+                  'softplus')
 ERF = _unary('Erf', _erf_kernel,
-             lambda op, g: g * _TWO_OVER_ROOT_PI * exp(-square(op.inputs[0])), 'erf',
-             UNARY_REAL)
+             lambda op, g: g * _TWO_OVER_ROOT_PI * exp(-square(op.inputs[0])), 'erf')
 _erfc_scalar = np.frompyfunc(math.erfc, 1, 1)
 ERFC = _unary('Erfc', lambda x: np.asarray(_erfc_scalar(x), dtype=x.dtype),
-              lambda op, g: -g * _TWO_OVER_ROOT_PI * exp(-square(op.inputs[0])), 'erfc', UNARY_REAL)
+              lambda op, g: -g * _TWO_OVER_ROOT_PI * exp(-square(op.inputs[0])), 'erfc')
 
 
 @documented('unary', 'Computes hyperbolic sine of `x` element-wise.')
@@ -338,9 +344,8 @@ def erfc(x, name=None):
 # ---------------------------------------------------------------- abs, sign, rounding
 
 # TF's Abs and Sign take signed ints only (no unsigned), as Neg and Pow.
-ABS = _unary('Abs', np.abs, lambda op, g: g * sign(op.inputs[0]), 'abs',
-             '{bfloat16, half, float, double, int8, int16, int32, int64}', lowering='np.abs({0})')
-SIGN = _unary('Sign', np.sign, lambda op, g: zeros_like(op.inputs[0]), 'sign', UNARY)
+ABS = _unary('Abs', np.abs, lambda op, g: g * sign(op.inputs[0]), 'abs', lowering='np.abs({0})')
+SIGN = _unary('Sign', np.sign, lambda op, g: zeros_like(op.inputs[0]), 'sign')
 
 
 def _complex_abs_infer(x):
@@ -352,8 +357,7 @@ def _complex_abs_grad(op, g):
                          complex(op.outputs[0], zeros_like(op.outputs[0])))
 
 
-COMPLEX_ABS = define_op('ComplexAbs', np.abs, _complex_abs_infer, _complex_abs_grad,
-                        **unary_signature('{complex64, complex128}'))
+COMPLEX_ABS = define_op('ComplexAbs', np.abs, _complex_abs_infer, _complex_abs_grad)
 
 
 def abs(x, name=None):
@@ -368,10 +372,9 @@ def sign(x, name=None):
 
 
 # Round's signature takes complex tensors, but TF has no kernel for them (NotFoundError eagerly).
-ROUND = define_op('Round', kernel_registered_for(np.round, 'fci', 'fi', 'round', 'Round'), _same,
-                  None, **unary_signature(UNARY))
-FLOOR = _unary('Floor', np.floor, None, 'floor', UNARY_REAL, lowering=('np.floor({0})', 'f'))
-CEIL = _unary('Ceil', np.ceil, None, 'ceil', UNARY_REAL, lowering=('np.ceil({0})', 'f'))
+ROUND = define_op('Round', np.round, _same, None)
+FLOOR = _unary('Floor', np.floor, None, 'floor', lowering=('np.floor({0})', 'f'))
+CEIL = _unary('Ceil', np.ceil, None, 'ceil', lowering=('np.ceil({0})', 'f'))
 
 
 def round(x, name=None):

@@ -16,7 +16,6 @@ from defun.core.dispatch import apply_op
 from defun.ops.support import helpers as op_helpers, lowerings
 from defun.ops.support.helpers import binary_args, dims, to_tensor
 from defun.ops.framework.base_ops import sum_to, zeros_like
-from defun.ops.support.dtype_checks import BOOL, FLOAT, REAL, check_inputs, checked_kernel
 from defun.core.registry import define_op
 from defun.core.tensor import is_tensor
 from defun.ops.support.docs import documented
@@ -27,17 +26,14 @@ __all__ = ['equal', 'not_equal', 'less', 'less_equal', 'greater', 'greater_equal
 
 # ---------------------------------------------------------------- comparisons
 
-def _compare_infer(op, kinds):
+def _compare_infer(op):
     def infer(x, y):
-        if kinds is not None:
-            check_inputs(op, kinds, x)
         return dtypes.bool, op_helpers.broadcast_dims(dims(x), dims(y), op)
     return infer
 
 
-def _define_compare(op_type, kernel, op, kinds=REAL, lowering=None):
-    return define_op(op_type, checked_kernel(kernel, kinds, op), _compare_infer(op, kinds), None,
-                     lowering=lowering)
+def _define_compare(op_type, kernel, op, lowering=None):
+    return define_op(op_type, kernel, _compare_infer(op), None, lowering=lowering)
 
 
 # Operators rather than ufuncs: identical on arrays, much cheaper on numpy scalars.
@@ -136,9 +132,8 @@ OPERATORS = {'__eq__': _tensor_equality(EQUAL, False),
 
 # ---------------------------------------------------------------- logical
 
-def _logical_infer(op, kinds=BOOL):
+def _logical_infer(op):
     def infer(x, *rest):
-        check_inputs(op, kinds, x, *rest)
         shape = dims(x)
         for y in rest:
             shape = op_helpers.broadcast_dims(shape, dims(y), op)
@@ -146,11 +141,11 @@ def _logical_infer(op, kinds=BOOL):
     return infer
 
 
-LOGICAL_AND = define_op('LogicalAnd', checked_kernel(np.logical_and, BOOL, 'logical_and'),
+LOGICAL_AND = define_op('LogicalAnd', np.logical_and,
                         _logical_infer('logical_and'), None, lowering=('{0} & {1}', 'b'))
-LOGICAL_OR = define_op('LogicalOr', checked_kernel(np.logical_or, BOOL, 'logical_or'),
+LOGICAL_OR = define_op('LogicalOr', np.logical_or,
                        _logical_infer('logical_or'), None, lowering=('{0} | {1}', 'b'))
-LOGICAL_NOT = define_op('LogicalNot', checked_kernel(np.logical_not, BOOL, 'logical_not'),
+LOGICAL_NOT = define_op('LogicalNot', np.logical_not,
                         _logical_infer('logical_not'), None, lowering=('np.logical_not({0})', 'b'))
 
 
@@ -167,7 +162,7 @@ def logical_or(x, y, name=None):
 @documented('logical', 'Returns the truth value of NOT x element-wise.')
 def logical_not(x, name=None):
     # LogicalNot's input is bool by its signature, so a Python value converts as bool ([] too);
-    # a tensor of another dtype meets the kernel's refusal
+    # a tensor of another dtype meets the signature's refusal (TF's error, in dispatch)
     dtype = None if is_tensor(x) else dtypes.bool
     return apply_op(LOGICAL_NOT, (to_tensor(x, dtype, op='logical_not'),), None, name)
 
@@ -180,15 +175,14 @@ def logical_xor(x, y, name='LogicalXor'):
 
 # Python's bitwise operators are logical on bool tensors and bitwise on integer tensors (as in TF).
 
-_INT = 'iu'
-BITWISE_AND = define_op('BitwiseAnd', checked_kernel(np.bitwise_and, _INT, 'bitwise_and'),
-                        _logical_infer('bitwise_and', _INT), None)
-BITWISE_OR = define_op('BitwiseOr', checked_kernel(np.bitwise_or, _INT, 'bitwise_or'),
-                       _logical_infer('bitwise_or', _INT), None)
-BITWISE_XOR = define_op('BitwiseXor', checked_kernel(np.bitwise_xor, _INT, 'bitwise_xor'),
-                        _logical_infer('bitwise_xor', _INT), None)
-INVERT = define_op('Invert', checked_kernel(np.invert, _INT, 'invert'),
-                   _logical_infer('invert', _INT), None)
+BITWISE_AND = define_op('BitwiseAnd', np.bitwise_and,
+                        _logical_infer('bitwise_and'), None)
+BITWISE_OR = define_op('BitwiseOr', np.bitwise_or,
+                       _logical_infer('bitwise_or'), None)
+BITWISE_XOR = define_op('BitwiseXor', np.bitwise_xor,
+                        _logical_infer('bitwise_xor'), None)
+INVERT = define_op('Invert', np.invert,
+                   _logical_infer('invert'), None)
 
 
 def _bitwise_operator(logical, bitwise_op, op):
@@ -264,16 +258,15 @@ def where(condition, x=None, y=None, name=None):
 
 def _classify_infer(op):
     def infer(x):
-        check_inputs(op, FLOAT, x)
         return dtypes.bool, dims(x)
     return infer
 
 
-IS_FINITE = define_op('IsFinite', checked_kernel(np.isfinite, FLOAT, 'is_finite'),
+IS_FINITE = define_op('IsFinite', np.isfinite,
                       _classify_infer('is_finite'), None)
-IS_NAN = define_op('IsNan', checked_kernel(np.isnan, FLOAT, 'is_nan'), _classify_infer('is_nan'),
+IS_NAN = define_op('IsNan', np.isnan, _classify_infer('is_nan'),
                    None)
-IS_INF = define_op('IsInf', checked_kernel(np.isinf, FLOAT, 'is_inf'), _classify_infer('is_inf'),
+IS_INF = define_op('IsInf', np.isinf, _classify_infer('is_inf'),
                    None)
 
 

@@ -13,7 +13,7 @@ from defun.core.dispatch import apply_op
 from defun.ops.math.arithmetic import conj, divide_no_nan, maximum, square
 from defun.ops.array.joining import stack
 from defun.ops.framework.base_ops import cast, ones_like, reshape, sum_to, zeros_like
-from defun.ops.support.dtype_checks import FLOAT, checked_kernel, check_inputs
+from defun.ops.support.dtype_checks import FLOAT, check_inputs
 from defun.ops.math.elementary import log, log1p, softplus, sqrt
 from defun.ops.array.gathering import gather
 from defun.ops.math.logic import not_equal, where
@@ -41,10 +41,7 @@ TOP_LEVEL = ['squared_difference', 'count_nonzero']   # also tf.<name>, as in TF
 # ---------------------------------------------------------------- inverse hyperbolics
 
 def _unary(op_type, kernel, grad, op):
-    def infer(x):
-        check_inputs(op, 'fc', x)
-        return x.dtype, dims(x)
-    return define_op(op_type, checked_kernel(kernel, 'fc', op), infer, grad)
+    return define_op(op_type, kernel, lambda x: (x.dtype, dims(x)), grad)
 
 
 ASINH = _unary('Asinh', np.arcsinh,
@@ -138,12 +135,10 @@ def _mul_no_nan_grad(op, g):
 
 
 def _mul_no_nan_infer(x, y):
-    check_inputs('multiply_no_nan', 'fc', x)
     return x.dtype, broadcast_dims(dims(x), dims(y), 'multiply_no_nan')
 
 
-MUL_NO_NAN = define_op('MulNoNan', checked_kernel(_mul_no_nan_kernel, 'fc', 'multiply_no_nan'),
-                       _mul_no_nan_infer, _mul_no_nan_grad)
+MUL_NO_NAN = define_op('MulNoNan', _mul_no_nan_kernel, _mul_no_nan_infer, _mul_no_nan_grad)
 
 
 def multiply_no_nan(x, y, name=None):
@@ -198,7 +193,8 @@ def _bincount_infer(arr, w, size, dtype, binary_output=False, per_row=False):
     return dtype, ((d[0] if d else None, None) if per_row else (None,))
 
 
-BINCOUNT = define_op('Bincount', _bincount_kernel, _bincount_infer, None)
+# defun's one Bincount op is TF's Bincount, DenseBincount and per-row forms: (arr, weights, size).
+BINCOUNT = define_op('Bincount', _bincount_kernel, _bincount_infer, None, inputs=())
 
 
 def bincount(arr, weights=None, minlength=None, maxlength=None, dtype=dtypes.int32, name=None,

@@ -14,7 +14,6 @@ from defun.core.dispatch import apply_op
 from defun.ops.math.arithmetic import truediv
 from defun.ops.framework.base_ops import sum_to, zeros_like
 from defun.ops.math.complex_numbers import complex, imag, real
-from defun.ops.support.dtype_checks import FLOAT, REAL, checked_kernel, check_inputs
 from defun.ops.math.logic import less, where
 from defun.ops.support.helpers import binary_args, broadcast_dims, dims, to_tensor
 from defun.ops.support import validation
@@ -23,14 +22,7 @@ from defun.core.registry import define_op
 __all__ = ['rint', 'angle', 'invert_permutation', 'nextafter']   # tf.math; the others are tf.<name>
 
 
-def _unary_infer(op, kinds):
-    def infer(x):
-        check_inputs(op, kinds, x)
-        return x.dtype, dims(x)
-    return infer
-
-
-RINT = define_op('Rint', checked_kernel(np.rint, FLOAT, 'rint'), _unary_infer('rint', FLOAT), None)
+RINT = define_op('Rint', np.rint, lambda x: (x.dtype, dims(x)), None)
 
 
 def rint(x, name=None):
@@ -74,9 +66,6 @@ NEXTAFTER = define_op('NextAfter', np.nextafter,
 def nextafter(x1, x2, name=None):
     """The next representable value after x1 towards x2 (gradient: 1 for x1, 0 for x2, as TF)."""
     x, y = binary_args(x1, x2, 'nextafter')
-    if x.dtype.name not in ('float32', 'float64'):   # TF's kernels: float and double only
-        raise validation.invalid_argument(f"Value for attr 'T' of {x.dtype.name} is not in the "
-                                          f"list of allowed values: double, float [Op:NextAfter]")
     return apply_op(NEXTAFTER, (x, y), None, name)
 
 
@@ -90,12 +79,11 @@ def _truncate_kernel(kind):
             quotient = np.abs(x) // np.abs(y)
             return (np.sign(x) * np.sign(y) * quotient).astype(x.dtype)
         return np.trunc(np.divide(x, y))
-    return checked_kernel(kernel, REAL, kind)
+    return kernel
 
 
 def _binary_infer(op):
     def infer(x, y):
-        check_inputs(op, REAL, x, y)
         return x.dtype, broadcast_dims(dims(x), dims(y), op)
     return infer
 
