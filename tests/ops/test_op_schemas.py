@@ -4,6 +4,7 @@ input dtypes, attribute kinds and int32 ranges, eagerly and while a graph is bui
 Expected classes and message texts were recorded from TensorFlow 2.21 (`/work/tfenv`), not from
 defun.
 """
+import os
 import re
 import warnings
 
@@ -310,7 +311,10 @@ def test_every_op_tf_has_takes_tfs_signature():
     assert sorted(without) == ['RngReadAndSkip', 'TensorArraySizeV3']
     # Those of defun's own (gradient helpers, data and TensorArray plumbing) have no OpDef in TF;
     # SparseCross takes its inputs flat (TF's SparseCrossV2 / SparseCrossHashed split them).
-    assert len([t for t in ops if t not in SIGNATURES]) < 51
+    # Throwaway ops other tests define (in the same worker) are not counted.
+    package = os.path.dirname(tf.__file__)
+    assert len([t for t, op in ops.items() if t not in SIGNATURES
+                and op.defined_at.startswith(package)]) < 51
 
 
 def test_signatures_still_run_what_tf_runs():
