@@ -92,6 +92,13 @@ from defun.core.composite import TypeSpec
 from defun import strings, lookup, io, image
 from defun import distribute
 from defun.parallel_for import vectorized_map
+# the elementwise APIs, which take RaggedTensors too (as TF dispatches them)
+from defun.ops.ragged.elementwise_api import (abs, acos, acosh, asin, asinh, atan, atanh,  # noqa: F811
+    cos, cosh, exp, floor, logical_not, negative, round, sigmoid, sign, sin, sinh, sqrt,  # noqa: F811
+    square, tan, tanh, clip_by_value, cast, zeros_like, ones_like, add, subtract, multiply,  # noqa: F811
+    divide, truediv, maximum, minimum, pow, atan2, equal, not_equal, less, less_equal,  # noqa: F811
+    greater, greater_equal, logical_and, logical_or, realdiv, truncatediv, truncatemod,  # noqa: F811
+    where)  # noqa: F811
 from defun import raw_ops  # tf.raw_ops (the ops defun defines with TF's signatures)
 from defun.core import unsupported as _unsupported
 

@@ -10,3 +10,14 @@ from defun.ops.math.truncating import *  # noqa: F401,F403
 from defun.ops.nn.compositions import zero_fraction  # noqa: F401  (shared with tf.nn)
 from defun.ops.math.bessel import bessel_i0, bessel_i0e, bessel_i1, bessel_i1e  # noqa: F401
 from defun import math_special as special  # noqa: F401  (tf.math.special)
+# the elementwise APIs, which take RaggedTensors too (as TF dispatches them)
+from defun.ops.ragged.elementwise_api import (abs, acos, acosh, angle, asin, asinh, atan,  # noqa: F401,F811
+    atanh, ceil, conj, cos, cosh, digamma, erf, erfc, erfinv, exp, expm1, floor, imag,  # noqa: F401,F811
+    is_finite, is_inf, is_nan, lgamma, log, log1p, log_sigmoid, logical_not, ndtri,  # noqa: F401,F811
+    negative, real, reciprocal, reciprocal_no_nan, rint, round, rsqrt, sigmoid, sign, sin,  # noqa: F401,F811
+    sinh, softplus, sqrt, square, tan, tanh, clip_by_value, log_softmax, softsign, add,  # noqa: F401,F811
+    subtract, multiply, divide, truediv, divide_no_nan, floordiv, floormod, maximum,  # noqa: F401,F811
+    minimum, pow, atan2, equal, not_equal, less, less_equal, greater, greater_equal,  # noqa: F401,F811
+    logical_and, logical_or, logical_xor, multiply_no_nan, squared_difference, xdivy,  # noqa: F401,F811
+    xlog1py, xlogy,  # noqa: F401,F811
+    where)  # noqa: F401,F811

@@ -8,3 +8,4 @@ from defun.ops.sparse.sparse_ops import concat_sparse as concat  # noqa: F401
 from defun.ops.sparse.sparse_reductions import *  # noqa: F401,F403
 from defun.ops.sparse.sparse_elementwise import *  # noqa: F401,F403,E402
 from defun.ops.sparse.sparse_shapes import eye, mask, reset_shape  # noqa: F401
+from defun.ops.sparse.sparse_cross import cross, cross_hashed  # noqa: F401

@@ -72,7 +72,9 @@ def summary(obj):
 
 
 def op_defs(fn):
-    """The registered OpDefs whose names appear in `fn`'s source, resolved in its module."""
+    """The registered OpDefs whose names appear in `fn`'s source, resolved in its module (a
+    wrapper's: the function it wraps)."""
+    fn = inspect.unwrap(fn)
     try:
         tree = ast.parse(textwrap.dedent(inspect.getsource(fn)))
     except (OSError, TypeError, SyntaxError):

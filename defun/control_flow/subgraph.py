@@ -17,14 +17,14 @@ import weakref
 import numpy as np
 
 from defun.core import context, dtypes, error_helpers, nest
-from defun.core.composite import CompositeTensor, spec_of
+from defun.core.composite import CompositeTensor, TypeSpec, spec_of
 from defun.core.variable_base import is_variable, read_variable
 from defun.core.dispatch import apply_op
 from defun.compiler.executor import compile_graph
 from defun.graphs.funcgraph import FuncGraph
 from defun.graphs.operation import GraphTensor
 from defun.ops.framework import base_ops
-from defun.core.shapes import TensorShape
+from defun.core.shapes import TensorShape, TensorSpec
 from defun.autodiff.tape import variable_accessed
 from defun.core.tensor import Tensor, convert_to_tensor
 
@@ -69,10 +69,15 @@ def rebuild(leaf, tensors):
 
 def component_invariants(leaf, spec=None):
     """The most general shapes a composite leaf's components may take across loop iterations:
-    for a composite tensor, those of its TypeSpec's components (or of `spec`, its invariant)."""
+    for a composite tensor, those of its TypeSpec's components (or of `spec`, its invariant: a
+    TypeSpec, or a shape, which as in TF stands for the leaf's spec with that shape)."""
     if isinstance(leaf, CompositeValue):
         return leaf.component_invariants()
-    spec = spec_of(leaf) if spec is None else spec
+    if spec is None:
+        spec = spec_of(leaf)
+    elif not isinstance(spec, TypeSpec):
+        spec = spec_of(leaf)._with_shape(spec if isinstance(spec, TensorShape) else
+                                         TensorShape(getattr(spec, 'shape', spec)))
     return [s.shape for s in nest.flatten(spec, expand_composites=True)]
 
 
@@ -93,7 +98,12 @@ def pack(structure, flat):
     position = 0
     leaves = []
     for leaf in nest.flatten(structure):
-        if is_composite(leaf):
+        if isinstance(leaf, TypeSpec) and not isinstance(leaf, TensorSpec):
+            n = len(nest.flatten(leaf, expand_composites=True))   # a composite's invariant spec
+            leaves.append(nest.pack_sequence_as(leaf, flat[position:position + n],
+                                                expand_composites=True))
+            position += n
+        elif is_composite(leaf):
             n = len(components(leaf))
             leaves.append(rebuild(leaf, flat[position:position + n]))
             position += n

@@ -24,7 +24,7 @@ from typing import Any
 import numpy as np
 
 from defun.core import context, dtypes, error_helpers, nest
-from defun.core.composite import is_type_spec
+from defun.core.composite import CompositeTensor, is_type_spec, spec_of
 from defun.core.dispatch import apply_op
 from defun.autodiff.gradient_graph import GradientGraph
 from defun.graphs.operation import GraphTensor
@@ -128,15 +128,16 @@ def _graph_loop(cond, body, structure, shape_invariants, maximum_iterations, nam
     flat = cf.flatten(structure)
     paths = cf.leaf_paths(structure)
     invariants = _invariants(structure, shape_invariants, paths)
+    template = _composite_template(structure, shape_invariants)
     cond_graph, body_graph = cf.new_subgraph(f'{name}_cond'), cf.new_subgraph(f'{name}_body')
     cond_vars = _loop_placeholders(cond_graph, flat, invariants)
-    pred = cf.trace_into(cond_graph, lambda: cond(*cf.pack(structure, cond_vars)))
+    pred = cf.trace_into(cond_graph, lambda: cond(*cf.pack(template, cond_vars)))
     if isinstance(pred, (list, tuple)) and len(pred) == 1:
         pred = pred[0]
     cf.as_bool_scalar(pred if pred is not None else 0, 'The result of the while_loop cond')
     cond_graph.outputs = [pred]
     body_vars = _loop_placeholders(body_graph, flat, invariants)
-    result = cf.trace_into(body_graph, lambda: body(*cf.pack(structure, body_vars)))
+    result = cf.trace_into(body_graph, lambda: body(*cf.pack(template, body_vars)))
     result = _body_result(result, structure)
     outputs = cf.flatten(result)
     _check_iteration(flat, outputs, invariants, paths)
@@ -151,7 +152,22 @@ def _graph_loop(cond, body, structure, shape_invariants, maximum_iterations, nam
              'accumulate': _readable_tensors(body_graph, len(flat))}
     opdef = WHILE if cf.is_stateful([cond_graph, body_graph]) else STATELESS_WHILE
     out = apply_op(opdef, inputs, attrs, name)
-    return cf.pack(_output_template(structure, result), out[:len(flat)])
+    return cf.pack(_output_template(template, result), out[:len(flat)])
+
+
+def _composite_template(structure, shape_invariants):
+    """loop_vars with each composite tensor that has a shape invariant replaced by its spec with
+    that shape (TF's rule), so the loop's placeholders and results take the relaxed shape."""
+    if shape_invariants is None:
+        return structure
+    leaves = []
+    for leaf, shape in _shape_pairs(structure, shape_invariants):
+        if shape is not None and isinstance(leaf, CompositeTensor):
+            leaves.append(shape if is_type_spec(shape) else spec_of(leaf)._with_shape(
+                shape if isinstance(shape, TensorShape) else TensorShape(shape)))
+        else:
+            leaves.append(leaf)
+    return nest.pack_sequence_as(structure, leaves)
 
 
 def _output_template(structure, result):
@@ -183,7 +199,7 @@ def _invariants(structure, shape_invariants, paths):
     result = []
     for leaf, shape in _shape_pairs(structure, shape_invariants):
         if cf.is_composite(leaf):
-            result.extend(cf.component_invariants(leaf, shape if is_type_spec(shape) else None))
+            result.extend(cf.component_invariants(leaf, shape))
         elif shape is None:
             result.append(leaf.shape)
         else:

@@ -260,6 +260,7 @@ SIGNATURES = {
     'SoftmaxCrossEntropyWithLogits': (('features: T', 'labels: T',), ('T: {half, bfloat16, float, double}',)),
     'Softplus': (('features: T',), ('T: {half, bfloat16, float, double}',)),
     'Softsign': (('features: T',), ('T: {half, bfloat16, float, double}',)),
+    'SparseCross': (('indices: N * int64', 'values: sparse_types', 'shapes: N * int64', 'dense_inputs: dense_types',), ('N: int >= 0', 'hashed_output: bool', 'num_buckets: int >= 0', 'hash_key: int', 'sparse_types: {int64, string} >= 0', 'dense_types: {int64, string} >= 0', 'out_type: {int64, string}', 'internal_type: {int64, string}',)),
     'SparseSoftmaxCrossEntropyWithLogits': (('features: T', 'labels: Tlabels',), ('T: {half, bfloat16, float, double}', 'Tlabels: {int32, int64}',)),
     'SparseToDense': (('sparse_indices: Tindices', 'output_shape: Tindices', 'sparse_values: T', 'default_value: T',), ('validate_indices: bool', 'T: type', 'Tindices: {int32, int64}',)),
     'Spence': (('x: T',), ('T: {bfloat16, half, float, double}',)),

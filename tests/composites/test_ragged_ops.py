@@ -127,3 +127,38 @@ def test_ragged_range_takes_the_widest_dtype_of_its_arguments():
 def test_sparse_to_dense_without_entries():
     empty = tf.SparseTensor(tf.zeros([0, 1], tf.int64), tf.zeros([0]), [3])
     assert tf.sparse.to_dense(empty).numpy().tolist() == [0., 0., 0.]
+
+
+def test_uniform_row_length():
+    # Expected values recorded from TF 2.21.
+    rt = tf.RaggedTensor.from_uniform_row_length(tf.range(6), 2)
+    assert rt.to_list() == [[0, 1], [2, 3], [4, 5]]
+    assert rt.shape.as_list() == [3, 2]
+    assert int(rt.uniform_row_length) == 2 and rt.uniform_row_length.dtype == tf.int64
+    assert rt.row_splits.numpy().tolist() == [0, 2, 4, 6]
+    assert rt._type_spec == tf.RaggedTensorSpec([3, 2], tf.int32, 1, tf.int64)
+    assert tf.ragged.constant([[1], [2, 3]]).uniform_row_length is None
+    empty = tf.RaggedTensor.from_uniform_row_length(tf.zeros([0]), 0, nrows=4)
+    assert empty.to_list() == [[], [], [], []] and empty.shape.as_list() == [4, 0]
+    nested = tf.RaggedTensor.from_uniform_row_length(tf.ragged.constant([[1], [2, 3], [], [4]]),
+                                                     2)
+    assert nested.to_list() == [[[1], [2, 3]], [[], [4]]]
+    assert nested.shape.as_list() == [2, 2, None]
+    assert int((rt * 2).uniform_row_length) == 2
+    assert tf.reduce_sum(rt, axis=1).numpy().tolist() == [1, 5, 9]
+    assert tf.data.Dataset.from_tensors(rt).element_spec == rt._type_spec
+
+    @tf.function
+    def f(r):
+        return r + 1, r.uniform_row_length
+    out, length = f(rt)
+    assert out.to_list() == [[1, 2], [3, 4], [5, 6]] and int(length) == 2
+
+
+def test_uniform_row_length_errors():
+    with pytest.raises(ValueError, match='uniform_row_length=2 times nrows=2 must equal nvals=5'):
+        tf.RaggedTensor.from_uniform_row_length(tf.range(5), 2)
+    with pytest.raises(ValueError, match='uniform_row_length=2 times nrows=2 must equal nvals=6'):
+        tf.RaggedTensor.from_uniform_row_length(tf.range(6), 2, nrows=2)
+    with pytest.raises(ValueError, match='uniform_row_length must be >= 0'):
+        tf.RaggedTensor.from_uniform_row_length(tf.range(6), -1)

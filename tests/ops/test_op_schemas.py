@@ -4,6 +4,7 @@ input dtypes, attribute kinds and int32 ranges, eagerly and while a graph is bui
 Expected classes and message texts were recorded from TensorFlow 2.21 (`/work/tfenv`), not from
 defun.
 """
+import os
 import re
 import warnings
 
@@ -308,9 +309,12 @@ def test_every_op_tf_has_takes_tfs_signature():
     # Both take defun's own inputs (a resource's state array, a TensorArray's buffer) and have
     # no attribute.
     assert sorted(without) == ['RngReadAndSkip', 'TensorArraySizeV3']
-    # Those of defun's own (gradient helpers, data and TensorArray plumbing) have no OpDef in TF.
-    # (TF's own ops added since the table was generated count here until it is regenerated.)
-    assert len([t for t in ops if t not in SIGNATURES]) < 55
+    # Those of defun's own (gradient helpers, data and TensorArray plumbing) have no OpDef in TF;
+    # SparseCross takes its inputs flat (TF's SparseCrossV2 / SparseCrossHashed split them).
+    # Throwaway ops other tests define (in the same worker) are not counted.
+    package = os.path.dirname(tf.__file__)
+    assert len([t for t, op in ops.items() if t not in SIGNATURES
+                and op.defined_at.startswith(package)]) < 35
 
 
 def test_signatures_still_run_what_tf_runs():

@@ -74,6 +74,7 @@ TESTED_ELSEWHERE = {
     'ReadFile': 'tests/io/test_io_ops.py (files written in the test)',
     'WriteFile': 'tests/io/test_io_ops.py',
     'TensorArrayReadPaddedGrad': 'tests/control_flow/test_while.py (second order, growing shapes)',
+    'SparseCross': 'tests/composites/test_sparse_cross.py (crosses and hashes recorded from TF)',
     'CollectiveAllReduce': 'tests/distribute/test_multiprocess.py (2 MPI ranks)',
     'CollectiveAllGather': 'tests/distribute/test_multiprocess.py (2 MPI ranks)',
 }

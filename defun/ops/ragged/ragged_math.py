@@ -22,7 +22,7 @@ from defun.ops.ragged import row_ops
 from defun.ops.support import validation
 from defun.ops.support.helpers import static_value
 
-__all__ = ['elementwise', 'reduce', 'REDUCTIONS']
+__all__ = ['elementwise', 'elementwise_n', 'reduce', 'REDUCTIONS']
 
 
 def _is_ragged(value):
@@ -77,6 +77,21 @@ def elementwise(fn, x, y):
         return x.with_flat_values(fn(x.flat_values, _dense_to_values(x, y)))
     x = convert_to_tensor(x, dtype_hint=y.dtype)
     return y.with_flat_values(fn(_dense_to_values(y, x), y.flat_values))
+
+
+def elementwise_n(fn, operands, dtype_hint=None):
+    """fn(*operands) on their flat values, some operands ragged (sharing one row partition), the
+    others dense (broadcast to the values, converted with `dtype_hint`)."""
+    ragged = [v for v in operands if _is_ragged(v)]
+    for other in ragged[1:]:
+        if not _same_partition(ragged[0], other):
+            raise validation.invalid_argument(
+                'Ragged elementwise op: the operands have different row partitions '
+                f'({ragged[0].shape} and {other.shape})')
+    flat = [v.flat_values if _is_ragged(v) else
+            _dense_to_values(ragged[0], convert_to_tensor(v, dtype_hint=dtype_hint))
+            for v in operands]
+    return ragged[0].with_flat_values(fn(*flat))
 
 
 REDUCTIONS = {

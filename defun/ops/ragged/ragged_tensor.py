@@ -30,13 +30,14 @@ __all__ = ['RaggedTensor', 'RaggedTensorSpec', 'is_ragged']
 class RaggedTensor(CompositeTensor):
     """A tensor with rows of different lengths (TF's tf.RaggedTensor)."""
 
-    __slots__ = ('_values', '_row_splits', '__weakref__')
+    __slots__ = ('_values', '_row_splits', '_uniform', '__weakref__')
 
-    def __init__(self, values, row_splits, internal=False):
+    def __init__(self, values, row_splits, internal=False, uniform_row_length=None):
         if not internal:
             raise ValueError('RaggedTensor constructor is private; please use one of the factory '
                              'methods instead (e.g., RaggedTensor.from_row_lengths())')
         self._values, self._row_splits = values, row_splits
+        self._uniform = uniform_row_length   # a scalar tensor when every row has that length
 
     # -- factories
     @classmethod
@@ -135,6 +136,17 @@ class RaggedTensor(CompositeTensor):
         return cls(values, cast(splits, width.dtype), internal=True)
 
     @classmethod
+    def from_uniform_row_length(cls, values, uniform_row_length, nrows=None, validate=True,
+                                name=None):
+        """Rows of `uniform_row_length` values each: a RaggedTensor whose second dimension is
+        known (its `uniform_row_length`)."""
+        values = values if isinstance(values, RaggedTensor) else convert_to_tensor(values)
+        dtype = _splits_dtype(values, uniform_row_length)
+        splits, length = row_ops.uniform_splits(_nrows_tensor(values), uniform_row_length, nrows,
+                                                dtype)
+        return cls(values, splits, internal=True, uniform_row_length=length)
+
+    @classmethod
     def from_sparse(cls, st_input, name=None, row_splits_dtype=dtypes.int64):
         """The rows of a 2-D SparseTensor whose indices are in row-major order."""
         if st_input.shape.rank is not None and st_input.shape.rank != 2:
@@ -149,6 +161,7 @@ class RaggedTensor(CompositeTensor):
     row_splits = property(lambda self: self._row_splits)
     dtype = property(lambda self: self.flat_values.dtype)
     row_splits_dtype = property(lambda self: self._row_splits.dtype)
+    uniform_row_length = property(lambda self: self._uniform)
 
     @property
     def flat_values(self):
@@ -178,7 +191,12 @@ class RaggedTensor(CompositeTensor):
         nrows = None if nrows is None else nrows - 1
         inner = self.flat_values.shape
         rest = TensorShape(None) if inner.rank is None else TensorShape(inner[1:])
-        return TensorShape([nrows] + [None] * self.ragged_rank).concatenate(rest)
+        widths, rt = [], self
+        while isinstance(rt, RaggedTensor):
+            width = None if rt._uniform is None else static_value(rt._uniform)
+            widths.append(None if width is None else int(width))
+            rt = rt._values
+        return TensorShape([nrows] + widths).concatenate(rest)
 
     def get_shape(self):
         return self.shape
@@ -217,7 +235,8 @@ class RaggedTensor(CompositeTensor):
 
     # -- new ragged tensors like this one
     def with_values(self, new_values):
-        return RaggedTensor(new_values, self._row_splits, internal=True)
+        return RaggedTensor(new_values, self._row_splits, internal=True,
+                            uniform_row_length=self._uniform)
 
     def with_flat_values(self, new_values):
         if isinstance(self._values, RaggedTensor):
@@ -228,7 +247,9 @@ class RaggedTensor(CompositeTensor):
         dtype = dtypes.as_dtype(dtype)
         values = self._values.with_row_splits_dtype(dtype) \
             if isinstance(self._values, RaggedTensor) else self._values
-        return RaggedTensor(values, cast(self._row_splits, dtype), internal=True)
+        uniform = None if self._uniform is None else cast(self._uniform, dtype)
+        return RaggedTensor(values, cast(self._row_splits, dtype), internal=True,
+                            uniform_row_length=uniform)
 
     def merge_dims(self, outer_axis, inner_axis):
         """Dimensions outer_axis..inner_axis merged into one (ragged ones, and uniform ones of
@@ -343,6 +364,21 @@ def _merge_dense(values, outer, inner):
     return reshape(values, concat([dims[:outer], merged, dims[inner + 1:]], 0))
 
 
+def _with_uniform_dims(rt, shape):
+    """`rt` with the uniform row lengths its spec's known ragged dimensions say."""
+    dims = shape.as_list()[1:] if shape.rank is not None else []
+    if not any(d is not None for d in dims[:rt.ragged_rank]):
+        return rt
+    levels, inner = [], rt
+    while isinstance(inner, RaggedTensor):
+        levels.append(inner)
+        inner = inner._values
+    for level, width in reversed(list(zip(levels, dims))):
+        uniform = None if width is None else convert_to_tensor(width, level.row_splits_dtype)
+        inner = RaggedTensor(inner, level._row_splits, internal=True, uniform_row_length=uniform)
+    return inner
+
+
 def is_ragged(value):
     return isinstance(value, RaggedTensor)
 
@@ -444,7 +480,8 @@ class RaggedTensorSpec(BatchableTypeSpec):
             return self
         if self._ragged_rank == 0:
             return components[0]
-        return RaggedTensor.from_nested_row_splits(components[0], components[1:], validate=False)
+        value = RaggedTensor.from_nested_row_splits(components[0], components[1:], validate=False)
+        return _with_uniform_dims(value, self._shape)
 
     def _with_shape(self, shape):
         return RaggedTensorSpec(shape, self._dtype, self._ragged_rank, self._row_splits_dtype)

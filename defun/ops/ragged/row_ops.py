@@ -138,3 +138,25 @@ def fit_shape(dense, shape, default):
     if any(p[1] for p in pads):
         dense = pad(dense, pads, constant_values=0 if default is None else default)
     return slice_(dense, begin, size)
+
+
+def uniform_splits(nvals, length, nrows, dtype):
+    """The row splits of `nrows` rows of `length` values each (nrows = nvals // length when not
+    given), and the length and row count as tensors of the splits' dtype; TF's ValueErrors when
+    they are known not to fit `nvals`."""
+    length = convert_to_tensor(length, dtype=dtype)
+    known_length, known_nvals = static_value(length), static_value(nvals)
+    if known_length is not None and int(known_length) < 0:
+        raise ValueError('uniform_row_length must be >= 0.')
+    if nrows is None:
+        if known_length is not None and int(known_length) == 0:
+            nrows = convert_to_tensor(0, dtype=dtype)
+        else:
+            nrows = cast(nvals, dtype) // length
+    nrows = convert_to_tensor(nrows, dtype=dtype)
+    known_nrows = static_value(nrows)
+    if None not in (known_length, known_nrows, known_nvals) and \
+            int(known_length) * int(known_nrows) != int(known_nvals):
+        raise ValueError(f'uniform_row_length={int(known_length)} times nrows='
+                         f'{int(known_nrows)} must equal nvals={int(known_nvals)}')
+    return range_(nrows + 1, dtype=dtype) * length, length

@@ -34,11 +34,15 @@ def expand_dims(sp_input, axis=None, name=None):
     sp = sparse_input(sp_input, 'tf.sparse.expand_dims')
     rank = sp.shape.rank
     axis = -1 if axis is None else axis
-    axis = axis + rank + 1 if axis < 0 else axis
+    if axis < 0 and rank is not None:
+        axis = axis + rank + 1
+    # A negative axis of an unknown rank counts from the end: cut before the last -axis-1 dims.
+    head, tail = (slice(None, axis + 1 or None), slice(axis + 1 or None, None if axis + 1 else 0)) \
+        if axis < 0 else (slice(None, axis), slice(axis, None))
     column = zeros_like(sp.indices[:, :1])
-    indices = concat([sp.indices[:, :axis], column, sp.indices[:, axis:]], 1)
+    indices = concat([sp.indices[:, head], column, sp.indices[:, tail]], 1)
     one = convert_to_tensor([1], dtype=dtypes.int64)
-    shape = concat([sp.dense_shape[:axis], one, sp.dense_shape[axis:]], 0)
+    shape = concat([sp.dense_shape[head], one, sp.dense_shape[tail]], 0)
     return SparseTensor(indices, sp.values, shape)
 
 
