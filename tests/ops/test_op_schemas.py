@@ -306,9 +306,9 @@ def test_every_op_tf_has_takes_tfs_signature():
     assert len(SIGNATURES) >= 280
     without = [t for t, (inputs, attrs) in SIGNATURES.items()
                if (inputs or attrs) and ops[t].schema is None]
-    # Both take defun's own inputs (a resource's state array, a TensorArray's buffer) and have
-    # no attribute.
-    assert sorted(without) == ['RngReadAndSkip', 'TensorArraySizeV3']
+    # These take defun's own inputs (a resource's state array, a TensorArray's buffer, sparse
+    # crosses' components flat where TF groups them by type-list attributes).
+    assert sorted(without) == ['RngReadAndSkip', 'SparseCross', 'TensorArraySizeV3']
     # Those of defun's own (gradient helpers, data and TensorArray plumbing) have no OpDef in TF;
     # SparseCross takes its inputs flat (TF's SparseCrossV2 / SparseCrossHashed split them).
     # Throwaway ops other tests define (in the same worker) are not counted.

@@ -95,7 +95,9 @@ def _cross_infer(*inputs, kinds, hashed, num_buckets, hash_key, separator):
             (dtypes.int64, (2,))]
 
 
+# defun's inputs are flat (TF's SparseCross groups them by the N and type-list attributes)
 SPARSE_CROSS = define_op('SparseCross', _cross_kernel, _cross_infer, None, num_outputs=3,
+                         inputs=(), attrs=(),
                          doc='The crosses of sparse and dense feature columns, joined or hashed.')
 
 
