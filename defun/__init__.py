@@ -6,7 +6,7 @@ TensorFlow's names only (the layer packages, such as `defun.core`, stay importab
 a TensorFlow name that defun lacks raises NotInDefunError, saying so.
 """
 # ruff: noqa: F401 (re-exports are the point of this module)
-from defun.core import dtypes
+from defun import dtypes  # tf.dtypes
 from defun.core.dtypes import (DType, as_dtype, float16, half, float32, float64, double, int8, int16,
     int32, int64, uint8, uint16, uint32, uint64, bool, complex64, complex128,
     string, resource)
@@ -47,16 +47,19 @@ from defun.autodiff.gradients import gradients, UnconnectedGradients, Aggregatio
 from defun import compat
 from defun.functions.function import function, Function
 from defun.autodiff.custom_gradient import custom_gradient
+from defun.autodiff.custom_gradient import recompute_grad
 from defun.ops.framework.python_ops import stop_gradient, py_function, numpy_function
 from defun.core.registry import RegisterGradient, no_gradient
 from defun import eager
 import autograph  # tf.autograph
 from defun.functions.concrete import ConcreteFunction
+from defun.functions.type_specs import type_spec_from_value
 from defun import types  # tf.types.experimental.TraceType, FunctionType, ...
 from defun.control_flow import (cond, case, switch_case, while_loop, TensorArray, map_fn, scan,
     foldl, foldr)
 from defun.state.module import Module
 from defun import config, version, test
+from defun import queue  # tf.queue: FIFOQueue, eagerly
 from defun import train  # tf.train: checkpoints
 from defun import saved_model
 from defun.version import VERSION as __version__
@@ -66,10 +69,12 @@ from defun.ops.array.repeat_unique import (roll, repeat, unique, searchsorted, e
     identity_n, broadcast_static_shape, broadcast_dynamic_shape, shape_n, saturate_cast,
     unravel_index, histogram_fixed_width, no_op, group)
 from defun.ops.array.repeat_unique import tuple_ as tuple  # TF's name
+from defun.ops.array.sequences import reverse_sequence, histogram_fixed_width_bins, edit_distance
 from defun.ops.math.math_ops import asinh, acosh, atanh
 from defun.ops.debugging.asserts import assert_equal, assert_greater, assert_less
 from defun.ops.debugging.check_ops import assert_rank  # TF's top-level asserts
 from defun import data  # tf.data
+from defun.data.optional import OptionalSpec
 from defun import experimental  # tf.experimental.Optional
 from defun import keras
 from defun.tf_compat import internal as __internal__  # tf.__internal__, for Keras
@@ -85,6 +90,7 @@ from defun.ops.ragged.ragged_tensor import RaggedTensor, RaggedTensorSpec
 from defun.core.composite import TypeSpec
 from defun import strings, lookup, io, image
 from defun import distribute
+from defun import raw_ops  # tf.raw_ops (the ops defun defines with TF's signatures)
 from defun.core import unsupported as _unsupported
 
 __getattr__ = _unsupported.missing_names(__name__, 'tf', _unsupported.TF_NAMESPACES)

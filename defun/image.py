@@ -7,6 +7,9 @@ from defun.ops.image.color import *  # noqa: F401,F403
 from defun.ops.image.augment import *  # noqa: F401,F403
 from defun.ops.image.crops import *  # noqa: F401,F403
 from defun.ops.image.suppression import *  # noqa: F401,F403
+from defun.ops.image.boxes import *  # noqa: F401,F403
+from defun.ops.image.distorted_box import *  # noqa: F401,F403
+from defun.ops.image.similarity import *  # noqa: F401,F403
 from defun.ops.image.codecs import (decode_png, decode_jpeg, decode_gif, decode_bmp,  # noqa: F401
                                     decode_image, encode_png, encode_jpeg, extract_jpeg_shape,
                                     is_jpeg)
@@ -16,8 +19,7 @@ __getattr__ = unsupported.missing_names(__name__, 'tf.image', {
     'decode_and_crop_jpeg': 'image codecs',
     'adjust_jpeg_quality': 'image codecs', 'random_jpeg_quality': 'image codecs',
     'stateless_random_jpeg_quality': 'image codecs',
-    'draw_bounding_boxes': None, 'non_max_suppression_overlaps': None,
+    'non_max_suppression_overlaps': None,
     'combined_non_max_suppression': None,
-    'sample_distorted_bounding_box': None, 'stateless_sample_distorted_bounding_box': None,
-    'generate_bounding_box_proposals': None, 'ssim': None, 'ssim_multiscale': None,
-    'extract_glimpse': None, 'resize_with_crop_or_pad_v1': None})
+    'generate_bounding_box_proposals': None,
+    'resize_with_crop_or_pad_v1': None})

@@ -5,6 +5,9 @@ from defun.ops.io import gfile  # noqa: F401
 from defun.ops.io.features import (FixedLenFeature, FixedLenSequenceFeature,  # noqa: F401
                                    RaggedFeature, SparseFeature, VarLenFeature)
 from defun.ops.io.parse_api import parse_example, parse_single_example  # noqa: F401
+from defun.ops.io.sequence_parsing import (parse_sequence_example,  # noqa: F401
+                                           parse_single_sequence_example)
+from defun.ops.io.json_example import decode_json_example  # noqa: F401
 from defun.ops.io.records import TFRecordOptions, TFRecordWriter  # noqa: F401
 from defun.ops.io.serialization import *  # noqa: F401,F403
 from defun.ops.io.encodings import *  # noqa: F401,F403
@@ -14,9 +17,6 @@ from defun.ops.image.codecs import (decode_png, decode_jpeg, decode_gif, decode_
 
 __getattr__ = unsupported.missing_names(__name__, 'tf.io', {
     'decode_and_crop_jpeg': 'image codecs',
-    'parse_sequence_example': 'sequence example parsing',
-    'parse_single_sequence_example': 'sequence example parsing',
     'decode_proto': 'generic protocol buffers', 'encode_proto': 'generic protocol buffers',
-    'decode_json_example': 'JSON examples',
     'serialize_many_sparse': 'sparse tensors',
     'serialize_sparse': 'sparse tensors', 'deserialize_many_sparse': 'sparse tensors'})

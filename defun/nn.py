@@ -4,6 +4,9 @@ from defun.ops.nn.conv import *  # noqa: F401,F403
 from defun.ops.array.sorting import top_k  # noqa: F401
 from defun.ops.math.exports import sigmoid, tanh  # noqa: F401  (shared with tf.math)
 from defun.ops.nn.compositions import *  # noqa: F401,F403
+from defun.ops.nn.conv3d import *  # noqa: F401,F403
+from defun.ops.nn.pool3d import *  # noqa: F401,F403
+from defun.ops.nn.conv_transpose import *  # noqa: F401,F403
 from defun.ops.nn.by_rank import *  # noqa: F401,F403  (rank-generic convolution and pooling)
 from defun.ops.math.elementary import softplus  # noqa: F401  (shared with tf.math)
 from defun.ops.math.math_ops import in_top_k  # noqa: F401  (shared with tf.math)

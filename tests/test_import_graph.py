@@ -31,7 +31,7 @@ LAYERS = {
     'functions': {'core', 'compiler', 'graphs', 'ops', 'autodiff', 'state', 'autograph'},
 }
 LIBRARIES = {'data', 'train', 'saved_model', 'optimizers', 'config', 'types', 'compat',
-             'distribute'}
+             'distribute', 'testing'}
 # Faces besides defun/__init__.py: tf_compat/ makes defun importable as `tensorflow`, private module
 # paths included, and keras/ (tf.keras) is the Keras package run on it: both re-export from
 # anywhere, as the face does.

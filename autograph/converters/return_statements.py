@@ -6,7 +6,8 @@ the code after it unreachable by construction:
 
   * after an `if` where only one branch can fall through, the rest of the block moves into that
     branch (so `if c: return a` / `return b` becomes an if/else that sets `retval_` on both sides,
-    which a tensor condition needs);
+    which a tensor condition needs); as in TF, only into that branch, not further into an `if`
+    nested there (an `elif` that returns without an `else` is refused under a tensor condition);
   * otherwise the rest is guarded by `if not do_return:`;
   * inside a loop, the return also breaks out (`break`, handled by break_statements), and code after
     an inner loop that may have returned starts with `if do_return: break`.
@@ -64,7 +65,11 @@ class _Returns:
         self.retval = retval
         self.do_return = do_return
 
-    def block(self, statements, top, in_loop):
+    def block(self, statements, top, in_loop, barrier=None):
+        """The converted `statements`. Those from index `barrier` on followed the `if` whose
+        branch this is: as in TF's rewrite, an `if` before them does not take them into its
+        branches (they run after it, guarded, so its tensor form lacks a return on one side)."""
+        barrier = len(statements) if barrier is None else barrier
         out = []
         for i, statement in enumerate(statements):
             if not _contains_return(statement):
@@ -75,18 +80,8 @@ class _Returns:
                 out.extend([statement] if top else self._store(statement, in_loop))
                 return out
             if isinstance(statement, gast.If):
-                body_returns = always_returns(statement.body)
-                else_returns = always_returns(statement.orelse)
-                if rest and body_returns != else_returns:
-                    if body_returns:
-                        statement.orelse = statement.orelse + rest
-                    else:
-                        statement.body = statement.body + rest
-                    rest = []
-                elif body_returns and else_returns:
-                    rest = []
-                statement.body = self.block(statement.body, False, in_loop)
-                statement.orelse = self.block(statement.orelse, False, in_loop)
+                cut = barrier if i < barrier else len(statements)
+                rest = self._if(statement, statements[i + 1:cut], statements[cut:], in_loop)
             elif isinstance(statement, _LOOPS):
                 statement.body = self.block(statement.body, False, True)
                 statement.orelse = self.block(statement.orelse, False, in_loop)
@@ -98,6 +93,27 @@ class _Returns:
                 out.extend(self._guard(self.block(rest, False, in_loop), in_loop, statement))
             return out
         return out
+
+    def _if(self, statement, movable, fixed, in_loop):
+        """Converts an `if` that may return; returns the statements still to run after it. Where
+        only one branch can fall through, the `movable` statements after it move into that
+        branch; `fixed` ones (after an enclosing `if`) stay after it."""
+        body_returns = always_returns(statement.body)
+        else_returns = always_returns(statement.orelse)
+        body, orelse = statement.body, statement.orelse
+        body_barrier = else_barrier = None
+        rest = movable + fixed
+        if movable and body_returns != else_returns:
+            if body_returns:
+                else_barrier, orelse = len(orelse), orelse + movable
+            else:
+                body_barrier, body = len(body), body + movable
+            rest = fixed
+        elif body_returns and else_returns:
+            rest = []
+        statement.body = self.block(body, False, in_loop, body_barrier)
+        statement.orelse = self.block(orelse, False, in_loop, else_barrier)
+        return rest
 
     def _nested_blocks(self, statement, in_loop):
         for field in ('body', 'orelse', 'finalbody'):

@@ -58,8 +58,11 @@ def _shift_locations(tree, line_offset, col_offset):
 
 
 def _parse_function(fn):
+    # The source of fn's own code: inspect follows `__wrapped__` for a function, which for a
+    # functools.wraps wrapper is another function (with other globals), as TF's
+    # getimmediatesource avoids.
     try:
-        lines, first_lineno = inspect.getsourcelines(fn)
+        lines, first_lineno = inspect.getsourcelines(fn.__code__)
     except (OSError, TypeError) as e:
         raise SourceUnavailableError(str(e)) from e
     source, width = _dedent(lines)
@@ -68,7 +71,7 @@ def _parse_function(fn):
     except SyntaxError as e:
         raise SourceUnavailableError('cannot parse the source of %s: %s' % (fn.__qualname__, e)) from e
     defs = [n for n in module.body if isinstance(n, (gast.FunctionDef, gast.AsyncFunctionDef))]
-    if len(defs) != 1 or defs[0].name != fn.__name__:
+    if len(defs) != 1 or defs[0].name != fn.__code__.co_name:
         raise SourceUnavailableError('the source block of %s is not a single def' % fn.__qualname__)
     _shift_locations(defs[0], first_lineno - 1, width)
     return defs[0]

@@ -98,6 +98,9 @@ def backward(ops, target_grads, source_ids, grad_fn_of=registry.get_gradient_fun
         out_grads = _gather_output_grads(op, pending, source_ids, results)
         if out_grads is None:
             continue
+        out_grads = _without_integer_seeds(op, out_grads)
+        if out_grads is None:
+            continue
         grad_fn = grad_fn_of(op)
         if grad_fn is None:
             continue
@@ -129,6 +132,19 @@ def backward(ops, target_grads, source_ids, grad_fn_of=registry.get_gradient_fun
         if sid not in results and sid in pending:
             results[sid] = _sum(pending.pop(sid))
     return results
+
+
+def _without_integer_seeds(op, out_grads):
+    """The gradients of `op`'s outputs with the seeds of integer targets taken out: None when
+    only those arrived and the op does not run its gradient for them (TF: a Cast to int gives
+    None, a function call or while loop gives its inputs zeros)."""
+    seeded = [None if g is None or _differentiable(t) else g for t, g in zip(op.outputs, out_grads)]
+    if not any(g is not None for g in seeded):
+        return out_grads
+    out_grads = [g if _differentiable(t) else None for t, g in zip(op.outputs, out_grads)]
+    if any(g is not None for g in out_grads) or op.opdef.integer_outputs_seed:
+        return out_grads
+    return None
 
 
 def _zeros_for_missing(op, out_grads):
@@ -179,7 +195,10 @@ def initial_grads(flat_targets, output_gradients, keys=None, identity_ids=frozen
                              f'{len(flat_targets)} targets')
     target_grads = {}
     for t, key, g in zip(flat_targets, keys, flat_out):
-        if t is None or not (t.dtype.is_differentiable or id(key) in identity_ids):
+        # An integer target is seeded too: the ops that run a gradient for it say so
+        # (OpDef.integer_outputs_seed); for the others the seed stops at its producer.
+        if t is None or not (t.dtype.is_differentiable or t.dtype.is_integer or
+                             id(key) in identity_ids):
             continue
         if g is None:
             g = array_ops.ones_like(t)

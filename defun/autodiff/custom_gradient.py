@@ -12,10 +12,10 @@ import inspect
 from defun.core import context, nest
 from defun.graphs.funcgraph import FuncGraph
 from defun.ops.framework.python_ops import custom_gradient_op
-from defun.autodiff.tape import TapeRecords, variable_accessed
+from defun.autodiff.tape import GradientTape, TapeRecords, variable_accessed
 from defun.core.tensor import convert_to_tensor
 
-__all__ = ['custom_gradient', 'UserGradient']
+__all__ = ['custom_gradient', 'UserGradient', 'recompute_grad']
 
 
 def custom_gradient(f=None):
@@ -46,6 +46,29 @@ def custom_gradient(f=None):
         outputs = custom_gradient_op(flat, tensors, [v.handle for v in variables], gradient)
         return nest.pack_sequence_as(result, list(outputs))
     return wrapper
+
+
+def recompute_grad(f):
+    """`f` computed without keeping its intermediates for the gradient: the backward pass runs
+    `f` again under a tape (memory for time, as tf.recompute_grad). Gradients reach the tensor
+    arguments and the variables `f` reads."""
+    @custom_gradient
+    def recomputing(*args, **kwargs):
+        result = f(*args, **kwargs)
+
+        def grad(*result_grads, variables=None):
+            variables = list(variables or [])
+            with GradientTape(watch_accessed_variables=False) as tape:
+                tape.watch(list(args) + variables)
+                again = f(*args, **kwargs)
+            grads = tape.gradient(again, list(args) + variables,
+                                  output_gradients=list(result_grads))
+            if variables:
+                return grads[:len(args)], grads[len(args):]
+            return grads
+        return result, grad
+    functools.update_wrapper(recomputing, f)
+    return recomputing
 
 
 class UserGradient:

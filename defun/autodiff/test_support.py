@@ -2,6 +2,8 @@
 CUDA, ROCm, GPU or XLA here: defun runs numpy on the CPU) and `compute_gradient`, the theoretical
 and numeric jacobians of a function.
 """
+import platform
+
 import numpy as np
 
 from defun.core import nest
@@ -9,7 +11,8 @@ from defun.autodiff.tape import GradientTape
 from defun.core.tensor import convert_to_tensor
 
 __all__ = ['is_built_with_cuda', 'is_built_with_rocm', 'is_built_with_gpu_support',
-           'is_built_with_xla', 'is_gpu_available', 'gpu_device_name', 'compute_gradient']
+           'is_built_with_xla', 'is_gpu_available', 'gpu_device_name', 'compute_gradient',
+           'is_cpu_target_available']
 
 
 def is_built_with_cuda():
@@ -34,6 +37,21 @@ def is_gpu_available(cuda_only=False, min_cuda_compute_capability=None):
 
 def gpu_device_name():
     return ''
+
+
+# TF's CPU target families (the prefixes its check accepts) and the machine names of each
+_CPU_TARGETS = {'arm': ('arm',), 'aarch64': ('aarch64', 'arm64'), 'ppc': ('ppc', 'powerpc'),
+                'powerpc': ('ppc', 'powerpc'), 'x86': ('x86', 'amd64', 'i386', 'i686'),
+                's390x': ('s390x',)}
+
+
+def is_cpu_target_available(target):
+    """Whether code can be compiled for CPU `target` (jit_compile compiles for this machine
+    only, so: whether `target` is this machine's family). Unknown targets fail as in TF."""
+    family = next((f for f in _CPU_TARGETS if target.startswith(f)), None)
+    assert family is not None, 'Unknown CPU target: ' + target
+    machine = platform.machine().lower()
+    return machine.startswith(_CPU_TARGETS[family])
 
 
 def compute_gradient(f, x, delta=None):

@@ -37,14 +37,15 @@ def lower_while(op, ins, ctx):
     count = ctx.fresh(f'{op.name}_count')
     ctx.depth += 1
     try:
-        cond_lines, (test,) = ctx.inline(cond, loop_vars + captured, cond.outputs)
-        body_lines, results = ctx.inline(body, loop_vars + captured,
-                                         list(body.outputs[:n]) + [accumulate[k] for k in kept])
+        with ctx.loop_allocations() as allocations:
+            cond_lines, (test,) = ctx.inline(cond, loop_vars + captured, cond.outputs)
+            body_lines, results = ctx.inline(
+                body, loop_vars + captured, list(body.outputs[:n]) + [accumulate[k] for k in kept])
     finally:
         ctx.depth -= 1
     stacks = [_Stack(accumulate[k], ctx, count, value in ctx.params)
               for k, value in zip(kept, results[n:])]
-    lines = [f'{v} = {source}' for v, source in zip(loop_vars, ins[:n])]
+    lines = [f'{v} = {source}' for v, source in zip(loop_vars, ins[:n])] + allocations
     lines += [f'{count} = 0'] + [line for s in stacks for line in s.create()] + ['while True:']
     if attrs['has_max']:
         lines += [f'    if {count} >= {ins[-1]}:', '        break']

@@ -49,7 +49,8 @@ def _grad(op, *grads, needed=None):
 # gradient (see backprop.backward); the kernel builds only the stacks something reads.
 _FACTS = dict(num_outputs=None, emit=while_emission.emit, skips_unneeded_inputs=True,
               accepts_missing_grads=True, kernel_takes_live_outputs=True,
-              own_outputs=lambda op: op.attrs['n_vars'] + 1, lowering=lowering.lower_while)
+              integer_outputs_seed=True, own_outputs=lambda op: op.attrs['n_vars'] + 1,
+              lowering=lowering.lower_while)
 WHILE = define_op('While', run.kernel, run.infer, _grad, stateful=True, **_FACTS)
 STATELESS_WHILE = define_op('StatelessWhile', run.kernel, run.infer, _grad, **_FACTS)
 
@@ -288,8 +289,8 @@ def _while_gradient(op, grads, needed):
     grads = cf.known_zeros(grads) + [None] * (len(fwd.outputs) - len(grads))
     accumulated = list(fwd.attrs['accumulate'])
     acc_seeds = [k for k, g in enumerate(grads[n + 1::2]) if g is not None]
-    if all(g is None for g in grads[:n]) and not acc_seeds:
-        return [None] * len(op.inputs)
+    # With no gradient in (only an integer output was a target), the loop still runs backwards on
+    # zeros: TF gives its inputs zeros, not None.
     diff = _differentiable_vars(body, n)
     captures = [j for j in range(len(body.inputs) - n) if needed is None or needed[n + j]]
     plan = _BodyGradient(body, n, diff, [accumulated[k] for k in acc_seeds], captures)

@@ -81,6 +81,9 @@ class OpDef:
     is_identity: the op's only output is its first input, unchanged (the executor aliases it).
     accepts_missing_grads: the gradient function takes None for outputs that got no gradient
       (instead of zeros) and skips that work.
+    integer_outputs_seed: a gradient reaching only an integer output (a target of integer dtype)
+      still runs the gradient function, with zeros for the float outputs (TF's function calls
+      and while loops: their inputs then get zeros, not None).
     skips_unneeded_inputs: the gradient function takes `needed=` (one bool per input) and skips
       the work for inputs that depend on no source.
     kernel_takes_live_outputs: the kernel takes `live_outputs=` (the indices of the outputs that
@@ -97,15 +100,18 @@ class OpDef:
                  'defined_at', 'doc', 'explain_error', 'emit', 'expression', 'index_inputs', 'fold',
                  'partial_fold', 'foldable', 'is_placeholder', 'is_identity', 'accepts_missing_grads',
                  'skips_unneeded_inputs', 'kernel_takes_live_outputs', 'own_outputs', 'reads_only',
-                 'takes_indexed_slices', 'lowering', 'schema', 'check', '__weakref__')
+                 'takes_indexed_slices', 'lowering', 'schema', 'check', 'integer_outputs_seed',
+                 '__weakref__')
 
     def __init__(self, type, kernel, infer, num_outputs=1, stateful=False, defined_at='', doc='',
                  explain_error=None, emit=None, expression=None, index_inputs=None, fold=None,
                  partial_fold=None, foldable=True, is_placeholder=False, is_identity=False,
                  accepts_missing_grads=False, skips_unneeded_inputs=False,
                  kernel_takes_live_outputs=False, own_outputs=None, reads_only=False,
-                 takes_indexed_slices=False, lowering=None, schema=None):
+                 takes_indexed_slices=False, lowering=None, schema=None,
+                 integer_outputs_seed=False):
         self.type = type
+        self.integer_outputs_seed = integer_outputs_seed
         self.schema = schema
         self.check = None if schema is None else schema.eager_check
         self.explain_error = explain_error
@@ -176,7 +182,7 @@ def define_op(type: str, kernel: Callable | Kernels, infer: Callable, grad: Call
     `kernel` is a function or a `Kernels` pair; `facts` are the other OpDef fields (emit,
     expression, index_inputs, fold, partial_fold, foldable, is_placeholder, is_identity,
     accepts_missing_grads, skips_unneeded_inputs, kernel_takes_live_outputs, own_outputs,
-    reads_only, lowering)."""
+    reads_only, lowering, integer_outputs_seed)."""
     site = _caller_site()
     if type in _OPS:
         raise ValueError(f"Op type '{type}' is already defined at {_OPS[type].defined_at}; "

@@ -128,6 +128,11 @@ class TensorShape:
             raise ValueError(f'Shape {self} must have rank {rank}')
         return self
 
+    def assert_has_rank(self, rank: int) -> None:
+        """Raises ValueError when the rank is known and is not `rank`."""
+        if self._dims is not None and len(self._dims) != rank:
+            raise ValueError(f'Shape {self} must have rank {rank}')
+
     def with_rank_at_least(self, rank: int) -> TensorShape:
         if self._dims is not None and len(self._dims) < rank:
             raise ValueError(f'Shape {self} must have rank at least {rank}')

@@ -27,9 +27,9 @@ TF_NAMESPACES = {
     'estimator': 'Estimators',
     'summary': 'TensorBoard summaries',
     'audio': 'audio ops', 'feature_column': 'feature columns',
-    'lite': 'TensorFlow Lite', 'tpu': 'TPUs', 'xla': 'XLA', 'queue': 'queues',
+    'lite': 'TensorFlow Lite', 'tpu': 'TPUs', 'xla': 'XLA',
     'sets': 'set ops', 'signal': 'signal processing', 'profiler': 'the profiler',
-    'mlir': 'MLIR', 'quantization': 'quantization', 'raw_ops': 'raw ops',
+    'mlir': 'MLIR', 'quantization': 'quantization',
     'sysconfig': 'build configuration', 'saved_model_cli': 'SavedModel', 'tools': 'tools',
     'Session': 'TF1 sessions (use tf.function)', 'load_op_library': 'custom C++ ops',
 }

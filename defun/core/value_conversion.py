@@ -121,7 +121,9 @@ def conversion_error(kind, value, dtype=None):
         if value is None:
             return ValueError('None values not supported.')
         return TypeError(f'Failed to convert elements of {_short(value)} to Tensor. Consider '
-                         f'casting elements to a supported type.')
+                         f'casting elements to a supported type. See '
+                         f'https://www.tensorflow.org/api_docs/python/tf/dtypes for supported TF '
+                         f'dtypes.')
     if kind == 'unsupported':
         return ValueError(f'Attempt to convert a value ({_short(value)}) with an unsupported type '
                           f'({type(value)}) to a Tensor.')

@@ -6,7 +6,8 @@ elements) and packs them into tensors at the edge. User functions are traced onc
 into graphs whose generated code runs per element (functions.py). Inside compiled functions a
 dataset is a variant tensor and iteration is a while_loop over a stateful iterator (graph_ops.py).
 """
-from defun.data import sources, batching, ordering, mapping, iterators, sampling  # noqa: F401
+from defun.data import sources, batching, ordering, mapping, iterators, sampling, grouping  # noqa: F401
+from defun.data import composite_batching  # noqa: F401
 from defun.core import unsupported
 from defun.data import experimental
 from defun.data.base import AUTOTUNE, INFINITE, UNKNOWN, Dataset

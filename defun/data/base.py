@@ -13,6 +13,7 @@ built from graph tensors is a template that is rebound to their values when the 
 import copy
 
 from defun.core import context, dtypes, nest
+from defun.core.composite import TypeSpec
 from defun.core.errors import InvalidArgumentError
 from defun.core.shapes import TensorShape, TensorSpec
 from defun.functions.trace_types import TraceType
@@ -30,9 +31,8 @@ KINDS = {}   # method name -> dataset class (or factory) filled by the kind modu
 
 # TF's Dataset methods that are not here: they say so (NotInDefunError is an AttributeError).
 _MISSING_METHODS = frozenset([
-    'bucket_by_sequence_length', 'group_by_window', 'ragged_batch', 'sparse_batch',
-    'rejection_resample', 'snapshot', 'save', 'load', 'rebatch', 'fingerprint', 'random',
-    'distribute', 'list_files', 'from_tensor_slices_ragged'])
+    'rejection_resample', 'snapshot', 'save', 'load', 'fingerprint', 'distribute', 'list_files',
+    'from_tensor_slices_ragged'])
 
 
 def register(name):
@@ -149,6 +149,11 @@ class Dataset(DatasetV2):
         """A Dataset argument of a compiled function traces by its element_spec."""
         return DatasetSpec(self.element_spec)
 
+    @property
+    def _type_spec(self):
+        """TF's protocol for a value's TypeSpec (as composite tensors have it)."""
+        return DatasetSpec(self.element_spec)
+
     def graph_iterator(self):
         """AutoGraph's protocol for `for x in dataset` in a graph (see graph_ops.GraphIterator)."""
         return _kind('_graph_iterator')(self)
@@ -180,6 +185,13 @@ class Dataset(DatasetV2):
     def batch(self, batch_size, drop_remainder=False, num_parallel_calls=None,
               deterministic=None, name=None):
         return _kind('batch')(self, batch_size, drop_remainder)
+
+    def ragged_batch(self, batch_size, drop_remainder=False, row_splits_dtype=dtypes.int64,
+                     name=None):
+        return _kind('ragged_batch')(self, batch_size, drop_remainder, row_splits_dtype)
+
+    def sparse_batch(self, batch_size, row_shape, name=None):
+        return _kind('sparse_batch')(self, batch_size, row_shape)
 
     def unbatch(self, name=None):
         return _kind('unbatch')(self)
@@ -241,12 +253,32 @@ class Dataset(DatasetV2):
     def unique(self, name=None):
         return _kind('unique')(self)
 
+    def group_by_window(self, key_func, reduce_func, window_size=None, window_size_func=None,
+                        name=None):
+        return _kind('group_by_window')(self, key_func, reduce_func, window_size,
+                                        window_size_func)
+
+    def bucket_by_sequence_length(self, element_length_func, bucket_boundaries,
+                                  bucket_batch_sizes, padded_shapes=None, padding_values=None,
+                                  pad_to_bucket_boundary=False, no_padding=False,
+                                  drop_remainder=False, name=None):
+        return _kind('bucket_by_sequence_length')(
+            self, element_length_func, bucket_boundaries, bucket_batch_sizes, padded_shapes,
+            padding_values, pad_to_bucket_boundary, no_padding, drop_remainder)
+
+    def rebatch(self, batch_size, drop_remainder=False, name=None):
+        return _kind('rebatch')(self, batch_size, drop_remainder)
+
     def get_single_element(self, name=None):
         return _kind('get_single_element')(self)
 
     @staticmethod
     def counter(start=0, step=1, dtype=dtypes.int64, name=None):
         return _kind('counter')(start, step, dtype)
+
+    @staticmethod
+    def random(seed=None, rerandomize_each_iteration=None, name=None):
+        return _kind('random')(seed, rerandomize_each_iteration)
 
     @staticmethod
     def choose_from_datasets(datasets, choice_dataset, stop_on_empty_dataset=True):
@@ -271,14 +303,14 @@ class Dataset(DatasetV2):
 
 
 def _leaf_subtype(a, b):
-    if isinstance(a, TensorSpec):
-        return isinstance(b, TensorSpec) and a.is_subtype_of(b)
+    if isinstance(a, TypeSpec):   # a TensorSpec or a composite's spec
+        return type(a) is type(b) and a.is_subtype_of(b)
     return a == b
 
 
 def _leaf_supertype(a, b):
-    if isinstance(a, TensorSpec):
-        return a.most_specific_common_supertype([b]) if isinstance(b, TensorSpec) else None
+    if isinstance(a, TypeSpec):
+        return a.most_specific_common_supertype([b]) if type(a) is type(b) else None
     return a if a == b else None
 
 
@@ -336,6 +368,11 @@ class DatasetSpec(ElementTraceType):
     def __init__(self, element_spec, dataset_shape=()):
         self.element_spec = element_spec
         self.dataset_shape = TensorShape(dataset_shape)
+
+    @staticmethod
+    def from_value(value):
+        """The spec of a dataset: its element_spec, as a scalar."""
+        return DatasetSpec(value.element_spec)
 
     @property
     def shape(self):

@@ -13,6 +13,7 @@ arrays; graph tensors of an enclosing trace make the dataset a template, rebound
 from defun.functions.function import call_converted
 
 from defun.core import context, dtypes, nest
+from defun.core.composite import is_type_spec
 from defun.functions.concrete import ConcreteFunction
 from defun.graphs.funcgraph import FuncGraph
 from defun.graphs.operation import GraphTensor
@@ -35,6 +36,9 @@ def call_args(element, spec):
 
 
 def _placeholder(graph, spec, inputs):
+    if is_type_spec(spec):
+        parts = [_placeholder(graph, s, inputs) for s in nest.flatten(spec, expand_composites=True)]
+        return nest.pack_sequence_as(spec, parts, expand_composites=True)
     if isinstance(spec, DatasetSpec):
         ph = graph.add_placeholder(dtypes.variant, (), 'args')
         inputs.append(ph)
@@ -59,6 +63,9 @@ def _output(value, graph, what):
 
 
 def _output_spec(value, flat_out):
+    """The output's spec; flat_out are its flat tensors (a composite's components)."""
+    if structure.has_composites(structure.spec_of(value)):
+        return structure.spec_of(value)
     leaves = nest.flatten(value)
     specs = [DatasetSpec(v.element_spec) if structure.is_dataset(v) else
              TensorSpec(t.shape, t.dtype) for v, t in zip(leaves, flat_out)]
@@ -86,11 +93,13 @@ class StructuredFunction:
                 raise TypeError(f'{what}: the function must return a value (a tensor or a '
                                 f'structure of tensors), it returned {result!r}')
             result = structure.normalize(result, what)   # nested lists become tensors
-            flat = [_output(v, graph, what) for v in nest.flatten(result)]
+            flat = [_output(v, graph, what)
+                    for v in nest.flatten(result, expand_composites=True)]
         graph.outputs = flat
         self.output_spec = _output_spec(result, flat)
-        self.concrete = ConcreteFunction(graph, inputs, nest.pack_sequence_as(result, flat),
-                                         name=f'{what}_fn')
+        self.concrete = ConcreteFunction(
+            graph, inputs, nest.pack_sequence_as(result, flat, expand_composites=True),
+            name=f'{what}_fn')
         self._callable = self.concrete.callable
         self._captures = tuple(self.concrete.captured_inputs)
         self._capture_arrays = tuple(getattr(t, 'array', None) for t in self._captures)

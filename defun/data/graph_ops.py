@@ -24,6 +24,7 @@ stateful, the ops keep program order, so the next element is fetched after the b
 import numpy as np
 
 from defun.core import dtypes, nest
+from defun.core.composite import is_type_spec
 from defun.core.dispatch import apply_op
 from defun.core.errors import InvalidArgumentError, OutOfRangeError
 from defun.core.registry import define_op
@@ -237,7 +238,8 @@ class GraphIterator:
 
     def __init__(self, dataset, element_spec=None, resource=None):
         self.element_spec = dataset.element_spec if dataset is not None else element_spec
-        self._specs = tuple(nest.flatten(self.element_spec))
+        self._composite = any(is_type_spec(s) for s in nest.flatten(self.element_spec))
+        self._specs = tuple(nest.flatten(self.element_spec, expand_composites=True))
         if any(isinstance(s, DatasetSpec) for s in self._specs):
             raise NotImplementedError('iterating a dataset of datasets (window) inside a compiled '
                                       'function is not supported; flat_map the windows first')
@@ -259,11 +261,12 @@ class GraphIterator:
 
     @property
     def element_shapes(self):
-        """The shape invariants of the element as a loop variable."""
-        return nest.map_structure(lambda s: s.shape, self.element_spec)
+        """The shape invariants of the element as a loop variable (a composite's: its spec)."""
+        return nest.map_structure(lambda s: s if is_type_spec(s) else s.shape, self.element_spec)
 
     def _pack(self, flat):
-        return nest.pack_sequence_as(self.element_spec, list(flat))
+        return nest.pack_sequence_as(self.element_spec, list(flat),
+                                     expand_composites=self._composite)
 
     def next_or_default(self):
         """(has_value, element): zeros of the element's spec when exhausted."""

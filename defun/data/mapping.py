@@ -18,7 +18,7 @@ from defun.ops.framework.python_ops import stop_gradient
 from defun.core.shapes import TensorSpec
 
 from defun.data import structure
-from defun.data.base import AUTOTUNE, INFINITE, UNKNOWN, Dataset, check_count, register
+from defun.data.base import AUTOTUNE, UNKNOWN, Dataset, check_count, register
 from defun.data.functions import StructuredFunction
 from defun.data.graph_ops import GraphIterator
 from defun.data.ordering import default_cycle_length
@@ -89,7 +89,8 @@ class _FilterDataset(Dataset):
         self._inputs = (input_dataset,)
         self._functions = (_predicate(predicate, input_dataset.element_spec, 'filter'),)
         self.element_spec = input_dataset.element_spec
-        self._cardinality = INFINITE if input_dataset._cardinality == INFINITE else UNKNOWN
+        # TF does not know a filtered count even of an infinite input (it may keep none)
+        self._cardinality = UNKNOWN
 
     def flat_iterator(self):
         run = self._functions[0].flat

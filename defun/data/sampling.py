@@ -15,6 +15,7 @@ from defun.data import structure
 from defun.data.base import INFINITE, UNKNOWN, Dataset, check_count, register
 from defun.data.mapping import reduce_function
 from defun.data.ordering import base_seed
+from defun.data.shuffle_stream import ShuffleSeeds, Words
 
 __all__ = []
 
@@ -81,6 +82,23 @@ class _UniqueDataset(Dataset):
             if key not in seen:
                 seen.add(key)
                 yield element
+
+
+@register('random')
+class _RandomDataset(Dataset):
+    """TF's RandomDataset: int64 scalars, each a uint32 word of PhiloxRandom(seed, seed2); the
+    same words every iteration, or with rerandomize_each_iteration each iteration's own seeds
+    (drawn as shuffle draws them)."""
+
+    def __init__(self, seed, rerandomize_each_iteration):
+        self._seeds = ShuffleSeeds(seed, bool(rerandomize_each_iteration))
+        self.element_spec = structure.TensorSpec([], dtypes.int64)
+        self._cardinality = INFINITE
+
+    def flat_iterator(self):
+        word = Words(*self._seeds.next_iteration())
+        while True:
+            yield (np.array(word(), np.int64),)
 
 
 class _CounterDataset(Dataset):

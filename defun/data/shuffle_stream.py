@@ -18,13 +18,13 @@ import numpy as np
 from defun.ops.random.philox import Draws
 from defun.ops.random.stateful import op_seeds
 
-__all__ = ['ShuffleSeeds', 'shuffled']
+__all__ = ['ShuffleSeeds', 'shuffled', 'Words']
 
 _MASK64 = (1 << 64) - 1
 _GROUPS = 64   # Philox blocks (4 words each) computed at a time
 
 
-class _Words:
+class Words:
     """uint32 words, in order, of PhiloxRandom(seed, seed2)."""
 
     def __init__(self, seed, seed2):
@@ -48,7 +48,7 @@ class ShuffleSeeds:
         if seeds is None:   # TF's kernel: unseeded means fresh entropy
             seeds = tuple(int(w) for w in np.random.SeedSequence().generate_state(2, np.uint64))
         self._seeds = seeds
-        self._generator = _Words(*seeds) if reshuffle_each_iteration else None
+        self._generator = Words(*seeds) if reshuffle_each_iteration else None
         self._lock = threading.Lock()
 
     def next_iteration(self):
@@ -60,7 +60,7 @@ class ShuffleSeeds:
 
 def shuffled(upstream, buffer_size, seeds):
     """The elements of the iterator `upstream` in TF's shuffle order for (seed, seed2) `seeds`."""
-    word = _Words(*seeds)
+    word = Words(*seeds)
     buffer, start, end = {}, 0, 0
     exhausted = False
     while True:

@@ -13,7 +13,9 @@ from defun.compiler.folding import get_static_value
 from defun.core.shapes import TensorShape, TensorSpec
 from defun.core.tensor import Tensor, convert_to_tensor
 
+from defun.core.composite import CompositeTensor, TypeSpec, is_type_spec
 from defun.data import structure
+from defun.data.composite_rows import Segments, unbatch_segment
 from defun.data.base import INFINITE, UNKNOWN, Dataset, register
 from defun.ops.io.records import compression_of, decompressed
 
@@ -22,6 +24,18 @@ __all__ = ['TextLineDataset', 'filenames_of', 'open_data_file']
 
 def _array(value):
     return value.array if isinstance(value, Tensor) else value
+
+
+def _sliced_spec(leaf):
+    """The spec of one row of `leaf` (a tensor or a composite)."""
+    if isinstance(leaf, CompositeTensor):
+        spec = leaf._type_spec
+        if spec.shape.rank == 0:
+            raise ValueError('Unbatching a tensor is only supported for rank >= 1')
+        return spec._unbatch()
+    if leaf.shape.rank == 0:
+        raise ValueError('Unbatching a tensor is only supported for rank >= 1')
+    return TensorSpec(leaf.shape.as_tuple()[1:], leaf.dtype)
 
 
 @register('from_tensor_slices')
@@ -33,19 +47,21 @@ class _TensorSliceDataset(Dataset):
         for leaf in leaves:
             if structure.is_dataset(leaf):
                 raise TypeError('from_tensor_slices: datasets cannot be sliced')
-            if leaf.shape.rank == 0:
-                raise ValueError('Unbatching a tensor is only supported for rank >= 1')
-            dim = leaf.shape.as_tuple()[0]
+            _sliced_spec(leaf)   # scalars cannot be sliced
+            dim = leaf.shape.as_tuple()[0] if leaf.shape.rank else None
             if rows is not None and dim is not None and rows != dim:
                 raise ValueError(f'Dimensions {rows} and {dim} are not compatible')
             rows = dim if rows is None else rows
-        self._tensors = tuple(leaves)
-        self.element_spec = nest.map_structure(
-            lambda t: TensorSpec(t.shape.as_tuple()[1:], t.dtype), element)
+        self._tensors = tuple(nest.flatten(element, expand_composites=True))
+        self.element_spec = nest.map_structure(_sliced_spec, element)
+        self._segments = Segments(structure.spec_of(element))
         self._cardinality = rows if rows is not None else UNKNOWN
 
     def flat_iterator(self):
         arrays = [_array(t) for t in self._tensors]
+        if self._segments.composite:
+            yield from _composite_slices(self._segments, arrays)
+            return
         n = len(arrays[0])
         if len(arrays) == 1:
             a = arrays[0]
@@ -56,11 +72,27 @@ class _TensorSliceDataset(Dataset):
             yield tuple([a[i, ...] for a in arrays])
 
 
+def _composite_slices(segments, arrays):
+    """The rows of an element with composite leaves (each split by its spec)."""
+    columns = []
+    for spec, start, stop in segments.items:
+        if is_type_spec(spec):
+            columns.append(unbatch_segment(spec, arrays[start:stop]))
+        else:
+            columns.append([(row,) for row in arrays[start]])
+    sizes = {len(c) for c in columns}
+    if len(sizes) > 1:
+        raise InvalidArgumentError(f'from_tensor_slices: the components have different numbers '
+                                   f'of rows ({sorted(sizes)})')
+    for parts in zip(*columns):
+        yield sum(parts, ())
+
+
 @register('from_tensors')
 class _TensorDataset(Dataset):
     def __init__(self, tensors):
         element = structure.normalize(tensors, 'from_tensors')
-        self._tensors = tuple(nest.flatten(element))
+        self._tensors = tuple(nest.flatten(element, expand_composites=True))
         self.element_spec = structure.spec_of(element)
         self._cardinality = 1
 
@@ -142,7 +174,7 @@ def _generator_signature(output_types, output_shapes, output_signature):
             raise TypeError('The `output_types` and `output_shapes` arguments cannot be used '
                             'together with the `output_signature` argument.')
         for spec in nest.flatten(output_signature):
-            if not isinstance(spec, TensorSpec):
+            if not isinstance(spec, TypeSpec):
                 raise TypeError(f'`output_signature` must contain objects that are subclass of '
                                 f'`tf.TypeSpec` but found {type(spec)} which is not.')
         return output_signature
@@ -192,6 +224,9 @@ class _GeneratorDataset(Dataset):
                 f'but the yielded element was {value}.') from None
         flat = []
         for leaf, spec in zip(leaves, self._specs):
+            if is_type_spec(spec):
+                flat.extend(_composite_components(leaf, spec))
+                continue
             try:
                 array = np.asarray(_array(leaf), dtype=spec.dtype.np_dtype)
             except (TypeError, ValueError):
@@ -205,6 +240,16 @@ class _GeneratorDataset(Dataset):
                     f'element of shape {spec.shape.as_tuple()} was expected.')
             flat.append(array)
         return tuple(flat)
+
+
+def _composite_components(value, spec):
+    """The component arrays of a composite a generator yielded for `spec`."""
+    if not isinstance(value, CompositeTensor) or not spec.is_compatible_with(value._type_spec):
+        got = value._type_spec if isinstance(value, CompositeTensor) else type(value).__name__
+        raise InvalidArgumentError(
+            f'TypeError: `generator` yielded an element of {got} where an element of {spec} was '
+            f'expected.')
+    return [t.array for t in nest.flatten(value, expand_composites=True)]
 
 
 def filenames_of(filenames):

@@ -1,23 +1,26 @@
 """Element structures of tf.data: specs, normalisation of user values, and the flat form.
 
 A dataset's element is a nested structure (tuples, dicts, namedtuples; lists count as tensors, as in
-TF) of tensors or datasets. Its `element_spec` is the same structure of TensorSpecs and DatasetSpecs.
-Inside a pipeline an element travels flat: a tuple of its leaves (numpy arrays, or Datasets for
-dataset-valued components) in `nest.flatten` order; only the edges (user functions, iteration) pack
-it into tensors. `Packer` is that edge, precomputed once per spec so the per-element cost is small.
+TF) of tensors, composite tensors (SparseTensor, RaggedTensor) or datasets. Its `element_spec` is
+the same structure of TensorSpecs, TypeSpecs and DatasetSpecs. Inside a pipeline an element travels
+flat: a tuple of its leaves (numpy arrays, or Datasets for dataset-valued components) in
+`nest.flatten(..., expand_composites=True)` order, a composite as its components; only the edges
+(user functions, iteration) pack it into tensors. `Packer` is that edge, precomputed once per spec
+so the per-element cost is small.
 """
 import numpy as np
 
 from defun.core import nest
-from defun.core.composite import CompositeTensor
-from defun.core.unsupported import KNOWN_GAPS
+from defun.core.composite import CompositeTensor, is_type_spec
 from defun.core.shapes import TensorSpec
 from defun.core.tensor import EagerTensor, Tensor, convert_to_tensor
 
 from defun.data.base import DatasetSpec
 from defun.core.variable_base import is_variable, read_variable
+from defun.ops.sparse.sparse_tensor import is_sparse, to_dense as sparse_to_dense
 
 __all__ = ['DatasetSpec', 'normalize', 'spec_of', 'Packer', 'flat_arrays', 'is_dataset',
+           'has_composites',
            'check_compatible', 'most_specific', 'flatten_up_to']
 
 
@@ -27,12 +30,8 @@ def is_dataset(value):
 
 
 def _leaf(value, what):
-    if is_dataset(value) or isinstance(value, Tensor):
+    if is_dataset(value) or isinstance(value, (Tensor, CompositeTensor)):
         return value
-    if isinstance(value, CompositeTensor):
-        raise TypeError(f'{what}: {type(value).__name__} elements are not part of defun\'s '
-                        f'tf.data (see {KNOWN_GAPS}); pad them (to_tensor, padded_batch) and '
-                        f'build them where they are used')
     if is_variable(value):
         return read_variable(value)
     try:
@@ -58,13 +57,21 @@ def spec_of(value):
     def one(leaf):
         if is_dataset(leaf):
             return DatasetSpec(leaf.element_spec)
+        if isinstance(leaf, CompositeTensor):
+            return leaf._type_spec
         return TensorSpec(leaf.shape, leaf.dtype)
     return nest.map_structure(one, value)
 
 
 def flat_arrays(element):
     """The flat tuple of an eager element: numpy arrays (datasets stay datasets)."""
-    return tuple(leaf if is_dataset(leaf) else leaf.array for leaf in nest.flatten(element))
+    return tuple(leaf if is_dataset(leaf) else leaf.array
+                 for leaf in nest.flatten(element, expand_composites=True))
+
+
+def has_composites(spec):
+    """True when an element_spec holds a composite (its flat form is then its components)."""
+    return any(is_type_spec(s) for s in nest.flatten(spec))
 
 
 def _wrap(leaf):
@@ -77,18 +84,33 @@ class Packer:
     def __init__(self, spec):
         self.spec = spec
         self.leaves = nest.flatten(spec)
-        self.single = not nest.is_nested(spec)
+        self.composite = has_composites(spec)
+        self.single = not nest.is_nested(spec) and not self.composite
         self.datasets = any(isinstance(s, DatasetSpec) for s in self.leaves)
 
     def __call__(self, flat):
         if self.single:
             return flat[0] if self.datasets else EagerTensor(flat[0])
-        return nest.pack_sequence_as(self.spec, [_wrap(v) for v in flat])
+        return nest.pack_sequence_as(self.spec, [_wrap(v) for v in flat],
+                                     expand_composites=self.composite)
 
     def numpy(self, flat):
-        """The element as as_numpy_iterator gives it: numpy values (datasets as their iterators)."""
+        """The element as as_numpy_iterator gives it: numpy values (datasets as their iterators,
+        a RaggedTensor as its `numpy()`, a SparseTensor as its dense array, as TF's)."""
+        if self.composite:
+            return nest.map_structure(_numpy_leaf, self(flat))
         values = [v.as_numpy_iterator() if is_dataset(v) else _numpy_value(v) for v in flat]
         return values[0] if self.single else nest.pack_sequence_as(self.spec, values)
+
+
+def _numpy_leaf(value):
+    if is_dataset(value):
+        return value.as_numpy_iterator()
+    if is_sparse(value):
+        return _numpy_value(sparse_to_dense(value).array)
+    if isinstance(value, Tensor):
+        return _numpy_value(value.array)
+    return value.numpy()
 
 
 def _numpy_value(array):
@@ -103,7 +125,8 @@ def check_compatible(expected, actual, what):
         raise TypeError(f'Incompatible dataset elements:\n  {expected!r} vs.   {actual!r}') \
             from None
     for a, b in zip(nest.flatten(expected), nest.flatten(actual)):
-        if type(a) is not type(b) or a.dtype != b.dtype:
+        if type(a) is not type(b) or a.dtype != b.dtype or (
+                is_type_spec(a) and a.most_specific_common_supertype([b]) is None):
             raise TypeError(f'Incompatible dataset elements:\n  {expected!r} vs.   {actual!r}')
 
 
@@ -112,6 +135,8 @@ def most_specific(a, b):
     def one(x, y):
         if isinstance(x, DatasetSpec):
             return x
+        if is_type_spec(x):
+            return x.most_specific_common_supertype([y])
         return TensorSpec(x.shape.most_specific_compatible_shape(y.shape), x.dtype)
     return nest.map_structure(one, a, b)
 

@@ -51,10 +51,14 @@ def _call_grad(op, *grads):
     return op.get_attr('f').call_gradient(op, grads)
 
 
+# The gradient takes None for outputs that got none: a zero fed for an intermediate would pick
+# the higher-order backward, which multiplies it by the forward's own derivatives (0 * inf = nan
+# where a custom gradient avoided them).
 CALL = define_op('PartitionedCall', _call_kernel, _call_infer, _call_grad, num_outputs=None,
-                 explain_error=_call_error)
+                 explain_error=_call_error, accepts_missing_grads=True, integer_outputs_seed=True)
 STATEFUL_CALL = define_op('StatefulPartitionedCall', _call_kernel, _call_infer, _call_grad,
-                          num_outputs=None, stateful=True, explain_error=_call_error)
+                          num_outputs=None, stateful=True, explain_error=_call_error,
+                          accepts_missing_grads=True, integer_outputs_seed=True)
 
 
 def _is_stateful(graph):

@@ -24,8 +24,9 @@ from defun.graphs.funcgraph import FuncGraph
 from defun.graphs.graph import PLACEHOLDER
 from defun.graphs.operation import GraphTensor
 from defun.ops.random.philox import Stream
-from defun.saved_model.value_decoding import (DECODERS, MAX_ELEMENTS, holds_graph, lookup, op_index,
-                                              reference_index, require, value_kind)
+from defun.saved_model.value_decoding import (DECODERS, MAX_ELEMENTS, SAVED_TYPE_SPECS,
+                                              holds_graph, lookup, op_index, reference_index,
+                                              require, value_kind)
 from defun.core.shapes import TensorShape, TensorSpec
 
 __all__ = ['GraphWriter', 'GraphReader', 'FormatError', 'MAX_ELEMENTS', 'lookup']
@@ -78,6 +79,9 @@ class GraphWriter:
             return {'t': 'shape', 'v': _dims(v)}
         if isinstance(v, TensorSpec):
             return {'t': 'spec', 'v': [_dims(v.shape), v.dtype.name, v.name]}
+        if SAVED_TYPE_SPECS.get(type(v).__name__) is type(v):
+            return {'t': 'typespec', 'k': type(v).__name__,
+                    'v': self.value(list(v._serialize()), where, op, index)}
         if isinstance(v, (np.ndarray, np.generic)):
             return self._array(v, where)
         if isinstance(v, (list, tuple)):

@@ -11,13 +11,14 @@ import json
 import os
 import re
 
-from defun.core import errors
+from defun.core import errors, nest
+from defun.core.composite import is_type_spec
 from defun.functions.concrete import ConcreteFunction
 from defun.saved_model import graph_codec
 from defun.saved_model.layout import (FORMAT, VERSION, constants_path, contains_saved_model,
                                       graph_path, variables_prefix)
 from defun.saved_model.restored import RestoredFunction, SignatureMap, UserObject
-from defun.core.tensor import convert_to_tensor
+from defun.core.tensor import Tensor, convert_to_tensor
 from defun.state.trackable import DictWrapper, ListWrapper
 from defun.train import checkpoint_format
 from defun.state.variables import Variable
@@ -312,7 +313,21 @@ def _decode_outputs(reader, data, outputs):
     if kind in ('list', 'tuple') and isinstance(v, list):
         items = [_decode_outputs(reader, x, outputs) for x in v]
         return items if kind == 'list' else tuple(items)
+    if kind == 'composite' and isinstance(v, list):
+        return _decode_composite(reader, data, [_decode_outputs(reader, x, outputs) for x in v])
     reader.fail('malformed outputs')
+
+
+def _decode_composite(reader, data, components):
+    """A composite output (a RaggedTensor, a SparseTensor) from its spec and component tensors."""
+    spec = reader.value(data.get('spec'), 'a composite output')
+    if not is_type_spec(spec):
+        reader.fail('a composite output without its TypeSpec')
+    specs = nest.flatten(spec, expand_composites=True)
+    if len(specs) != len(components) or not all(
+            isinstance(t, Tensor) and t.dtype == s.dtype for s, t in zip(specs, components)):
+        reader.fail(f'a composite output whose components do not fit {spec!r}')
+    return nest.pack_sequence_as(spec, components, expand_composites=True)
 
 
 def load(export_dir, tags=None, options=None):

@@ -10,6 +10,7 @@ import collections.abc
 import inspect
 
 from defun.core import nest
+from defun.core.composite import is_composite, is_type_spec
 from defun.functions.concrete import ConcreteFunction
 from defun.core.shapes import TensorSpec
 from defun.core.tensor import Tensor, convert_to_tensor
@@ -71,6 +72,11 @@ def _accepts(spec, value, flat):
 
 
 def _accepts_leaf(spec, value, flat):
+    if is_type_spec(spec):
+        if not is_composite(value) or not spec.is_compatible_with(value._type_spec):
+            return False
+        flat.extend(nest.flatten(value, expand_composites=True))
+        return True
     if isinstance(spec, TensorSpec):
         if isinstance(value, Variable):
             value = value.value()
@@ -163,14 +169,32 @@ class RestoredFunction:
         return f'<RestoredFunction {self.__name__} with {len(self._concrete)} concrete functions>'
 
 
+def _signature_inputs(concrete):
+    """(names, TensorSpecs) of a signature's keyword arguments: a tensor argument's spec name (or
+    arg_i); a composite argument's components by the placeholder names its trace gave them (the
+    argument's name, then name_1, name_2, ... as TF's)."""
+    args, kwargs = concrete.structured_input_signature
+    names, specs, position, count = [], [], 0, 0
+    for leaf in nest.flatten((args, kwargs)):
+        if is_type_spec(leaf):
+            for component in nest.flatten(leaf, expand_composites=True):
+                names.append(concrete.inputs[position].op.name)
+                specs.append(component)
+                position += 1
+        elif isinstance(leaf, TensorSpec):
+            names.append(leaf.name or f'arg_{count}')
+            specs.append(leaf)
+            position += 1
+            count += 1
+    return names, specs
+
+
 class SignatureFunction:
     """A serving signature: called with keyword tensors only, returns a dict of named tensors."""
 
     def __init__(self, concrete):
         self._concrete = concrete
-        args, kwargs = concrete.structured_input_signature
-        specs = [s for s in nest.flatten((args, kwargs)) if isinstance(s, TensorSpec)]
-        self._names = [s.name or f'arg_{i}' for i, s in enumerate(specs)]
+        self._names, specs = _signature_inputs(concrete)
         self.structured_input_signature = ((), {n: TensorSpec(s.shape, s.dtype, n)
                                                 for n, s in zip(self._names, specs)})
         outputs = concrete.structured_outputs
@@ -180,7 +204,8 @@ class SignatureFunction:
         else:
             flat = nest.flatten(outputs)
             self._output_names = [f'output_{i}' for i in range(len(flat))]
-        self.structured_outputs = {n: TensorSpec(t.shape, t.dtype, n)
+        self.structured_outputs = {n: t._type_spec if is_composite(t) else
+                                   TensorSpec(t.shape, t.dtype, n)
                                    for n, t in zip(self._output_names, flat)}
 
     @property

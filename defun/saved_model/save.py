@@ -14,12 +14,14 @@ import os
 import numpy as np
 
 from defun.core import context, nest
+from defun.core.composite import is_composite
 from defun.functions.concrete import ConcreteFunction
 from defun.graphs.funcgraph import variable_of
 from defun.functions.function import Function
 from defun.graphs.operation import GraphTensor
 from defun.saved_model import graph_codec
 from defun.saved_model.restored import SignatureMap
+from defun.saved_model.value_decoding import SAVED_TYPE_SPECS
 from defun.saved_model.layout import (FORMAT, VERSION, constants_path, graph_path,
                                       variables_prefix)
 from defun.state.trackable import AutoTrackable
@@ -98,7 +100,8 @@ class _Saver:
                 'captures': captures,
                 'signature': self.writer.value(concrete.structured_input_signature,
                                                f'the signature of {concrete.name}'),
-                'outputs': _encode_outputs(concrete.structured_outputs, graph.outputs),
+                'outputs': _encode_outputs(concrete.structured_outputs, graph.outputs,
+                                           self.writer),
                 'intermediates': None if concrete.built_intermediates is None else [
                     [index[id(t.op)], t.value_index] for t in concrete.built_intermediates]}
 
@@ -146,12 +149,15 @@ def _kind(obj):
     return 'object'
 
 
-def _encode_outputs(structure, outputs):
+def _encode_outputs(structure, outputs, writer):
     positions = {id(t): i for i, t in enumerate(outputs)}
 
     def encode(value):
         if isinstance(value, GraphTensor):
             return {'t': 'out', 'v': positions[id(value)]}
+        if is_composite(value) and type(value._type_spec).__name__ in SAVED_TYPE_SPECS:
+            return {'t': 'composite', 'spec': writer.value(value._type_spec, 'an output'),
+                    'v': [encode(t) for t in nest.flatten(value, expand_composites=True)]}
         if value is None:
             return {'t': 'py', 'v': None}
         if isinstance(value, dict):
@@ -164,9 +170,10 @@ def _encode_outputs(structure, outputs):
 
 
 def _servable(concrete):
-    """TF's test for a signature: it returns something, and only tensors."""
+    """TF's test for a signature: it returns something, and only tensors (or composites)."""
     leaves = nest.flatten(concrete.structured_outputs)
-    return bool(concrete.graph.outputs) and all(isinstance(t, GraphTensor) for t in leaves)
+    return bool(concrete.graph.outputs) and all(isinstance(t, GraphTensor) or is_composite(t)
+                                                for t in leaves)
 
 
 def _signature_trace(fn):

@@ -8,9 +8,11 @@ from defun.graphs.funcgraph import FuncGraph
 from defun.ops.random.philox import Stream
 from defun.saved_model.restored import GraphGradient
 from defun.core.shapes import TensorShape, TensorSpec
+from defun.ops.ragged.ragged_tensor import RaggedTensorSpec
+from defun.ops.sparse.sparse_tensor import SparseTensorSpec
 
-__all__ = ['DECODERS', 'MAX_ELEMENTS', 'holds_graph', 'value_kind', 'require', 'reference_index',
-           'op_index', 'lookup']
+__all__ = ['DECODERS', 'MAX_ELEMENTS', 'SAVED_TYPE_SPECS', 'holds_graph', 'value_kind', 'require',
+           'reference_index', 'op_index', 'lookup']
 
 # The largest number of elements an array in a saved model, or an op's static output, may have.
 MAX_ELEMENTS = 1 << 31
@@ -48,6 +50,24 @@ def _decode_spec(reader, v, data, where, graph, outputs):
         reader.fail(f'{where}: bad TensorSpec')
     return TensorSpec(_decode_shape(reader, v[0], data, where),
                       _decode_dtype(reader, v[1], data, where), v[2])
+
+
+# The composite specs a saved signature may hold, by class name: a file names one of these and its
+# fields, never a class to import.
+SAVED_TYPE_SPECS = {'RaggedTensorSpec': RaggedTensorSpec, 'SparseTensorSpec': SparseTensorSpec}
+
+
+def _decode_type_spec(reader, v, data, where, graph, outputs):
+    cls = SAVED_TYPE_SPECS.get(data.get('k'))
+    if cls is None:
+        reader.fail(f'{where}: unknown TypeSpec {data.get("k")!r:.40}')
+    fields = reader.value(v, where)
+    if not isinstance(fields, list):
+        reader.fail(f'{where}: bad {cls.__name__} fields')
+    try:
+        return cls._deserialize(tuple(fields))
+    except (TypeError, ValueError) as exc:
+        reader.fail(f'{where}: bad {cls.__name__}: {exc}')
 
 
 def _decode_sequence(reader, v, data, where, graph, outputs):
@@ -127,7 +147,7 @@ def _decode_function(reader, v, data, where, graph, outputs):
 
 DECODERS = {
     'py': _decode_py, 'float': _decode_float, 'dtype': _decode_dtype, 'shape': _decode_shape,
-    'spec': _decode_spec, 'list': _decode_sequence, 'tuple': _decode_sequence,
+    'spec': _decode_spec, 'typespec': _decode_type_spec, 'list': _decode_sequence, 'tuple': _decode_sequence,
     'dict': _decode_dict, 'slice': _decode_slice, 'graph': _decode_graph,
     'function': _decode_function, 'tensor': _decode_tensor, 'stream': _decode_stream,
     'gradient': _decode_gradient,

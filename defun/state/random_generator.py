@@ -21,6 +21,7 @@ from defun.ops.random.stateful import float_dtype, shape_arg
 from defun.ops.math.reductions import reduce_prod
 from defun.state.trackable import AutoTrackable
 from defun.state.variables import Variable
+from defun.core.variable_base import is_variable
 
 __all__ = ['Generator', 'Algorithm', 'get_global_generator', 'set_global_generator',
            'create_rng_state']
@@ -91,6 +92,14 @@ class Generator(AutoTrackable):
             raise ValueError('Generator: give `copy_from` or `state` (or use from_seed / '
                              'from_non_deterministic_state)')
         self._alg = _algorithm(alg)
+        if is_variable(state) and copy_from is None:
+            # As TF: a state Variable is used as it is, shared with whoever else holds it.
+            if state.dtype != dtypes.int64 or tuple(state.shape) != (_STATE_SIZES[self._alg],):
+                raise ValueError(f'Generator: the state Variable must be int64 of shape '
+                                 f'[{_STATE_SIZES[self._alg]}], got {state.dtype.name} '
+                                 f'{list(state.shape)}')
+            self._state_var = state
+            return
         state = np.asarray(state if not hasattr(state, 'numpy') else state.numpy(), np.int64)
         if state.shape != (_STATE_SIZES[self._alg],):
             raise ValueError(f'Generator: the state of algorithm {self._alg.name.lower()} must '
@@ -145,10 +154,13 @@ class Generator(AutoTrackable):
         apply_op(rs.RNG_READ_AND_SKIP, (self._state_var.handle, to_tensor(
             delta, dtype=dtypes.int64, op='Generator.skip')))
 
-    def _key_counter(self, shape):
-        """Reads the state and advances it past a draw of `shape`; returns (key, counter)."""
-        count = reduce_prod(cast(shape_arg(shape, 'Generator'), dtypes.int64))
-        state = apply_op(rs.RNG_READ_AND_SKIP, (self._state_var.handle, count * _SKIP_PER_ELEMENT))
+    def _key_counter(self, shape, skip=None):
+        """Reads the state and advances it past a draw of `shape` (or by `skip` counters);
+        returns (key, counter)."""
+        if skip is None:
+            skip = reduce_prod(cast(shape_arg(shape, 'Generator'), dtypes.int64)) * \
+                _SKIP_PER_ELEMENT
+        state = apply_op(rs.RNG_READ_AND_SKIP, (self._state_var.handle, skip))
         size = _STATE_SIZES[self._alg]
         return reshape(state[size - 1], [1]), state[:size - 1]
 
@@ -181,8 +193,14 @@ class Generator(AutoTrackable):
     def binomial(self, shape, counts, probs, dtype=dtypes.int32, name=None):
         c = to_tensor(counts, name='counts', op='Generator.binomial')
         p = to_tensor(probs, name='probs', op='Generator.binomial')
-        return rs.draw(rs.BINOMIAL, shape, *self._key_counter(shape), dtypes.as_dtype(dtype),
-                       (c, p), name)
+        # TF's StatefulRandomBinomial advances the state by 100 pairs of draws per output,
+        # rounded up to whole rows of four, for each batch of parameters.
+        n = reduce_prod(cast(shape_arg(shape, 'Generator.binomial'), dtypes.int64))
+        batches = int(np.prod(np.broadcast_shapes(tuple(c.shape.as_list()),
+                                                  tuple(p.shape.as_list())), dtype=np.int64))
+        skip = batches * 200 * (n // batches + 3) // 4 * _SKIP_PER_ELEMENT
+        return rs.draw(rs.BINOMIAL, shape, *self._key_counter(shape, skip),
+                       dtypes.as_dtype(dtype), (c, p), name)
 
     def make_seeds(self, count=1):
         """[2, count] int64 seeds for the stateless ops."""

@@ -332,3 +332,48 @@ def test_autograph_trace_prints_while_tracing(capsys):
     f(defun.constant(1))
     f(defun.constant(2))
     assert capsys.readouterr().out == 'i is int32\n'
+
+
+def _elif_returns(x):
+    if x > 0:
+        return x
+    elif x < -5:
+        return -x
+    return x * 3
+
+
+def _nested_in_else(x):
+    if x > 0:
+        return x
+    else:
+        if x < -5:
+            return -x
+    return x * 3
+
+
+def _two_ifs(x):
+    if x > 0:
+        return x
+    if x < -5:
+        return -x
+    return x * 3
+
+
+def _if_then_return(x):
+    if x > 0:
+        return x
+    return x * 3
+
+
+def test_statements_after_an_if_move_into_its_branch_only_as_tf():
+    # TF 2.21: the statements after an `if` whose body returns join its else branch, but not the
+    # else of an `if` (an elif) nested there, whose tensor form then lacks a return.
+    for fn in (_elif_returns, _nested_in_else):
+        with pytest.raises(ValueError, match='the else branch must also have a return statement'):
+            defun.function(fn)(defun.constant(-1.0))
+    for fn in (_two_ifs, _if_then_return):
+        assert _value(defun.function(fn)(defun.constant(-1.0))) == -3.0
+    # With Python conditions every path still runs as Python does.
+    for fn in (_elif_returns, _nested_in_else, _two_ifs, _if_then_return):
+        converted = autograph.to_graph(fn)
+        assert [converted(v) for v in (-7.0, -3.0, 1.0)] == [fn(v) for v in (-7.0, -3.0, 1.0)]

@@ -114,3 +114,16 @@ def test_gradients_through_flat_values_match_finite_differences():
 def test_different_partitions_are_refused():
     with pytest.raises(tf.errors.InvalidArgumentError, match='different row partitions'):
         tf.ragged.constant([[1, 2], [3]]) + tf.ragged.constant([[1], [2, 3]])
+
+
+def test_ragged_range_takes_the_widest_dtype_of_its_arguments():
+    # TF 2.21: tf.ragged.range(tf.constant([2, 3], tf.int64)) has int64 values (the start, a
+    # Python 0, follows the limits' dtype).
+    rt = tf.ragged.range(tf.constant([2, 3], tf.int64))
+    assert rt.dtype == tf.int64 and rt.to_list() == [[0, 1], [0, 1, 2]]
+    assert tf.ragged.range(tf.constant([1.5]), 3).to_list() == [[1.5, 2.5]]
+
+
+def test_sparse_to_dense_without_entries():
+    empty = tf.SparseTensor(tf.zeros([0, 1], tf.int64), tf.zeros([0]), [3])
+    assert tf.sparse.to_dense(empty).numpy().tolist() == [0., 0., 0.]

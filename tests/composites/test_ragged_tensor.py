@@ -71,8 +71,3 @@ def test_bad_splits_raise_invalid_argument():
         tf.RaggedTensor([1], [0, 1])
 
 
-def test_dataset_elements_say_they_are_not_built():
-    with pytest.raises(TypeError, match="RaggedTensor elements are not part of defun's tf.data"):
-        tf.data.Dataset.from_tensors(tf.ragged.constant([[1], [2, 3]]))
-    with pytest.raises(TypeError, match="SparseTensor elements are not part of defun's tf.data"):
-        tf.data.Dataset.from_tensor_slices(tf.SparseTensor([[0]], [1.], [2]))

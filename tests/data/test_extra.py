@@ -64,7 +64,7 @@ def test_choose_and_sample_from_datasets():
 
 
 def test_missing_methods_say_so():
-    with pytest.raises(AttributeError, match='group_by_window is not part of defun'):
-        D.range(3).group_by_window
+    with pytest.raises(AttributeError, match='snapshot is not part of defun'):
+        D.range(3).snapshot
     with pytest.raises(AttributeError, match="has no attribute 'nope'"):
         D.range(3).nope

@@ -146,3 +146,24 @@ SPECS = [
     Spec('TopKV2', lambda x: tf.nn.top_k(x, 2), [_distinct(3, 5)],
          lambda x: (-np.sort(-x, -1)[:, :2], np.argsort(-x, -1)[:, :2].astype(np.int32))),
 ]
+
+
+def _reverse_sequence_ref(x, seq_axis, batch_axis, lengths):
+    out = x.copy()
+    moved = np.moveaxis(out, (batch_axis, seq_axis), (0, 1))
+    for i, n in enumerate(lengths):
+        moved[i, :n] = moved[i, :n][::-1]
+    return out
+
+
+SPECS += [
+    Spec('ReverseSequence', lambda x: tf.reverse_sequence(x, [2, 4], seq_axis=2, batch_axis=0),
+         [rand(2, 3, 4)], lambda x: _reverse_sequence_ref(x, 2, 0, [2, 4])),
+    Spec('ReverseSequence', lambda x: tf.reverse_sequence(x, tf.constant([1, 2, 0]), 0, 1),
+         [rand(2, 3)], lambda x: _reverse_sequence_ref(x, 0, 1, [1, 2, 0]), id='int32-lengths'),
+    # TF 2.21: hypothesis [1, 2, 3] against truth [2, 4] is 2 edits, 1.0 normalized
+    Spec('EditDistance', lambda: tf.edit_distance(
+        tf.SparseTensor([[0, 0], [0, 1], [0, 2]], [1, 2, 3], (1, 3)),
+        tf.SparseTensor([[0, 1], [0, 2]], [2, 4], (1, 3))), [],
+         lambda: np.array([1.0], np.float32), grad=False),
+]

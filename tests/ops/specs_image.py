@@ -74,4 +74,21 @@ SPECS = [
          lambda x: np.array(x.shape, np.int32), grad=False),
     _spec('AdjustSaturation', lambda x: tf.image.adjust_saturation(x, 1.0), lambda x: x),
     _spec('AdjustHue', lambda x: tf.image.adjust_hue(x, 0.0), lambda x: x),
+    Spec('DrawBoundingBoxesV2', lambda x: tf.image.draw_bounding_boxes(
+        x, [[[0.0, 0.0, 1.0, 1.0]], [[0.0, 0.0, 1.0, 1.0]]], [[0.5, 0.5, 0.5]]),
+         [np.zeros((2, 3, 3, 3), np.float32)],
+         lambda x: np.pad(np.zeros((2, 1, 1, 3), np.float32), [(0, 0), (1, 1), (1, 1), (0, 0)],
+                          constant_values=0.5), grad=False),
+    Spec('ExtractGlimpseV2', lambda x: tf.image.extract_glimpse(
+        x, [2, 3], [[1, 1], [0, 2]], centered=False, normalized=False),
+         [np.arange(2 * 4 * 5 * 1, dtype=np.float32).reshape(2, 4, 5, 1)],
+         lambda x: np.stack([x[0, 1:3, 1:4], x[1, 0:2, 2:5]]), grad=False),
+    Spec('StatelessSampleDistortedBoundingBox',
+         lambda s: tf.image.stateless_sample_distorted_bounding_box(
+             s, [[[0.0, 0.0, 1.0, 1.0]]], seed=(1, 2))[1],
+         [np.array([3, 3, 1], np.int32)], lambda s: np.array([2, 2, -1], np.int32), grad=False),
+    Spec('SampleDistortedBoundingBoxV2',
+         lambda s: tf.image.sample_distorted_bounding_box(
+             s, [[[0.0, 0.0, 1.0, 1.0]]], seed=1, area_range=(1.0, 1.0))[1],
+         [np.array([3, 3, 1], np.int32)], lambda s: np.array([3, 3, -1], np.int32), grad=False),
 ]

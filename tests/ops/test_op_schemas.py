@@ -309,7 +309,7 @@ def test_every_op_tf_has_takes_tfs_signature():
     # no attribute.
     assert sorted(without) == ['RngReadAndSkip', 'TensorArraySizeV3']
     # Those of defun's own (gradient helpers, data and TensorArray plumbing) have no OpDef in TF.
-    assert len([t for t in ops if t not in SIGNATURES]) < 30
+    assert len([t for t in ops if t not in SIGNATURES]) < 50
 
 
 def test_signatures_still_run_what_tf_runs():

@@ -79,8 +79,8 @@ def write_group(low, group, names, read_after):
             element[id(t)] = value
         names[id(t)] = None   # not an array unless written below
         if read_after(t):
-            flat = low.fresh(f'{op.name}_flat')
-            before.append(f'{flat} = np.empty({size}, {low.dtype(t)})')
+            flat, allocation = low.allocate(t, f'{op.name}_flat', (size,))
+            before += allocation
             body.append(f'{flat}[{i}] = {element[id(t)]}')
             array = low.fresh(op.name)
             after.append(f'{array} = {flat}' if len(dims) == 1 else

@@ -15,7 +15,7 @@ import keyword
 
 import numpy as np
 
-from defun.compiler.jit import fusion
+from defun.compiler.jit import fusion, native_math
 from defun.compiler.keys import python_identifier
 
 __all__ = ['Lowerer', 'NotLowerable', 'NumpyIsFaster', 'HostValue', 'Repeated', 'SUPPORTED_KINDS']
@@ -69,12 +69,17 @@ class Lowerer:
     """
 
     NotLowerable = NotLowerable
+    Repeated = Repeated
 
     def __init__(self):
         self.used = set(keyword.kwlist) | set(dir(builtins)) | {'np', 'numba', 'math'}
+        self.used |= set(native_math.SOURCES)
         self.params, self.feeds = [], []
+        self.helpers = []       # native_math functions the code calls, in first-use order
         self.depth = 0          # loop nesting of the op being written
         self._used_stack = []   # per graph being written: ids of the tensors something reads
+        self._escaping = []     # per sub-graph being inlined: ids of its outputs' tensors
+        self._hoisted = []      # per native loop being written: allocations moved before it
 
     # -- names and literals
     def fresh(self, hint):
@@ -145,7 +150,13 @@ class Lowerer:
             return f'{Lowerer.dtype(tensor)}({text})'
         return text
 
-    def vector_math(self, op, fn, ins):
+    def helper(self, name):
+        """The name of native_math function `name`, whose source the module then includes."""
+        if name not in self.helpers:
+            self.helpers.append(name)
+        return name
+
+    def vector_math(self, op, fn, ins, float32=None):
         """`fn(ins...)` (a transcendental function) where numba gains: on scalars, inside a
         native loop, or on small arrays. A large array outside any loop is left to numpy, whose
         SIMD loops are several times faster than numba's libm call per element (llvmlite's
@@ -156,7 +167,26 @@ class Lowerer:
             raise NumpyIsFaster(
                 f'{op.type} {op.name!r} on {size or "an unknown number of"} elements outside a loop: '
                 f"numpy's vectorised {fn} is faster than numba's scalar one")
+        if float32 and out.dtype.np_dtype == np.float32:
+            fn = self.helper(float32)
         return f'{fn}({", ".join(ins)})'
+
+    # -- allocations
+    def allocate(self, tensor, hint, dims, dtype=None):
+        """(name, lines) of a new array of static `dims` for a value of `tensor`. Inside a native
+        loop, unless the value leaves the graph being written (a loop variable, a branch's
+        result), the array is allocated once before the loop and reused by every iteration (the
+        value is dead at the iteration's end), and `lines` is empty."""
+        name = self.fresh(hint)
+        line = f'{name} = np.empty({tuple(dims)!r}, {dtype or self.dtype(tensor)})'
+        if self._hoisted and self._escaping and id(tensor) not in self._escaping[-1]:
+            self._hoisted[-1].append(line)
+            return name, []
+        return name, [line]
+
+    def loop_allocations(self):
+        """A context for writing a native loop's graphs: its `allocations` go before the loop."""
+        return _LoopAllocations(self)
 
     # -- what gets written
     def check_value(self, tensor, op):
@@ -209,7 +239,8 @@ class Lowerer:
             names[id(op.outputs[0])] = self.host_read(op, ins)
             return []
         lowering = self.checked_lowering(op)
-        if any(not isinstance(n, str) for n in ins) and not _runs_subgraphs(op):
+        if any(not isinstance(n, str) for n in ins) and not _runs_subgraphs(op) and \
+                not getattr(lowering, 'takes_repeated', False):
             raise NotLowerable(f'{op.type} {op.name!r}: reads a value the native code does not keep')
         if isinstance(lowering, str):
             result = lowering.format(*ins, dtype=self.dtype(op.outputs[0]))
@@ -230,12 +261,16 @@ class Lowerer:
         all be lowerable and free of state."""
         names = {id(ph): e for ph, e in zip(graph.inputs, input_exprs)}
         needed = _needed(graph, outputs)
+        self._escaping.append(_escaping(outputs))
         for o in graph.get_operations():
             if o.opdef.stateful and not o.opdef.reads_only and \
                     (o not in needed or not o.opdef.lowering):
                 raise NotLowerable(f'{o.type} {o.name!r} in {graph.name!r}: changes or reads state')
         ops = [o for o in graph.get_operations() if o in needed and not o.opdef.is_placeholder]
-        lines = self.lower_ops(ops, names, {id(t) for t in outputs})
+        try:
+            lines = self.lower_ops(ops, names, {id(t) for t in outputs})
+        finally:
+            self._escaping.pop()
         outs = [names[id(t)] for t in outputs]
         if any(not isinstance(n, str) for n in outs):
             raise NotLowerable(f'{graph.name!r}: an output the native code does not keep')
@@ -272,6 +307,38 @@ class Lowerer:
 
 def _runs_subgraphs(op):
     return any(hasattr(v, 'get_operations') for v in op.attrs.values())
+
+
+class _LoopAllocations:
+    def __init__(self, lowerer):
+        self.lowerer, self.lines = lowerer, []
+
+    def __enter__(self):
+        self.lowerer._hoisted.append(self.lines)
+        return self.lines
+
+    def __exit__(self, *exc):
+        self.lowerer._hoisted.pop()
+
+
+def _escaping(outputs):
+    """Ids of `outputs` and of every tensor one of them may be the same array as: walking back
+    through any op but those that write a new array (elementwise templates and functions, and
+    lowerings marked `fresh`), since a view, a reshape, a loop or a branch may hand its input
+    through unchanged."""
+    ids, stack = set(), list(outputs)
+    while stack:
+        t = stack.pop()
+        if id(t) in ids:
+            continue
+        ids.add(id(t))
+        lowering = t.op.opdef.lowering
+        if isinstance(lowering, tuple):
+            lowering = lowering[0]
+        if not (isinstance(lowering, str) or getattr(lowering, 'elementwise', False)
+                or getattr(lowering, 'fresh', False)):
+            stack.extend(t.op.inputs)
+    return ids
 
 
 def _needed(graph, outputs):

@@ -13,7 +13,7 @@ from defun.ops.framework.base_ops import broadcast_to, cast, fill, reduced_shape
 from defun.core.registry import define_op
 from defun.core.tensor import EagerTensor, Tensor, constant_from_array
 from defun.core.value_conversion import to_array
-from defun.ops.support import validation
+from defun.ops.support import lowerings, validation
 from defun.ops.support.docs import documented
 
 __all__ = ['constant', 'zeros', 'ones', 'eye', 'range', 'linspace', 'rank', 'newaxis']
@@ -183,7 +183,7 @@ def _range_infer(start, limit, delta):
     return start.dtype, (max(0, int(np.ceil((b - a) / d))),)
 
 
-RANGE = define_op('Range', _range_kernel, _range_infer, None)
+RANGE = define_op('Range', _range_kernel, _range_infer, None, lowering=lowerings.range_)
 
 
 def range(start, limit=None, delta=1, dtype=None, name='range'):  # noqa: A001 - TF's name

@@ -216,11 +216,20 @@ def _read_lowering(op, ins, ctx):
     if d is None or len(d) < 2 or op.inputs[1].shape.rank != 0:
         raise ctx.NotLowerable(f'{op.type} {op.name!r}: a buffer of unknown or rank-1 shape')
     buf, i = ins
+    if not isinstance(i, str):
+        raise ctx.NotLowerable(f'{op.type} {op.name!r}: an index the native code does not keep')
     out = ctx.fresh(op.name)
+    if isinstance(buf, ctx.Repeated) and not buf.shapes:   # one value in every row: no stack
+        return [f'if {i} < 0 or {i} >= {buf.count}:',
+                "    raise IndexError('TensorArray read: index out of range')"], [buf.value]
+    if not isinstance(buf, str):
+        raise ctx.NotLowerable(f'{op.type} {op.name!r}: a buffer the native code does not keep')
     return [f'if {i} < 0 or {i} >= {buf}.shape[0]:',
             "    raise IndexError('TensorArray read: index out of range')",
             f'{out} = {buf}[{i}]'], [out]
 
+
+_read_lowering.takes_repeated = True   # a loop-invariant stack (lowerer.Repeated)
 
 READ = define_op('TensorArrayReadV3', _read_kernel, _read_infer,
                  lambda op, g: (apply_op(READ_GRAD, (op.inputs[0], op.inputs[1], g)), None),

@@ -84,6 +84,7 @@ def _shape_fold(op):
 
 
 SHAPE = define_op('Shape', _shape_kernel, _shape_infer, None, fold=_shape_fold,
+                  lowering=lowerings.shape,
                   partial_fold=lambda op, partial: (None if dims(op.inputs[0]) is None
                                                     else list(dims(op.inputs[0]))))
 
@@ -174,7 +175,7 @@ def _reshape_infer(x, shape):
 
 
 RESHAPE = define_op('Reshape', _reshape_kernel, _reshape_infer,
-                    lambda op, g: (reshape(g, shape(op.inputs[0])), None))
+                    lambda op, g: (reshape(g, shape(op.inputs[0])), None), lowering=lowerings.reshape)
 
 
 def reshape(tensor, shape, name=None):
@@ -225,7 +226,8 @@ def _broadcast_to_kernel(x, shape_array):
 
 
 BROADCAST_TO = define_op('BroadcastTo', _broadcast_to_kernel, _broadcast_to_infer,
-                         lambda op, g: (sum_to(g, op.inputs[0]), None))
+                         lambda op, g: (sum_to(g, op.inputs[0]), None),
+                         lowering=lowerings.broadcast_to)
 
 
 def broadcast_to(input, shape, name=None):
@@ -300,8 +302,9 @@ def _zeros_like_kernel(x):
     return np.zeros_like(x)
 
 
-ZEROS_LIKE = define_op('ZerosLike', _zeros_like_kernel, same_as_first, None)
-ONES_LIKE = define_op('OnesLike', np.ones_like, same_as_first, None)
+ZEROS_LIKE = define_op('ZerosLike', _zeros_like_kernel, same_as_first, None,
+                       lowering=lowerings.fill_like(0))
+ONES_LIKE = define_op('OnesLike', np.ones_like, same_as_first, None, lowering=lowerings.fill_like(1))
 
 
 @documented('like', 'Creates a tensor of zeros with the shape of `input`.')

@@ -15,7 +15,7 @@ from defun.core.registry import define_op
 from defun.core.tensor import EagerTensor, Tensor
 from defun.core.value_conversion import to_array
 
-__all__ = ['stop_gradient', 'py_function', 'numpy_function']
+__all__ = ['stop_gradient', 'py_function', 'numpy_function', 'TapeSlot', 'PY_FUNCTION']
 
 
 STOP_GRADIENT = define_op('StopGradient', lambda x: x, same_as_first, None)
@@ -75,9 +75,26 @@ def _result_values(result, tout, func):
     return flat
 
 
-def _py_kernel(*arrays, func, tout, as_tensors):
+class TapeSlot:
+    """One py_function op's link to its gradient. Once a gradient of the op is built, `recorder`
+    is set (autodiff's, as TF marks the function as needing graph-mode gradients): each run then
+    records the function's eager ops on a tape and keeps it in `last`, which the gradient op
+    consumes. Only the latest run is kept, as TF's tape cache keeps one per op."""
+
+    __slots__ = ('recorder', 'last')
+
+    def __init__(self):
+        self.recorder = None
+        self.last = None
+
+
+def _py_kernel(*arrays, func, tout, as_tensors, tape=None):
     args = [EagerTensor(a) for a in arrays] if as_tensors else [np.asarray(a) for a in arrays]
-    flat = _result_values(func(*args), tout, func)
+    if tape is not None and tape.recorder is not None:
+        result = tape.recorder(tape, func, args)
+    else:
+        result = func(*args)
+    flat = _result_values(result, tout, func)
     out = []
     for value, dtype in zip(flat, tout):
         array = value.numpy() if hasattr(value, 'numpy') else value
@@ -87,12 +104,12 @@ def _py_kernel(*arrays, func, tout, as_tensors):
     return tuple(out)
 
 
-def _py_infer(*inputs, func, tout, as_tensors):
+def _py_infer(*inputs, func, tout, as_tensors, tape=None):
     return [(d, None) for d in tout]
 
 
-PY_FUNCTION = define_op('EagerPyFunc', _py_kernel, _py_infer, None, num_outputs=None,
-                        stateful=True)
+# Its gradient (the tape its run recorded, run backwards) is autodiff's: py_function_gradient.
+PY_FUNCTION = define_op('EagerPyFunc', _py_kernel, _py_infer, num_outputs=None, stateful=True)
 NUMPY_FUNCTION = define_op('PyFunc', _py_kernel, _py_infer, None, num_outputs=None, stateful=True)
 
 
@@ -120,7 +137,10 @@ def _run_python_op(opdef, func, inp, Tout, as_tensors, name):
         # float64, 2 an int64); in a graph they are constants of TF's dtypes (float32, int32).
         values = [v if isinstance(v, Tensor) else np.asarray(v) for v in values]
     inputs = tuple(to_tensor(x, op=opdef.type) for x in values)
-    outs = apply_op(opdef, inputs, {'func': func, 'tout': tout, 'as_tensors': as_tensors}, name)
+    attrs = {'func': func, 'tout': tout, 'as_tensors': as_tensors}
+    if as_tensors:
+        attrs['tape'] = TapeSlot()
+    outs = apply_op(opdef, inputs, attrs, name)
     return list(outs) if is_list else outs[0]
 
 
@@ -150,7 +170,8 @@ def _as_decorator(wrap, func, inp, Tout, name):
 
 def py_function(func=None, inp=None, Tout=None, name=None):
     """Runs `func` on eager tensors when the op executes (inside compiled functions: at run time).
-    Called eagerly it simply runs `func`, so a tape differentiates through it."""
+    Called eagerly it simply runs `func`, so a tape differentiates through it; in a graph, the
+    op's gradient runs backwards the tape its last run recorded (as TF's)."""
     decorator = _as_decorator(py_function, func, inp, Tout, name)
     if decorator is not None:
         return decorator

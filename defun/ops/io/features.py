@@ -1,7 +1,8 @@
 """The feature specs of tf.io's Example parsing (FixedLenFeature, FixedLenSequenceFeature,
 VarLenFeature, RaggedFeature, SparseFeature): named tuples with TF's fields and defaults, and
-`example_features`, which reads one serialized tf.train.Example straight off the wire into
-{name: (kind, values)} without building message objects."""
+`example_features` / `sequence_example_features`, which read one serialized tf.train.Example
+(SequenceExample) straight off the wire into {name: (kind, values)} without building message
+objects."""
 import collections
 
 import numpy as np
@@ -10,7 +11,8 @@ from defun.core import dtypes
 from defun.ops.io import proto_wire as wire
 
 __all__ = ['FixedLenFeature', 'FixedLenSequenceFeature', 'VarLenFeature', 'RaggedFeature',
-           'SparseFeature', 'example_features', 'KIND_OF_DTYPE']
+           'SparseFeature', 'example_features', 'sequence_example_features',
+           'KIND_OF_DTYPE']
 
 
 class FixedLenFeature(collections.namedtuple('FixedLenFeature',
@@ -33,19 +35,46 @@ class VarLenFeature(collections.namedtuple('VarLenFeature', ['dtype'])):
     """A feature of any length, parsed into a SparseTensor."""
 
 
+# How a RaggedFeature's partition features cut its values into rows (TF's partition classes).
+_RowSplits = collections.namedtuple('RowSplits', ['key'])
+_RowLengths = collections.namedtuple('RowLengths', ['key'])
+_RowStarts = collections.namedtuple('RowStarts', ['key'])
+_RowLimits = collections.namedtuple('RowLimits', ['key'])
+_ValueRowIds = collections.namedtuple('ValueRowIds', ['key'])
+_UniformRowLength = collections.namedtuple('UniformRowLength', ['length'])
+_PARTITIONS = (_RowSplits, _RowLengths, _RowStarts, _RowLimits, _ValueRowIds, _UniformRowLength)
+
+
 class RaggedFeature(collections.namedtuple(
         'RaggedFeature', ['dtype', 'value_key', 'partitions', 'row_splits_dtype', 'validate'])):
-    """A feature of any length, parsed into a RaggedTensor (one ragged dimension per example)."""
+    """A feature of any length, parsed into a RaggedTensor: one ragged dimension per example,
+    and one more for each of `partitions` (outermost first), read from other features."""
+
+    RowSplits, RowLengths, RowStarts, RowLimits = _RowSplits, _RowLengths, _RowStarts, _RowLimits
+    ValueRowIds, UniformRowLength = _ValueRowIds, _UniformRowLength
 
     def __new__(cls, dtype, value_key=None, partitions=(), row_splits_dtype=dtypes.int32,
                 validate=False):
+        dtype = dtypes.as_dtype(dtype)
+        if dtype not in (dtypes.int64, dtypes.float32, dtypes.string):
+            raise ValueError(f'Argument `dtype` must be int64, float32, or bytes; got {dtype!r}')
+        row_splits_dtype = dtypes.as_dtype(row_splits_dtype)
+        if row_splits_dtype not in (dtypes.int32, dtypes.int64):
+            raise ValueError(f'Argument `row_splits_dtype` must be int32 or int64; got'
+                             f'{row_splits_dtype!r}')
+        for partition in partitions:
+            if not isinstance(partition, _PARTITIONS):
+                raise TypeError(f'Argument `partitions` cannot be cast to any of the partition '
+                                f'types in {_PARTITIONS}; got: {partition!r} with type '
+                                f'{type(partition)}')
         return super().__new__(cls, dtype, value_key, tuple(partitions), row_splits_dtype,
                                validate)
 
 
 class SparseFeature(collections.namedtuple(
         'SparseFeature', ['index_key', 'value_key', 'dtype', 'size', 'already_sorted'])):
-    """A sparse feature given as index and value features."""
+    """A SparseTensor built from index features (one per dimension: `index_key` a key or a
+    list) and a value feature, of dense shape [batch] + `size`."""
 
     def __new__(cls, index_key, value_key, dtype, size, already_sorted=False):
         return super().__new__(cls, index_key, value_key, dtype, size, already_sorted)
@@ -71,23 +100,43 @@ def _feature_values(payload):
     return kind, values
 
 
+def _features_map(features, entry_number=1):
+    """{name: payload} of a Features message (or, with its map field, a FeatureLists one)."""
+    out = {}
+    for n, _, entry in wire.fields(features):
+        if n != entry_number:
+            continue
+        key, payload = b'', b''
+        for m, _, v in wire.fields(entry):
+            if m == 1:
+                key = v
+            elif m == 2:
+                payload = v
+        out[key.decode('utf-8')] = payload
+    return out
+
+
 def example_features(serialized):
     """{feature name: (kind or None, list of values)} of one serialized Example."""
     out = {}
     for number, _, features in wire.fields(serialized):
-        if number != 1:
-            continue
-        for n, _, entry in wire.fields(features):
-            if n != 1:
-                continue
-            key, payload = b'', b''
-            for m, _, v in wire.fields(entry):
-                if m == 1:
-                    key = v
-                elif m == 2:
-                    payload = v
-            out[key.decode('utf-8')] = _feature_values(payload)
+        if number == 1:
+            out.update({k: _feature_values(v) for k, v in _features_map(features).items()})
     return out
+
+
+def sequence_example_features(serialized):
+    """(context, feature lists) of one serialized SequenceExample: the context as
+    example_features gives it, each feature list as a list of (kind, values) per step."""
+    context, lists = {}, {}
+    for number, _, body in wire.fields(serialized):
+        if number == 1:
+            context.update({k: _feature_values(v) for k, v in _features_map(body).items()})
+        elif number == 2:
+            for key, feature_list in _features_map(body).items():
+                lists[key] = [_feature_values(f) for n, _, f in wire.fields(feature_list)
+                              if n == 1]
+    return context, lists
 
 
 def dense_array(values, dtype):

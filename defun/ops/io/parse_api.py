@@ -1,13 +1,14 @@
-"""tf.io.parse_example / parse_single_example / parse_sequence_example's public functions: the
-feature specs become the ParseExample op's configuration and defaults (parsing.py), and its flat
-outputs become a dict of tensors, SparseTensors and RaggedTensors by feature name."""
+"""tf.io.parse_example / parse_single_example's public functions: the feature specs become the
+ParseExample op's configuration and defaults (parsing.py), one entry per Example key read; its
+flat outputs become tensors, SparseTensors and RaggedTensors by key, which composite features
+(SparseFeature, partitioned RaggedFeature) assemble (composite_features.py)."""
 import numpy as np
 
 from defun.core import dtypes
 from defun.core.tensor import Tensor
-from defun.core.unsupported import NotInDefunError
 from defun.ops.io.features import (FixedLenFeature, FixedLenSequenceFeature, RaggedFeature,
                                    SparseFeature, VarLenFeature)
+from defun.ops.io.composite_features import merge_sparse, partitioned, partitioned_batch
 from defun.ops.io.parsing import parse_example_outputs
 from defun.ops.ragged.ragged_tensor import RaggedTensor
 from defun.ops.sparse.sparse_tensor import SparseTensor
@@ -15,7 +16,7 @@ from defun.ops.strings.support import string_input
 from defun.ops.support import validation
 from defun.ops.support.helpers import to_tensor
 
-__all__ = ['parse_example', 'parse_single_example']
+__all__ = ['parse_example', 'parse_single_example', 'FeaturePlan', 'parsed_by_key', 'assembled']
 
 _DTYPES = (dtypes.int64, dtypes.float32, dtypes.string)
 
@@ -44,29 +45,89 @@ def _default(feature, key, dtype, shape):
     return value
 
 
-def _config(features):
-    config, defaults = [], []
-    for key in sorted(features):
-        feature = features[key]
+class FeaturePlan:
+    """What ParseExample must read for `features`: one entry per Example key (a composite
+    feature's index, value and partition keys included), checked for conflicting types."""
+
+    def __init__(self, features):
+        self.config, self.defaults, self._kinds = [], [], {}
+        for key in sorted(features):
+            self._add_feature(key, features[key])
+
+    def _add(self, key, how, dtype, detail, default=None):
+        kind = (how, dtype.name, detail)
+        known = self._kinds.setdefault(key, kind)
+        if known is kind:
+            self.config.append((key, how, dtype.name, detail))
+            if default is not None:
+                self.defaults.append(default)
+        elif known[1] != kind[1]:
+            raise ValueError(f"Conflicting type <dtype: '{known[1]}'> vs <dtype: '{kind[1]}'> "
+                             f'for feature {key}.')
+        elif how == 'ragged' and known[0] == how and known[2] != detail:
+            raise ValueError(f"Conflicting partition type <dtype: '{known[2][0]}'> vs "
+                             f"<dtype: '{detail[0]}'> for feature {key}.")
+        elif known != kind:
+            raise ValueError(f'Feature {key} is requested as both {known[0]} and {how}.')
+
+    def _add_feature(self, key, feature):
         if isinstance(feature, SparseFeature):
-            raise NotInDefunError(f'tf.io.SparseFeature ({key!r}) is not part of defun; parse '
-                                  f'its index and value keys as VarLenFeatures')
+            index_keys = [feature.index_key] if isinstance(feature.index_key, str) else \
+                list(feature.index_key)
+            for index_key in index_keys:
+                self._add(index_key, 'sparse', dtypes.int64, None)
+            self._add(feature.value_key, 'sparse', _dtype(feature, key), None)
+            return
         dtype = _dtype(feature, key)
         if isinstance(feature, (FixedLenFeature, FixedLenSequenceFeature)):
             shape = tuple(int(d) for d in feature.shape)
-            sequence = isinstance(feature, FixedLenSequenceFeature)
-            config.append((key, 'sequence' if sequence else 'dense', dtype.name, shape))
-            defaults.append(_default(feature, key, dtype, shape))
+            how = 'sequence' if isinstance(feature, FixedLenSequenceFeature) else 'dense'
+            self._add(key, how, dtype, shape, _default(feature, key, dtype, shape))
         elif isinstance(feature, VarLenFeature):
-            config.append((key, 'sparse', dtype.name, None))
+            self._add(key, 'sparse', dtype, None)
         elif isinstance(feature, RaggedFeature):
-            if feature.partitions:
-                raise NotInDefunError('tf.io.RaggedFeature with partitions is not part of defun')
-            config.append((key, 'ragged', dtype.name, (
-                dtypes.as_dtype(feature.row_splits_dtype).name, feature.value_key or key)))
+            splits = dtypes.as_dtype(feature.row_splits_dtype).name
+            value_key = feature.value_key or key
+            self._add(value_key, 'ragged', dtype, (splits, value_key))
+            for partition in feature.partitions:
+                if not isinstance(partition, RaggedFeature.UniformRowLength):
+                    self._add(partition.key, 'ragged', dtypes.int64, (splits, partition.key))
         else:
             raise ValueError(f'Unsupported feature spec for {key!r}: {feature!r}')
-    return tuple(config), defaults
+
+
+def parsed_by_key(plan, outputs, scalar):
+    """{Example key: its tensor, SparseTensor or RaggedTensor} from ParseExample's outputs."""
+    outputs, parsed = list(outputs), {}
+    for key, how, _, _ in plan.config:
+        if how in ('dense', 'sequence'):
+            parsed[key] = outputs.pop(0)
+        elif how == 'sparse':
+            parsed[key] = SparseTensor(*[outputs.pop(0) for _ in range(3)])
+        elif scalar:  # one example's ragged feature is a vector
+            parsed[key] = outputs.pop(0)
+        else:
+            values = outputs.pop(0)
+            parsed[key] = RaggedTensor.from_row_splits(values, outputs.pop(0), validate=False)
+    return parsed
+
+
+def assembled(features, parsed, scalar):
+    result = {}
+    for key in sorted(features):   # TF builds the result in sorted key order
+        feature = features[key]
+        if isinstance(feature, SparseFeature):
+            index_keys = [feature.index_key] if isinstance(feature.index_key, str) else \
+                list(feature.index_key)
+            sizes = [feature.size] if isinstance(feature.index_key, str) else list(feature.size)
+            result[key] = merge_sparse([parsed[k] for k in index_keys], parsed[feature.value_key],
+                                       sizes, feature.already_sorted)
+        elif isinstance(feature, RaggedFeature):
+            values = parsed[feature.value_key or key]
+            result[key] = (partitioned if scalar else partitioned_batch)(values, feature, parsed)
+        else:
+            result[key] = parsed[key]
+    return result
 
 
 def parse_example(serialized, features, example_names=None, name=None):
@@ -78,20 +139,9 @@ def parse_example(serialized, features, example_names=None, name=None):
     if s.dtype is not dtypes.string:
         raise validation.dtype_mismatch(f'parse_example: `serialized` must be a string tensor, '
                                         f'got {s.dtype.name}')
-    config, defaults = _config(features)
-    outputs = list(parse_example_outputs(s, defaults, config, name))
-    result = {}
-    for key, how, _, detail in config:
-        if how in ('dense', 'sequence'):
-            result[key] = outputs.pop(0)
-        elif how == 'sparse':
-            result[key] = SparseTensor(*[outputs.pop(0) for _ in range(3)])
-        elif s.shape.rank == 0:  # one example's ragged feature is a vector
-            result[key] = outputs.pop(0)
-        else:
-            values = outputs.pop(0)
-            result[key] = RaggedTensor.from_row_splits(values, outputs.pop(0), validate=False)
-    return result
+    plan = FeaturePlan(features)
+    outputs = parse_example_outputs(s, plan.defaults, tuple(plan.config), name)
+    return assembled(features, parsed_by_key(plan, outputs, s.shape.rank == 0), s.shape.rank == 0)
 
 
 def parse_single_example(serialized, features, example_names=None, name=None):

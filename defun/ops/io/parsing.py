@@ -19,16 +19,18 @@ from defun.ops.io.features import KIND_OF_DTYPE, dense_array, example_features
 from defun.ops.strings.support import as_array
 from defun.ops.support.helpers import dims
 
-__all__ = ['parse_example_outputs']
+__all__ = ['parse_example_outputs', 'feature_outputs', 'feature_output_specs', 'decode_all',
+           'batch_lead', 'TYPE_TEXT']
 
-_TYPE_TEXT = {'int64_list': 'int64', 'float_list': 'float', 'bytes_list': 'string'}
+TYPE_TEXT = {'int64_list': 'int64', 'float_list': 'float', 'bytes_list': 'string'}
 
 
-def _decode_all(batch):
+def decode_all(batch, reader=example_features):
+    """`reader` of each serialized proto of `batch`, TF's error for one that does not parse."""
     parsed = []
     for i, serialized in enumerate(batch):
         try:
-            parsed.append(example_features(serialized))
+            parsed.append(reader(serialized))
         except (proto_wire.DecodeError, UnicodeDecodeError):
             raise errors.InvalidArgumentError(
                 f'Could not parse example input, value: {serialized[:40]!r} (index {i})') from None
@@ -45,7 +47,7 @@ def _values_of(example, key, dtype, index, required_shape=None):
     if kind is not None and kind != want and values:
         raise errors.InvalidArgumentError(
             f"Name: <unknown>, Key: {key}, Index: {index}.  Data types don't match. Data type: "
-            f'{_TYPE_TEXT[kind]} but expected type: {_TYPE_TEXT[want]}')
+            f'{TYPE_TEXT[kind]} but expected type: {TYPE_TEXT[want]}')
     return values
 
 
@@ -63,7 +65,7 @@ def _dense(parsed, key, dtype, shape, default):
             continue
         if len(values) != size:
             raise errors.InvalidArgumentError(
-                f'Name: <unknown>, Key: {key}, Index: {i}.  Number of {_TYPE_TEXT[KIND_OF_DTYPE[dtype]]}'
+                f'Name: <unknown>, Key: {key}, Index: {i}.  Number of {TYPE_TEXT[KIND_OF_DTYPE[dtype]]}'
                 f' values != expected.  Values size: {len(values)} but output shape: {list(shape)}')
         out[i] = dense_array(values, dtype).reshape(shape)
     return [out]
@@ -108,10 +110,9 @@ def _ragged(parsed, key, dtype, split_dtype):
     return [dense_array(values, dtype), np.array(splits, dtype=split_dtype)]
 
 
-def _parse_kernel(serialized, *defaults, config):
-    serialized, defaults = as_array(serialized), [as_array(d) for d in defaults]
-    scalar = serialized.ndim == 0
-    parsed = _decode_all(serialized.reshape(-1))
+def feature_outputs(parsed, config, defaults, scalar):
+    """The flat outputs of `config`'s features (see the docstring) over `parsed` examples
+    ({key: (kind, values)} each); `scalar` drops the batch dimension."""
     outputs, pending = [], iter(defaults)
     for key, how, dtype, shape in config:  # `shape`: the detail (see the docstring)
         if how == 'dense':
@@ -127,12 +128,18 @@ def _parse_kernel(serialized, *defaults, config):
             if scalar:
                 out = out[:1]
         outputs.extend(out[0][0] if scalar and how in ('dense', 'sequence') else o for o in out)
-    return tuple(outputs)
+    return outputs
 
 
-def _parse_infer(serialized, *defaults, config):
-    batch = dims(serialized)
-    lead = () if batch == () else (None,) if batch is None else batch[:1]
+def _parse_kernel(serialized, *defaults, config):
+    serialized, defaults = as_array(serialized), [as_array(d) for d in defaults]
+    parsed = decode_all(serialized.reshape(-1))
+    return tuple(feature_outputs(parsed, config, defaults, serialized.ndim == 0))
+
+
+def feature_output_specs(lead, config):
+    """(dtype, shape) of each flat output of `config` for a batch of shape `lead` (() for
+    one example)."""
     out = []
     for key, how, dtype, shape in config:
         value_dtype = dtypes.as_dtype(dtype)
@@ -149,6 +156,16 @@ def _parse_infer(serialized, *defaults, config):
                 n = lead[0]
                 out.append((dtypes.as_dtype(shape[0]), (None if n is None else n + 1,)))
     return out
+
+
+def batch_lead(serialized):
+    """The batch part of the outputs' shapes: () for one example, (n,) for a vector."""
+    batch = dims(serialized)
+    return () if batch == () else (None,) if batch is None else batch[:1]
+
+
+def _parse_infer(serialized, *defaults, config):
+    return feature_output_specs(batch_lead(serialized), config)
 
 
 PARSE_EXAMPLE = define_op('ParseExample', _parse_kernel, _parse_infer, None, num_outputs=None,

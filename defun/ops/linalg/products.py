@@ -16,6 +16,7 @@ from defun.ops.math.arithmetic import conj
 from defun.core.registry import define_op
 from defun.core.tensor import is_tensor
 from defun.ops.support import validation
+from defun.ops.linalg.native_products import matmul_lowering
 
 __all__ = ['matmul', 'tensordot', 'einsum']
 
@@ -86,45 +87,8 @@ def _matmul_expression(op, names):
     return f'np.dot({x}, {y})'
 
 
-# Native code multiplies small matrices itself (a loop nest, no BLAS: numba's np.dot would need
-# scipy); larger ones stay with numpy's BLAS, far faster there.
-_NATIVE_MATMUL_UP_TO = 1 << 18   # multiply-adds
-
-
-def _matmul_lowering(op, ins, ctx):
-    """The product as a loop nest over static shapes, each element summing its products in k's
-    order (BLAS blocks the sum differently: results agree to float rounding)."""
-    a, b = op.inputs
-    sa, sb = a.shape, b.shape
-    if not (sa.is_fully_defined() and sb.is_fully_defined() and sa.rank == 2 and sb.rank == 2) \
-            or a.dtype.np_dtype not in _BLAS_DTYPES:
-        raise ctx.NotLowerable(f'{op.type} {op.name!r}: only float matrices of static shape')
-    ta, tb = op.attrs['transpose_a'], op.attrs['transpose_b']
-    (m, n), k = op.outputs[0].shape.as_tuple(), sb[1 if tb else 0]
-    if m * n * k > _NATIVE_MATMUL_UP_TO and ctx.depth == 0:
-        raise ctx.NotLowerable(f'{op.type} {op.name!r}: {m}x{k} by {k}x{n}: BLAS is faster')
-    out, i, j, p = (ctx.fresh(h) for h in (op.name, 'i', 'j', 'p'))
-    y = ins[1] + ('.T' if tb else '')
-    # k outermost: each element still sums its k products in order, but the m*n sums advance
-    # side by side instead of one long chain of dependent additions. The innermost loop should
-    # run along memory: j through y's rows, or for a single column i through x's columns,
-    # read from the transpose (a view when transpose_a, else one copy per call of a parameter).
-    lines = [f'{out} = np.zeros(({m}, {n}), {ctx.dtype(op.outputs[0])})',
-             f'for {p} in range({k}):']
-    column = ins[0] if ta else ctx.transposed(ins[0]) if n == 1 else None
-    if column is not None and n == 1:
-        lines += [f'    for {i} in range({m}):',
-                  f'        {out}[{i}, 0] += {column}[{p}, {i}] * {y}[{p}, 0]']
-    else:
-        x = ins[0] + ('.T' if ta else '')
-        lines += [f'    for {i} in range({m}):',
-                  f'        for {j} in range({n}):',
-                  f'            {out}[{i}, {j}] += {x}[{i}, {p}] * {y}[{p}, {j}]']
-    return lines, [out]
-
-
 MATMUL = define_op('MatMul', _matmul_kernel, _matmul_infer, _matmul_grad,
-                   expression=_matmul_expression, lowering=_matmul_lowering)
+                   expression=_matmul_expression, lowering=matmul_lowering)
 
 
 # TF's MatMul type constraint (int8/int16/bool are refused), in TF's order and spelling.

@@ -31,9 +31,12 @@ def _find_kernel(keys, values, query, default):
     index = {k: i for i, k in enumerate(keys.reshape(-1).tolist())}
     flat = query.reshape(-1).tolist()
     out = np.empty((len(flat),) + values.shape[1:], dtype=values.dtype)
+    # One default for every key, or (a mutable table's dynamic defaults) one per key.
+    defaults = np.broadcast_to(as_array(default), query.shape + values.shape[1:]).reshape(
+        out.shape)
     for i, key in enumerate(flat):
         j = index.get(key)
-        out[i] = default if j is None else values[j]
+        out[i] = defaults[i] if j is None else values[j]
     return out.reshape(query.shape + values.shape[1:])
 
 

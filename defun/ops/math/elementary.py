@@ -16,6 +16,7 @@ from defun.ops.support import helpers as op_helpers
 from defun.ops.math.arithmetic import conj, divide_no_nan, square
 from defun.ops.support.helpers import binary_args, dims, to_tensor
 from defun.ops.support.lowerings import vector_math
+from defun.ops.support import eigen_float32
 from defun.ops.framework.base_ops import ones_like, sum_to, zeros_like
 from defun.ops.math.complex_numbers import complex
 from defun.ops.support.dtype_checks import half_in_float32
@@ -144,7 +145,17 @@ def rsqrt(x, name=None):
 EXP = _unary('Exp', np.exp, lambda op, g: g * _out(op), 'exp', lowering=vector_math('np.exp'))
 LOG = _unary('Log', np.log, lambda op, g: g * reciprocal(_in(op)), 'log',
               lowering=vector_math('np.log'))
-LOG1P = _unary('Log1p', np.log1p, lambda op, g: g * reciprocal(1 + _in(op)), 'log1p')
+# float32 and float16 erf/log1p are computed as TF's CPU kernels compute them (Eigen's algorithms)
+_EIGEN_FLOATS = (np.dtype(np.float32), np.dtype(np.float16))
+
+
+def _log1p_kernel(x):
+    if x.dtype in _EIGEN_FLOATS:
+        return eigen_float32.log1p(x)
+    return np.log1p(x)
+
+
+LOG1P = _unary('Log1p', _log1p_kernel, lambda op, g: g * reciprocal(1 + _in(op)), 'log1p')
 EXPM1 = _unary('Expm1', np.expm1, lambda op, g: g * exp(_in(op)), 'expm1')
 
 
@@ -262,8 +273,11 @@ _erf_scalar = np.frompyfunc(math.erf, 1, 1)
 
 
 def _erf_kernel(x):
+    if x.dtype in _EIGEN_FLOATS:   # TF's float algorithm, bit for bit
+        return eigen_float32.erf(x)
     # numpy has no erf; math.erf is exact to double precision.
     return np.asarray(_erf_scalar(x), dtype=x.dtype)
+
 
 
 _TWO_OVER_ROOT_PI = 2 / math.sqrt(math.pi)
@@ -271,7 +285,7 @@ _TWO_OVER_ROOT_PI = 2 / math.sqrt(math.pi)
 SINH = _unary('Sinh', np.sinh, lambda op, g: g * cosh(_in(op)), 'sinh')
 COSH = _unary('Cosh', np.cosh, lambda op, g: g * sinh(_in(op)), 'cosh')
 TANH = _unary('Tanh', np.tanh, lambda op, g: g * (1 - _out(op) * _out(op)), 'tanh',
-               lowering=vector_math('np.tanh'))
+               lowering=vector_math('np.tanh', float32='tanh_f32'))
 SIGMOID = _unary('Sigmoid', _sigmoid_kernel,
                  # (g * y) * (1 - y): TF's SigmoidGrad order, so float results agree bit for bit
                  lambda op, g: g * _out(op) * (1 - _out(op)), 'sigmoid')

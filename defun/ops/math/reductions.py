@@ -22,7 +22,7 @@ from defun.ops.math.elementary import exp, log, sqrt
 from defun.ops.framework.python_ops import stop_gradient
 from defun.ops.math.logic import equal, is_finite, where
 from defun.core.registry import define_op
-from defun.ops.support import validation
+from defun.ops.support import lowerings, validation
 from defun.core.tensor import Tensor
 from defun.ops.support.docs import documented
 
@@ -63,12 +63,12 @@ _ORDERED = ('{float, double, int32, uint8, int16, int8, int64, bfloat16, uint16,
             'uint64, qint8, quint8, qint32, qint16, quint16}')
 
 
-def _define_reduction(op_type, kernel, grad, op, types):
+def _define_reduction(op_type, kernel, grad, op, types, lowering=None):
     """A reduction whose input is `input: T` with T in `types` (TF's signature), or `input:
     bool` when `types` is 'bool'."""
     signature = ({'inputs': ('input: bool',)} if types == 'bool' else
                  {'inputs': ('input: T',), 'attrs': (f'T: {types}',)})
-    return define_op(op_type, kernel, _reduce_infer(op), grad, **signature)
+    return define_op(op_type, kernel, _reduce_infer(op), grad, lowering=lowering, **signature)
 
 
 def _reduce(opdef, input_tensor, axis, keepdims, name, op):
@@ -108,7 +108,8 @@ def _sum_kernel(x, axis, keepdims):
     return np.sum(x, axis=axis, keepdims=keepdims, dtype=x.dtype)
 
 
-SUM = _define_reduction('Sum', _sum_kernel, _sum_grad, 'reduce_sum', 'numbertype')
+SUM = _define_reduction('Sum', _sum_kernel, _sum_grad, 'reduce_sum', 'numbertype',
+                        lowering=lowerings.reduce_sum)
 
 
 @documented('reduce', 'Computes the sum of elements across dimensions of a tensor.')

@@ -1,5 +1,5 @@
 """More of tf.nn: softsign, selu, l2_normalize, embedding_lookup, dropout, and the convolutions TF
-writes in terms of conv2d (conv1d, conv2d_transpose, depthwise_conv2d).
+writes in terms of conv2d (conv1d, depthwise_conv2d, separable_conv2d).
 
 softsign and selu are ops of their own (kernel, inference, gradient in our ops); the rest are
 compositions, as in TF, so their gradients come from the ops they use. depthwise_conv2d is one
@@ -10,7 +10,6 @@ import numpy as np
 
 from defun.core import context, dtypes, error_helpers, errors
 from defun.core.dispatch import apply_op
-from defun.ops.support import helpers as op_helpers
 from defun.ops.array.joining import concat, stack
 from defun.ops.support.helpers import dims, same_as_first, to_tensor
 from defun.ops.framework.base_ops import cast, ones_like, reshape, shape, zeros_like
@@ -22,8 +21,9 @@ from defun.ops.linalg.products import einsum
 from defun.ops.linalg.diagonals import diag
 from defun.ops.math.logic import greater_equal, where
 from defun.ops.nn.activations import relu
-from defun.ops.nn.conv import (CONV2D_BACKPROP_INPUT, avg_pool2d, conv2d, hw_arg, max_pool2d,
-                               padding_arg)
+from defun.ops.nn.conv import avg_pool2d, conv2d, max_pool2d
+from defun.ops.nn import layouts
+from defun.ops.nn.layouts import hw_arg
 from defun.ops.random.stateful import uniform
 from defun.ops.math.reductions import reduce_sum
 from defun.ops.array.transform import expand_dims, squeeze, transpose
@@ -32,7 +32,7 @@ from defun.core.registry import define_op
 from defun.ops.support.docs import documented
 
 __all__ = ['softsign', 'selu', 'l2_normalize', 'embedding_lookup', 'dropout', 'conv1d',
-           'conv2d_transpose', 'depthwise_conv2d', 'batch_normalization', 'normalize_moments',
+           'depthwise_conv2d', 'batch_normalization', 'normalize_moments',
            'weighted_cross_entropy_with_logits', 'log_poisson_loss', 'crelu', 'max_pool1d',
            'avg_pool1d', 'separable_conv2d', 'space_to_depth', 'depth_to_space',
            'compute_average_loss', 'scale_regularization_loss', 'zero_fraction']
@@ -196,7 +196,7 @@ def dropout(x, rate, noise_shape=None, seed=None, name=None):
     """Zeros each element with probability `rate` and scales the rest by 1 / (1 - rate)."""
     validation.op_name(name)
     return dropout_with(x, rate, noise_shape,
-                        lambda shape_, dtype: uniform(shape_, seed=seed, dtype=dtype))
+                        lambda shape, dtype: uniform(shape, seed=seed, dtype=dtype))
 
 
 def dropout_with(x, rate, noise_shape, uniform_sampler):
@@ -212,13 +212,18 @@ def dropout_with(x, rate, noise_shape, uniform_sampler):
                              f'Received: rate={rate}')
         if rate == 0:
             return t
-    rate_t = to_tensor(rate, dtype=t.dtype, name='rate', op='dropout')
-    if rate_t.shape.rank not in (None, 0):
-        raise ValueError(f'`rate` must be a scalar tensor or a float in the range [0, 1). '
-                         f'Received: rate={error_helpers.describe(rate_t)}')
-    noise = uniform_sampler(_noise_shape(t, noise_shape), t.dtype)
-    keep = cast(greater_equal(noise, rate_t), t.dtype)
-    return t * (1 / (1 - rate_t)) * keep
+        # TF scales by 1 / (1 - rate) computed in Python (float64), then rounded to x's dtype
+        scaled = t * to_tensor(1 / (1 - rate), dtype=t.dtype, name='rate', op='dropout')
+        rate_t = to_tensor(rate, dtype=t.dtype, name='rate', op='dropout')
+    else:
+        rate_t = to_tensor(rate, dtype=t.dtype, name='rate', op='dropout')
+        if rate_t.shape.rank not in (None, 0):
+            raise ValueError(f'`rate` must be a scalar tensor or a float in the range [0, 1). '
+                             f'Received: rate={error_helpers.describe(rate_t)}')
+        scaled = t / (1 - rate_t)
+    # samplers are called with keywords, as TF calls them (general_dropout's may rely on it)
+    noise = uniform_sampler(shape=_noise_shape(t, noise_shape), dtype=t.dtype)
+    return where(greater_equal(noise, rate_t), scaled, zeros_like(scaled))
 
 
 # ---------------------------------------------------------------- convolutions
@@ -235,43 +240,22 @@ def _one(value, name, op):
 
 
 def conv1d(input, filters, stride, padding, data_format='NWC', dilations=None, name=None):
-    """1-D convolution of NWC `input` with WIO `filters` (conv2d over a height of one)."""
-    if data_format not in (None, 'NWC'):
-        raise errors.UnimplementedError(f'conv1d: only data_format="NWC" is supported, got '
-                                        f'{data_format!r}')
+    """1-D convolution of NWC (or NCW) `input` with WIO `filters` (conv2d over a height of
+    one)."""
+    data_format = data_format or 'NWC'
+    layouts.check_format(data_format, ('NWC', 'NCW'), 'conv1d')
     x = to_tensor(input, name='input', op='conv1d')
+    if not isinstance(padding, str):   # TF's conv1d takes no explicit padding
+        raise TypeError(f"Expected string for argument 'padding' not {padding!r}.")
     w = to_tensor(filters, name='filters', op='conv1d')
     if x.shape.rank not in (None, 3) or w.shape.rank not in (None, 3):
         raise ValueError(f'conv1d: input must be 3-D [batch, width, channels] and filters 3-D '
                          f'[width, in, out]; got {error_helpers.describe(x)} and {error_helpers.describe(w)}')
     strides = (1, _one(stride, 'stride', 'conv1d'))
     rates = (1, _one(dilations, 'dilations', 'conv1d'))
+    x = layouts.to_channels_last(x, data_format)
     out = conv2d(expand_dims(x, 1), expand_dims(w, 0), strides, padding, dilations=rates)
-    return squeeze(out, [1])
-
-
-def conv2d_transpose(input, filters, output_shape, strides, padding='SAME', data_format='NHWC',
-                     dilations=None, name=None):
-    """The gradient of conv2d with respect to its input: NHWC `input` of the conv's output shape,
-    HWOI `filters` ([height, width, output_channels, in_channels])."""
-    x = to_tensor(input, name='input', op='conv2d_transpose')
-    w = to_tensor(filters, dtype=x.dtype, name='filters', op='conv2d_transpose')
-    op_helpers.float_only(x, 'conv2d_transpose')
-    sizes = to_tensor(output_shape, dtype=dtypes.int32, name='output_shape', op='conv2d_transpose')
-    if data_format not in (None, 'NHWC'):
-        raise errors.UnimplementedError(f'conv2d_transpose: only data_format="NHWC" is supported, '
-                                        f'got {data_format!r}')
-    wd, xd, sd = dims(w), dims(x), op_helpers.static_value(sizes)
-    if wd is not None and xd is not None and None not in (wd[3], xd[3]) and wd[3] != xd[3]:
-        raise ValueError(f'conv2d_transpose: input depth {xd[3]} must match the last dimension '
-                         f'of filters {list(wd)}')
-    if sd is not None and wd is not None and wd[2] is not None and int(sd[-1]) != wd[2]:
-        raise ValueError(f'conv2d_transpose: output_shape {list(sd)} must end with the filters\' '
-                         f'output channels {wd[2]}')
-    attrs = {'strides': hw_arg(strides, 'strides', 'conv2d_transpose'),
-             'padding': padding_arg(padding, 'conv2d_transpose'),
-             'dilations': hw_arg(dilations, 'dilations', 'conv2d_transpose')}
-    return apply_op(CONV2D_BACKPROP_INPUT, (sizes, w, x), attrs, name)
+    return layouts.from_channels_last(squeeze(out, [1]), data_format)
 
 
 def depthwise_conv2d(input, filter, strides, padding, data_format=None, dilations=None,
@@ -305,15 +289,23 @@ def crelu(features, axis=-1, name=None):
 
 
 def _pool1d(pool, input, ksize, strides, padding, data_format, op):
-    if data_format not in (None, 'NWC'):
-        raise errors.UnimplementedError(f'{op}: only data_format="NWC" is supported, got '
-                                        f'{data_format!r}')
+    data_format = data_format or 'NWC'
+    layouts.check_format(data_format, ('NWC', 'NCW'), op)
     x = to_tensor(input, name='input', op=op)
     if x.shape.rank not in (None, 3):
         raise ValueError(f'{op}: input must be 3-D [batch, width, channels], got '
                          f'{error_helpers.describe(x)}')
+    if isinstance(padding, (list, tuple)):   # [[0, 0], [left, right], [0, 0]] -> NHWC pairs
+        if len(padding) != 3:
+            raise ValueError(f'When padding is a list, it must be of size 3. Received: '
+                             f'padding={padding} of size {len(padding)}')
+        first = layouts.channels_first(data_format)
+        padding = [padding[0], [0, 0]] + ([padding[2], padding[1]] if first else
+                                          [padding[1], padding[2]])
     k, s = _one(ksize, 'ksize', op), _one(strides, 'strides', op)
-    return squeeze(pool(expand_dims(x, 1), (1, k), (1, s), padding), [1])
+    x = layouts.to_channels_last(x, data_format)
+    out = squeeze(pool(expand_dims(x, 1), (1, k), (1, s), padding), [1])
+    return layouts.from_channels_last(out, data_format)
 
 
 @documented('pool', 'Max pooling over 1-D windows of a 3-D tensor.')

@@ -11,11 +11,12 @@ the input (see _argmax_masks).
 """
 import numpy as np
 
-from defun.core import context, error_helpers, errors
+from defun.core import error_helpers, errors
 from defun.core.dispatch import apply_op
 from defun.ops.support import helpers as op_helpers, windows
 from defun.ops.support.helpers import dims, to_tensor
 from defun.ops.framework.base_ops import shape, zeros_like
+from defun.ops.nn import layouts
 from defun.core.registry import define_op, tf_attrs_except
 from defun.ops.support import validation
 from defun.ops.support.docs import documented
@@ -25,9 +26,10 @@ __all__ = ['conv2d', 'max_pool2d', 'avg_pool2d', 'max_pool', 'avg_pool']
 
 # ---------------------------------------------------------------- conv2d and its backprops
 
-def _conv2d_kernel(x, w, strides, padding, dilations):
+def _conv2d_kernel(x, w, strides, padding, dilations, explicit_paddings=()):
     kh, kw, c, o = w.shape
-    oh, ow, ph, pw = windows.geometry(x.shape, kh, kw, strides, dilations, padding)
+    oh, ow, ph, pw = windows.geometry(x.shape, kh, kw, strides, dilations, padding,
+                                      explicit_paddings)
     n = x.shape[0]
     if not (n and oh and ow):
         return np.zeros((n, oh, ow, o), dtype=x.dtype)
@@ -44,16 +46,19 @@ def _check_depths(x, w):
             f'(input {list(d)}, filter {list(k)})')
 
 
-def _conv2d_infer(x, w, strides, padding, dilations):
+def _conv2d_infer(x, w, strides, padding, dilations, explicit_paddings=()):
     _check_depths(x, w)
     d = dims(x) or (None,) * 4
     k = dims(w) or (None,) * 4
-    return x.dtype, (d[0], windows.out_dim(d[1], k[0], strides[0], dilations[0], padding),
-                     windows.out_dim(d[2], k[1], strides[1], dilations[1], padding), k[3])
+    return x.dtype, tuple([d[0]] + [
+        windows.out_dim(d[i + 1], k[i], strides[i], dilations[i], padding,
+                        windows.explicit_pair(padding, explicit_paddings, i)) for i in (0, 1)]
+        + [k[3]])
 
 
 def _conv_attrs(op):
-    return {name: op.get_attr(name) for name in ('strides', 'padding', 'dilations')}
+    return {name: op.attrs[name] for name in ('strides', 'padding', 'dilations',
+                                              'explicit_paddings') if name in op.attrs}
 
 
 def _conv2d_grad(op, g):
@@ -66,17 +71,45 @@ def _conv2d_grad(op, g):
 CONV2D = define_op('Conv2D', _conv2d_kernel, _conv2d_infer, _conv2d_grad,
                    inputs=('input: T', 'filter: T'),
                    attrs=('T: {half, bfloat16, float, double, int32}', 'strides: list(int32)',
-                          'padding: {"SAME", "VALID", "EXPLICIT"}', 'dilations: list(int32)'))
+                          'padding: {"SAME", "VALID", "EXPLICIT"}', 'dilations: list(int32)',
+                          'explicit_paddings: list(int)'))
 
 
-def _backprop_input_kernel(input_sizes, w, dy, strides, padding, dilations):
+def _check_backprop(in_shape, w_shape, dy_shape, out, strides, dilations, op):
+    """TF's backprop kernels' checks of out_backprop against the forward conv's geometry."""
+    if len(in_shape) != 4:
+        raise errors.InvalidArgumentError(
+            f'Conv2DBackpropInput requires input_sizes to contain 4 values or 2 values, but got: '
+            f'{len(in_shape)}')
+    for i in (0, 1):
+        if out[i] != dy_shape[i + 1]:
+            raise errors.InvalidArgumentError(
+                f"{op}: Size of out_backprop doesn't match computed: actual = {dy_shape[i + 1]}, "
+                f'computed = {out[i]} spatial_dim: {i + 1} input: {in_shape[i + 1]} filter: '
+                f'{w_shape[i]} output: {dy_shape[i + 1]} stride: {strides[i]} dilation: '
+                f'{dilations[i]}')
+    if w_shape[2] == 0 or in_shape[3] % w_shape[2]:
+        raise errors.InvalidArgumentError(f'{op}: input depth must be evenly divisible by filter '
+                                          f'depth')
+    if dy_shape[3] != w_shape[3]:
+        raise errors.InvalidArgumentError(f'{op}: filter and out_backprop must have the same '
+                                          f'out_depth')
+
+
+def _backprop_input_kernel(input_sizes, w, dy, strides, padding, dilations,
+                           explicit_paddings=()):
     in_shape = tuple(int(n) for n in input_sizes)
     kh, kw, c, o = w.shape
-    oh, ow, ph, pw = windows.geometry(in_shape, kh, kw, strides, dilations, padding)
+    oh, ow, ph, pw = windows.geometry(in_shape, kh, kw, strides, dilations, padding,
+                                      explicit_paddings)
+    _check_backprop(in_shape, w.shape, dy.shape, (oh, ow), strides, dilations,
+                    'Conv2DCustomBackpropInput')
     n = in_shape[0]
     if not (n and oh and ow):
         return np.zeros(in_shape, dtype=dy.dtype)
-    if strides == (1, 1):
+    # The flipped-filter form needs padding no wider than the filter's reach on either side.
+    if strides == (1, 1) and max(ph) <= (kh - 1) * dilations[0] \
+            and max(pw) <= (kw - 1) * dilations[1]:
         return _transposed_conv(in_shape, w, dy, ph, pw, dilations)
     padded = (in_shape[0], in_shape[1] + sum(ph), in_shape[2] + sum(pw), in_shape[3])
     # VALID may leave rows the windows never reach; make room for every tap anyway.
@@ -107,9 +140,11 @@ def _transposed_conv(in_shape, w, dy, ph, pw, dilations):
     return (cols @ flipped).reshape(n, h, wd, c)
 
 
-def _backprop_filter_kernel(x, filter_sizes, dy, strides, padding, dilations):
+def _backprop_filter_kernel(x, filter_sizes, dy, strides, padding, dilations,
+                            explicit_paddings=()):
     kh, kw, c, o = (int(n) for n in filter_sizes)
-    oh, ow, ph, pw = windows.geometry(x.shape, kh, kw, strides, dilations, padding)
+    oh, ow, ph, pw = windows.geometry(x.shape, kh, kw, strides, dilations, padding,
+                                      explicit_paddings)
     n = x.shape[0]
     if not (n and oh and ow):
         return np.zeros((kh, kw, c, o), dtype=dy.dtype)
@@ -137,93 +172,36 @@ CONV2D_BACKPROP_FILTER = define_op(
                       apply_op(CONV2D, (op.inputs[0], grad), _conv_attrs(op))))
 
 
-def _flat_ints(value, name, op):
-    """The ints of a window argument as TF's wrappers read them (make_int: a float is truncated,
-    anything else, a nested list included, is TypeError); a tensor is iterated, which a graph
-    being built does not allow."""
-    if hasattr(value, 'dtype') and hasattr(value, 'shape') and not isinstance(value, np.ndarray) \
-            and context.current_graph() is not None:
-        raise errors.OperatorNotAllowedInGraphError(
-            f'Iterating over a symbolic `tf.Tensor` is not allowed: `{name}` of {op} must be a '
-            f'list of ints, got {error_helpers.describe(value)}')
-    items = list(value) if isinstance(value, (list, tuple)) else \
-        list(np.reshape(np.asarray(value, dtype=object), [-1]))
-    out = []
-    for v in items:
-        if isinstance(v, (float, np.floating)):
-            out.append(int(v))
-        elif validation.is_int(v) or (hasattr(v, 'dtype') and np.ndim(v) == 0):
-            out.append(validation.python_int(v, op, name))
-        else:
-            raise TypeError(f"Expected int for argument '{name}' not {v!r}.")
-    return out
-
-
-def hw_arg(value, name, op):
-    """strides/ksize/dilations as TF accepts them (int, [h, w] or [1, h, w, 1]) -> (h, w)."""
-    if value is None:
-        return (1, 1)
-    values = _flat_ints(value, name, op)
-    if len(values) == 1:
-        values = [values[0], values[0]]
-    elif len(values) == 4:
-        if values[0] != 1 or values[3] != 1:
-            raise validation.invalid_argument(
-                f'{op}: {name} in the batch and depth dimensions must be 1, got {values}')
-        values = values[1:3]
-    elif len(values) != 2:  # TF's wrapper check: ValueError in both modes
-        raise ValueError(f'{name} should be of length 1, 2 or 4. Received: {name}={values} of '
-                         f'length {len(values)}')
-    if min(values) <= 0:
-        message = f'{op}: {name} must be positive, got {value!r}'
-        # TF's pool kernels check the window at run time (InvalidArgumentError in both modes);
-        # strides and dilations are checked by the shape function.
-        raise (errors.InvalidArgumentError(message) if name == 'ksize'
-               else validation.invalid_argument(message))
-    return tuple(values)
-
-
-def padding_arg(padding, op):
-    text = padding.upper() if isinstance(padding, str) else padding
-    if text not in ('SAME', 'VALID'):
-        raise validation.invalid_argument(f"{op}: padding must be 'SAME' or 'VALID', got "
-                                          f'{padding!r}')
-    return text
-
-
-def _nhwc(x, data_format, op):
-    if data_format not in (None, 'NHWC'):
-        raise errors.UnimplementedError(f'{op}: only data_format="NHWC" is supported, got '
-                                        f'{data_format!r}')
-    if x.shape.rank not in (None, 4):
-        raise ValueError(f'{op}: input must be 4-D (NHWC), got {error_helpers.describe(x)}')
-    return x
-
-
 def conv2d(input, filters, strides, padding, data_format='NHWC', dilations=None, name=None):
-    """2-D convolution (cross-correlation, as TF) of NHWC `input` with HWIO `filters`."""
+    """2-D convolution (cross-correlation, as TF) of NHWC (or NCHW) `input` with HWIO `filters`;
+    `padding` is 'SAME', 'VALID' or a list of [before, after] pairs, one per dim of the input."""
     x, w = op_helpers.binary_args(input, filters, 'conv2d')
     op_helpers.float_only(x, 'conv2d')
-    _nhwc(x, data_format, 'conv2d')
+    data_format = data_format or 'NHWC'
+    layouts.check_format(data_format, ('NHWC', 'NCHW'), 'conv2d')
+    layouts.check_rank(x, 4, 'conv2d', data_format)
     if w.shape.rank not in (None, 4):
         raise ValueError(f'conv2d: filters must be 4-D [height, width, in, out], got '
                          f'{error_helpers.describe(w)}')
-    attrs = {'strides': hw_arg(strides, 'strides', 'conv2d'),
-             'padding': padding_arg(padding, 'conv2d'),
-             'dilations': hw_arg(dilations, 'dilations', 'conv2d')}
+    attrs = {'strides': layouts.hw_arg(strides, 'strides', 'conv2d', data_format),
+             **layouts.padding_attrs(padding, 'conv2d', 4, data_format),
+             'dilations': layouts.hw_arg(dilations, 'dilations', 'conv2d', data_format)}
     if attrs['strides'] != (1, 1) and attrs['dilations'] != (1, 1):
         raise validation.invalid_argument('conv2d: strides > 1 with dilations > 1 is not '
                                           'supported (as in TF)')
+    x = layouts.to_channels_last(x, data_format)
     _conv2d_infer(x, w, **attrs)  # depths, and windows that fit, also when run eagerly
-    return apply_op(CONV2D, (x, w), attrs, name)
+    return layouts.from_channels_last(apply_op(CONV2D, (x, w), attrs, name), data_format)
 
 
 # ---------------------------------------------------------------- pooling
 
-def _pool_infer(x, ksize, strides, padding):
+def _pool_infer(x, ksize, strides, padding, explicit_paddings=()):
     d = dims(x) or (None,) * 4
-    return x.dtype, (d[0], windows.out_dim(d[1], ksize[0], strides[0], 1, padding),
-                     windows.out_dim(d[2], ksize[1], strides[1], 1, padding), d[3])
+    return x.dtype, tuple([d[0]] + [
+        windows.out_dim(d[i + 1], ksize[i], strides[i], 1, padding,
+                        windows.explicit_pair(padding, explicit_paddings, i)) for i in (0, 1)]
+        + [d[3]])
 
 
 def _lowest(dtype):
@@ -234,8 +212,23 @@ def _lowest(dtype):
     return -np.inf if dtype == np.float16 else np.finfo(dtype).min
 
 
-def _max_pool_kernel(x, ksize, strides, padding):
-    oh, ow, ph, pw = windows.geometry(x.shape, ksize[0], ksize[1], strides, (1, 1), padding)
+def _check_explicit_window(ksize, padding, explicit_paddings):
+    """TF's MaxPool kernel: an explicit padding narrower than the window on every side."""
+    if padding != 'EXPLICIT':
+        return
+    sides = (('Top', 'Bottom'), ('Left', 'Right'))
+    for dim in (0, 1):
+        for side, pad in zip(sides[dim], windows.explicit_pair(padding, explicit_paddings, dim)):
+            if pad >= ksize[dim]:
+                raise errors.InvalidArgumentError(
+                    f'{side} padding {pad} needs to be smaller than the window size '
+                    f'{ksize[dim]}')
+
+
+def _max_pool_kernel(x, ksize, strides, padding, explicit_paddings=()):
+    _check_explicit_window(ksize, padding, explicit_paddings)
+    oh, ow, ph, pw = windows.geometry(x.shape, ksize[0], ksize[1], strides, (1, 1), padding,
+                                      explicit_paddings)
     xp = windows.padded(x, ph, pw, _lowest(x.dtype))
     out = np.full((x.shape[0], oh, ow, x.shape[3]), _lowest(x.dtype), dtype=x.dtype)
     larger = np.fmax if x.dtype.kind == 'f' else np.maximum   # fmax: NaN loses, as in TF
@@ -244,14 +237,15 @@ def _max_pool_kernel(x, ksize, strides, padding):
     return out
 
 
-def _argmax_masks(x, ksize, strides, padding):
+def _argmax_masks(x, ksize, strides, padding, explicit_paddings=()):
     """(per tap, the mask of windows routing their gradient through it; padded shape, ph, pw).
 
     As TF's kernel: a window's argmax scan starts at its first element inside the input and
     moves to each later one strictly greater, so ties keep the first (orig_output is not used).
     Without NaNs that is the first tap equal to the window's max (the fast form: whole-array
     compares); with NaNs, or integers (whose padding could tie), the scan itself."""
-    oh, ow, ph, pw = windows.geometry(x.shape, ksize[0], ksize[1], strides, (1, 1), padding)
+    oh, ow, ph, pw = windows.geometry(x.shape, ksize[0], ksize[1], strides, (1, 1), padding,
+                                      explicit_paddings)
     views = [view for _, _, view in windows.taps(ksize[0], ksize[1], oh, ow, strides, (1, 1))]
     if x.dtype.kind == 'f' and not np.isnan(x).any():
         xp = windows.padded(x, ph, pw, np.nan)       # padding never equals a window's max
@@ -286,8 +280,8 @@ def _routed(values, mask):
     return values * mask if np.isfinite(values).all() else np.where(mask, values, 0)
 
 
-def _max_pool_grad_kernel(x, y, g, ksize, strides, padding):
-    masks, padded_shape, ph, pw = _argmax_masks(x, ksize, strides, padding)
+def _max_pool_grad_kernel(x, y, g, ksize, strides, padding, explicit_paddings=()):
+    masks, padded_shape, ph, pw = _argmax_masks(x, ksize, strides, padding, explicit_paddings)
     oh, ow = g.shape[1:3]
     dxp = np.zeros(padded_shape, dtype=g.dtype)
     for mask, (_, _, view) in zip(masks, windows.taps(ksize[0], ksize[1], oh, ow, strides,
@@ -296,8 +290,8 @@ def _max_pool_grad_kernel(x, y, g, ksize, strides, padding):
     return dxp[:, ph[0]:ph[0] + x.shape[1], pw[0]:pw[0] + x.shape[2], :]
 
 
-def _max_pool_grad_grad_kernel(x, y, gg, ksize, strides, padding):
-    masks, _, ph, pw = _argmax_masks(x, ksize, strides, padding)
+def _max_pool_grad_grad_kernel(x, y, gg, ksize, strides, padding, explicit_paddings=()):
+    masks, _, ph, pw = _argmax_masks(x, ksize, strides, padding, explicit_paddings)
     ggp = windows.padded(gg, ph, pw)
     out = np.zeros(masks[0].shape, dtype=gg.dtype)
     oh, ow = out.shape[1:3]
@@ -308,7 +302,8 @@ def _max_pool_grad_grad_kernel(x, y, gg, ksize, strides, padding):
 
 
 def _pool_attrs(op):
-    return {name: op.get_attr(name) for name in ('ksize', 'strides', 'padding')}
+    return {name: op.attrs[name] for name in ('ksize', 'strides', 'padding', 'explicit_paddings')
+            if name in op.attrs}
 
 
 # defun's window attributes hold the 2 spatial numbers where TF's hold the 4 of NHWC (the
@@ -319,7 +314,8 @@ MAX_POOL = define_op(
     lambda op, g: apply_op(MAX_POOL_GRAD, (op.inputs[0], op.outputs[0], g), _pool_attrs(op)),
     inputs=('input: T',),
     attrs=('T: {half, bfloat16, float, double, int32, int64, uint8, int16, int8, uint16, qint8}',
-           'ksize: list(int32)', 'strides: list(int32)', 'padding: {"SAME", "VALID", "EXPLICIT"}'))
+           'ksize: list(int32)', 'strides: list(int32)', 'padding: {"SAME", "VALID", "EXPLICIT"}',
+           'explicit_paddings: list(int)'))
 MAX_POOL_GRAD = define_op(
     'MaxPoolGrad', _max_pool_grad_kernel, lambda x, y, g, **attrs: (g.dtype, dims(x)),
     lambda op, grad: (zeros_like(op.inputs[0]), zeros_like(op.inputs[1]),
@@ -380,11 +376,17 @@ AVG_POOL_GRAD = define_op(
     attrs=tf_attrs_except('AvgPoolGrad', *_SPATIAL))
 
 
-def _pool(kind, opdef, input, ksize, strides, padding, data_format, name):
-    x = _nhwc(to_tensor(input, op=kind), data_format, kind)
-    attrs = {'ksize': hw_arg(ksize, 'ksize', kind), 'strides': hw_arg(strides, 'strides', kind),
-             'padding': padding_arg(padding, kind)}
-    return apply_op(opdef, (x,), attrs, name)
+def _pool(kind, opdef, input, ksize, strides, padding, data_format, name):  # noqa: A002
+    data_format = data_format or 'NHWC'
+    layouts.check_format(data_format, ('NHWC', 'NCHW'), kind)
+    x = layouts.check_rank(to_tensor(input, op=kind), 4, kind, data_format)
+    if opdef is AVG_POOL and isinstance(padding, (list, tuple)):  # AvgPool has no EXPLICIT
+        raise TypeError(f"Expected string for argument 'padding' not {padding!r}.")
+    attrs = {'ksize': layouts.hw_arg(ksize, 'ksize', kind, data_format),
+             'strides': layouts.hw_arg(strides, 'strides', kind, data_format),
+             **layouts.padding_attrs(padding, kind, 4, data_format)}
+    x = layouts.to_channels_last(x, data_format)
+    return layouts.from_channels_last(apply_op(opdef, (x,), attrs, name), data_format)
 
 
 @documented('pool', 'Max pooling over 2-D windows of a 4-D tensor.')

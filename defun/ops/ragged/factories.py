@@ -1,5 +1,6 @@
 """tf.ragged's factories and helpers on row partitions: `constant` (nested Python lists),
-`map_flat_values`, `range`, `row_splits_to_segment_ids`, `segment_ids_to_row_splits`."""
+`map_flat_values`, `range`, `row_splits_to_segment_ids`, `segment_ids_to_row_splits`,
+`boolean_mask`, `stack` and `stack_dynamic_partitions`."""
 import builtins
 
 import numpy as np
@@ -9,16 +10,19 @@ from defun.core.tensor import convert_to_tensor
 from defun.ops.array.creation import range as range_
 from defun.ops.array.boolean_mask import boolean_mask as dense_boolean_mask
 from defun.ops.array.gathering import gather
-from defun.ops.array.joining import concat
+from defun.ops.array.joining import concat, stack as dense_stack
+from defun.ops.array.sorting import argsort
 from defun.ops.array.transform import transpose
 from defun.ops.math.segments import unsorted_segment_sum
+from defun.ops.debugging.asserts import assert_equal, assert_less, assert_non_negative
 from defun.ops.framework.base_ops import cast, reshape, shape as shape_of
-from defun.ops.math.exports import maximum, reduce_sum, subtract
+from defun.ops.math.exports import ceil, maximum, reduce_sum, subtract
 from defun.ops.ragged import row_ops
+from defun.ops.ragged.indexing import gather_rows
 from defun.ops.ragged.ragged_tensor import RaggedTensor
 
 __all__ = ['constant', 'map_flat_values', 'range', 'row_splits_to_segment_ids',
-           'segment_ids_to_row_splits', 'boolean_mask', 'stack']
+           'segment_ids_to_row_splits', 'boolean_mask', 'stack', 'stack_dynamic_partitions']
 
 
 def _depth(value):
@@ -106,12 +110,14 @@ def range(starts, limits=None, deltas=1, dtype=None, name=None,  # noqa: A001 - 
     """Row i is tf.range(starts[i], limits[i], deltas[i]) (arguments broadcast)."""
     if limits is None:
         starts, limits = 0, starts
-    starts, limits, deltas = (convert_to_tensor(v, dtype=dtype) for v in (starts, limits, deltas))
+    starts, limits, deltas = _matching_dtype((starts, limits, deltas), dtype)
     n = maximum(maximum(_size(starts), _size(limits)), _size(deltas))
     starts, limits, deltas = (v + cast(range_(n) * 0, v.dtype) if v.shape.rank == 0 else v
                               for v in (starts, limits, deltas))
     span = subtract(limits, starts)
-    counts = cast(maximum((span + deltas - _sign(deltas)) // deltas, 0), row_splits_dtype)
+    steps = ceil(span / deltas) if starts.dtype.is_floating else \
+        (span + deltas - _sign(deltas)) // deltas
+    counts = cast(maximum(steps, 0), row_splits_dtype)
     splits = row_ops.splits_from_lengths(counts)
     rowids = row_ops.rowids_of(splits)
     position = subtract(range_(splits[-1], dtype=row_splits_dtype), cast(
@@ -119,6 +125,20 @@ def range(starts, limits=None, deltas=1, dtype=None, name=None,  # noqa: A001 - 
     values = gather(starts, rowids) + cast(position, starts.dtype) * \
         gather(deltas, rowids)
     return RaggedTensor.from_row_splits(values, splits, validate=False)
+
+
+_RANGE_DTYPES = (dtypes.int32, dtypes.int64, dtypes.float32, dtypes.float64)
+
+
+def _matching_dtype(values, dtype):
+    """The arguments as tensors of `dtype`, or (as TF) of the widest of their own dtypes in
+    int32 < int64 < float32 < float64."""
+    if dtype is not None:
+        return [convert_to_tensor(v, dtype=dtype) for v in values]
+    tensors = [convert_to_tensor(v) for v in values]
+    ranks = [_RANGE_DTYPES.index(t.dtype) if t.dtype in _RANGE_DTYPES else -1 for t in tensors]
+    target = tensors[ranks.index(max(ranks))].dtype
+    return [t if t.dtype == target else cast(t, target) for t in tensors]
 
 
 def _size(t):
@@ -171,23 +191,6 @@ def _select_rows(data, mask):
     return gather_rows(data, rowids)
 
 
-def gather_rows(rt, rowids):
-    """The rows of `rt` named by `rowids`, in that order."""
-    starts, lengths = gather(rt.row_splits, rowids), gather(rt.row_lengths(), rowids)
-    picked = concat_ranges(starts, lengths)
-    values = gather_rows(rt.values, picked) if isinstance(rt.values, RaggedTensor) else \
-        gather(rt.values, picked)
-    return RaggedTensor.from_row_lengths(values, lengths, validate=False)
-
-
-def concat_ranges(starts, lengths):
-    """starts[i] .. starts[i] + lengths[i] for every i, one after the other."""
-    splits = row_ops.splits_from_lengths(lengths)
-    rowids = row_ops.rowids_of(splits)
-    offsets = range_(splits[-1], dtype=splits.dtype) - gather(splits, rowids)
-    return gather(starts, rowids) + offsets
-
-
 def stack(values, axis=0, name=None):
     """Tensors or ragged tensors of one rank R (any sizes) stacked along `axis` (0 or 1) into a
     rank R + 1 RaggedTensor."""
@@ -209,6 +212,53 @@ def stack(values, axis=0, name=None):
     order = reshape(transpose(reshape(range_(n * nrows, dtype=nrows.dtype), [n, -1])), [-1])
     return RaggedTensor.from_uniform_rows(gather_rows(rows, order), nrows,
                                           convert_to_tensor(n, dtype=nrows.dtype))
+
+
+def stack_dynamic_partitions(data, partitions, num_partitions, name=None):
+    """A RaggedTensor of `num_partitions` rows: row i stacks the slices of `data` whose entry in
+    `partitions` (a prefix of data's shape; dense or ragged) is i, in row-major order."""
+    data = _as_value(data)
+    splits_dtype = data.row_splits.dtype if isinstance(data, RaggedTensor) else None
+    partitions = _as_value(partitions, splits_dtype or dtypes.int64)
+    if not partitions.dtype.is_integer:
+        raise ValueError('value_rowids must have dtype int32 or int64')
+    if splits_dtype is not None and partitions.dtype != splits_dtype:
+        partitions = partitions.with_flat_values(cast(partitions.flat_values, splits_dtype)) \
+            if isinstance(partitions, RaggedTensor) else cast(partitions, splits_dtype)
+    num_partitions = cast(convert_to_tensor(num_partitions, dtype_hint=partitions.dtype),
+                          partitions.dtype)
+    rank = partitions.shape.rank
+    if rank is None:
+        raise ValueError('partitions must have known rank.')
+    num_partitions.shape.assert_has_rank(0)
+    partitions.shape.assert_is_compatible_with(data.shape[:rank])
+    if rank == 0:   # the whole of `data` goes to one row
+        return RaggedTensor.from_value_rowids(dense_stack([data]), dense_stack([partitions]),
+                                              nrows=num_partitions, validate=False)
+    if rank == 1:
+        order = argsort(partitions, stable=True)
+        rowids = gather(partitions, order)
+        assert_less(rowids[-1:], num_partitions,
+                    message='partitions must be less than num_partitions')
+        assert_non_negative(partitions, message='partitions must be non-negative.')
+        values = gather_rows(data, order) if isinstance(data, RaggedTensor) else \
+            gather(data, order)
+        return RaggedTensor.from_value_rowids(values, rowids, nrows=num_partitions,
+                                              validate=False)
+    # Deeper partitions: both as ragged tensors of one partition, whose values recurse.
+    if not isinstance(data, RaggedTensor):
+        data = RaggedTensor.from_tensor(data, row_splits_dtype=partitions.dtype)
+    if not isinstance(partitions, RaggedTensor):
+        partitions = RaggedTensor.from_tensor(partitions, row_splits_dtype=partitions.dtype,
+                                              ragged_rank=max(data.ragged_rank, rank - 1))
+    assert_equal(data.row_splits, partitions.row_splits,
+                 message='data and partitions have incompatible ragged shapes')
+    return stack_dynamic_partitions(data.values, partitions.values, num_partitions)
+
+
+def _as_value(value, dtype_hint=None):
+    return value if isinstance(value, RaggedTensor) else \
+        convert_to_tensor(value, dtype_hint=dtype_hint)
 
 
 def _nrows(t):

@@ -9,8 +9,7 @@ So `tf.random.Generator`, the stateless ops and the seeded stateful ops give TF'
 
 `Draws` is one such start (key, counter); `Stream` is the generator of a seeded stateful kernel,
 which, as TF's GuardedPhiloxRandom, reserves 256 counters per requested number at each call.
-Distributions whose TF algorithm is not reproduced here (gamma, poisson, binomial, permutations)
-draw from numpy's Philox at the same key and counter: deterministic, not TF's values.
+The rejection samplers (gamma, Poisson, binomial) and multinomial are in samplers.py.
 """
 import threading
 
@@ -154,23 +153,6 @@ class Draws:
                 found += [f for f in (f0, f1) if abs(f) < 2.0]
         return np.array(found[:4], np.float32)
 
-    def numpy(self):
-        """numpy's Philox at this key and counter, for the distributions TF's bits are not
-        reproduced for."""
-        return np.random.Generator(np.random.Philox(
-            key=np.array([self.key, 0], np.uint64),
-            counter=np.array([self.counter & _MASK64, self.counter >> 64, 0, 0], np.uint64)))
-
-    # The numpy-Generator methods the other kernels call.
-    def standard_gamma(self, shape):
-        return self.numpy().standard_gamma(shape)
-
-    def poisson(self, lam):
-        return self.numpy().poisson(lam)
-
-    def binomial(self, n, p):
-        return self.numpy().binomial(n, p)
-
     def permutation(self, n):
         """TF's shuffle of range(n): for each i < n - 1, swap i with i + word_i % (n - i), the
         words read one at a time from this counter on."""
@@ -214,11 +196,12 @@ class Stream:
     def truncated_normal(self, size, dtype=np.float32):
         return self.take(np.prod(size)).truncated_normal(size, dtype)
 
-    def standard_gamma(self, shape):
-        return self.take(np.size(shape)).standard_gamma(shape)
-
-    def poisson(self, lam):
-        return self.take(np.size(lam)).poisson(lam)
+    def take_counters(self, n):
+        """The Draws for a call that reserves `n` counters (TF's ReserveSamples128)."""
+        with self._lock:
+            draws = self._next
+            self._next = Draws(draws.key, draws.counter + max(int(n), 0))
+        return draws
 
     def permutation(self, n):
         # A shuffle reserves only the 128-bit blocks its n - 1 words fill (ReserveSamples32).

@@ -20,8 +20,10 @@ from defun.core import context, dtypes, error_helpers
 from defun.core.dispatch import apply_op
 from defun.ops.support import helpers as op_helpers
 from defun.ops.framework.base_ops import ones_like, sum_to
+from defun.ops.math.exports import maximum
 from defun.ops.support.helpers import dims, to_tensor
 from defun.ops.support import validation
+from defun.ops.random import samplers
 from defun.ops.random.philox import Stream
 from defun.core.registry import define_op
 from defun.core.tensor import Tensor
@@ -195,19 +197,21 @@ def shuffle(value, seed=None, name=None):
     return apply_op(RANDOM_SHUFFLE, (x,), random_attrs('RandomShuffle', x.dtype, seed), name)
 
 
-def categorical_draw(logits, num_samples, dtype, uniforms):
-    """Inverse-CDF sampling of each row's softmax; `uniforms` is [batch, num_samples]."""
+def categorical_draw(logits, num_samples, dtype, take):
+    """TF's multinomial sampling of each row of `logits`; `take(n)` gives the Draws for a kernel
+    call reserving n numbers (doubles: two per sample, four samples a block, per row)."""
     if logits.ndim != 2:
         raise validation.invalid_argument(f'logits should be a matrix, got shape '
                                           f'{list(logits.shape)}')
     if num_samples < 0:
         raise validation.invalid_argument(f'num_samples should be nonnegative, got {num_samples}')
-    z = logits.astype(np.float64)
-    z = np.exp(z - np.max(z, axis=1, keepdims=True))
-    cdf = np.cumsum(z, axis=1)
-    cdf /= cdf[:, -1:]
-    idx = (uniforms[:, :, None] >= cdf[:, None, :]).sum(axis=-1)
-    return np.minimum(idx, logits.shape[1] - 1).astype(dtype.np_dtype)
+    batch = logits.shape[0]
+    if batch * num_samples == 0:
+        return np.zeros((batch, num_samples), dtype.np_dtype)
+    if logits.shape[1] == 0:
+        raise validation.invalid_argument('num_classes should be positive, got 0')
+    draws = take(batch * ((num_samples + 3) // 4 * 4) * 2)
+    return samplers.multinomial(draws, logits, num_samples).astype(dtype.np_dtype)
 
 
 def categorical_infer(logits, num_samples, *rest, dtype=None, **attrs):
@@ -220,9 +224,7 @@ def categorical_infer(logits, num_samples, *rest, dtype=None, **attrs):
 
 
 def _multinomial_kernel(logits, num_samples, dtype, seed, seed2, stream):
-    n = int(num_samples)
-    draws = stream.random((logits.shape[0], max(n, 0)), np.float64) if logits.ndim == 2 else None
-    return categorical_draw(logits, n, dtype, draws)
+    return categorical_draw(logits, int(num_samples), dtype, stream.take)
 
 
 MULTINOMIAL = _define('Multinomial', _multinomial_kernel, categorical_infer)
@@ -314,8 +316,13 @@ def gamma_grad(op, g):
 
 
 def _gamma_kernel(s, alpha, dtype, seed, seed2, stream):
+    n = int(np.prod(sizes(s), dtype=np.int64))
     full = sizes(s) + np.shape(alpha)
-    return stream.standard_gamma(np.broadcast_to(alpha, full)).astype(dtype.np_dtype)
+    if n * np.size(alpha) == 0:
+        return np.zeros(full, dtype.np_dtype)
+    draws = stream.take(n * np.size(alpha))
+    samples = samplers.gamma(draws, np.ravel(alpha), n, stateless=False)
+    return samples.reshape(full).astype(dtype.np_dtype)
 
 
 RANDOM_GAMMA = define_op('RandomGamma', _gamma_kernel, param_shape_infer, gamma_grad,
@@ -331,12 +338,21 @@ def gamma(shape, alpha, beta=None, dtype=dtypes.float32, seed=None, name=None):
         a = a * ones_like(b)   # alpha broadcast against beta: TF's sample shape
     attrs = {'dtype': dtype, **random_attrs('RandomGamma', dtype, seed)}
     samples = apply_op(RANDOM_GAMMA, (shape_arg(shape, 'random.gamma'), a), attrs, name)
-    return samples if beta is None else samples / b
+    return tiny_floor(samples if beta is None else samples / b, dtype)
+
+
+def tiny_floor(samples, dtype):
+    """Gamma samples raised to the smallest normal float at least, as TF's wrappers do."""
+    return maximum(to_tensor(np.finfo(dtype.np_dtype).tiny, dtype=dtype), samples)
 
 
 def _poisson_kernel(s, lam, dtype, seed, seed2, stream):
+    n = int(np.prod(sizes(s), dtype=np.int64))
     full = sizes(s) + np.shape(lam)
-    return stream.poisson(np.broadcast_to(lam, full)).astype(dtype.np_dtype)
+    if n * np.size(lam) == 0:
+        return np.zeros(full, dtype.np_dtype)
+    draws = stream.take(n * np.size(lam))
+    return samplers.poisson(draws, np.ravel(lam), n).reshape(full).astype(dtype.np_dtype)
 
 
 RANDOM_POISSON = _define('RandomPoissonV2', _poisson_kernel, param_shape_infer)

@@ -13,11 +13,12 @@ from defun.core import dtypes, error_helpers
 from defun.core.dispatch import apply_op
 from defun.ops.support import helpers as op_helpers
 from defun.ops.array.joining import stack
-from defun.ops.framework.base_ops import cast, ones_like
+from defun.ops.framework.base_ops import ones_like
 from defun.ops.support.helpers import to_tensor
-from defun.ops.random.stateful import (categorical_draw, categorical_infer, compute_dtype,
+from defun.ops.random.stateful import (categorical_draw, categorical_infer, compute_dtype, tiny_floor,
                               float_dtype, gamma_grad, shape_arg, shape_infer, sizes)
 from defun.ops.support import validation
+from defun.ops.random import samplers
 from defun.ops.random.philox import Draws, key_counter_from_seed
 from defun.core.registry import define_op
 from defun.ops.support.docs import documented
@@ -86,9 +87,35 @@ def _full_int(gen, size, dtype_holder, dtype):
     return gen.full_int(size, dtype_holder.dtype)
 
 
+def _suffix_check(size, param_shape):
+    if tuple(size[len(size) - len(param_shape):]) != tuple(param_shape) or \
+            len(param_shape) > len(size):
+        raise validation.invalid_argument('Shape passed in must end with broadcasted shape.')
+    return int(np.prod(size, dtype=np.int64)) // max(int(np.prod(param_shape, dtype=np.int64)), 1)
+
+
 def _binomial(gen, size, counts, probs, dtype):
-    return gen.binomial(np.broadcast_to(counts, size).astype(np.int64),
-                        np.clip(np.broadcast_to(probs, size), 0, 1))
+    counts, probs = np.broadcast_arrays(counts, probs)
+    per_batch = _suffix_check(size, counts.shape)
+    if per_batch * counts.size == 0:
+        return np.zeros(size)
+    out = samplers.binomial(gen, counts.ravel(), probs.ravel(), per_batch,
+                            probs.dtype != np.float64)
+    return out.reshape(size)
+
+
+def _gamma(gen, size, alpha, dtype):
+    per_alpha = _suffix_check(size, np.shape(alpha))
+    if per_alpha * np.size(alpha) == 0:
+        return np.zeros(size)
+    return samplers.gamma(gen, np.ravel(alpha), per_alpha, stateless=True).reshape(size)
+
+
+def _poisson(gen, size, lam, dtype):
+    per_rate = _suffix_check(size, np.shape(lam))
+    if per_rate * np.size(lam) == 0:
+        return np.zeros(size)
+    return samplers.poisson(gen, np.ravel(lam), per_rate).reshape(size)
 
 
 # defun's key and counter are int64 (TF's are uint64) and the distribution's parameters follow
@@ -107,21 +134,14 @@ UNIFORM_INT = define_op('StatelessRandomUniformIntV2', _kernel(_uniform_int), sh
 FULL_INT = define_op('StatelessRandomUniformFullIntV2', _kernel(_full_int), shape_infer, None,
                      **_SHAPE_ONLY)
 BINOMIAL = define_op('StatelessRandomBinomial', _kernel(_binomial), shape_infer, None, **_NO_INPUTS)
-# Unlike tf.random.gamma/poisson, the stateless forms broadcast their parameter to `shape`.
-GAMMA = define_op(
-    'StatelessRandomGammaV3',
-    _kernel(lambda g, s, alpha, dtype: g.standard_gamma(np.broadcast_to(alpha, s))), shape_infer,
-    gamma_grad, **_NO_INPUTS)
-POISSON = define_op(
-    'StatelessRandomPoisson',
-    _kernel(lambda g, s, lam, dtype: g.poisson(np.broadcast_to(lam, s))), shape_infer, None,
-    **_NO_INPUTS)
+# Unlike tf.random.gamma/poisson, the stateless forms take `shape` ending with their parameter's.
+GAMMA = define_op('StatelessRandomGammaV3', _kernel(_gamma), shape_infer, gamma_grad,
+                  **_NO_INPUTS)
+POISSON = define_op('StatelessRandomPoisson', _kernel(_poisson), shape_infer, None, **_NO_INPUTS)
 
 
 def _multinomial_kernel(logits, num_samples, key, counter, dtype):
-    n = int(num_samples)
-    draws = philox(key, counter).random((np.shape(logits)[0] if np.ndim(logits) else 0, max(n, 0)))
-    return categorical_draw(logits, n, dtype, draws)
+    return categorical_draw(logits, int(num_samples), dtype, lambda n: philox(key, counter))
 
 
 MULTINOMIAL = define_op('StatelessMultinomial', _multinomial_kernel, categorical_infer, None,
@@ -208,10 +228,10 @@ def stateless_categorical(logits, num_samples, seed, dtype=dtypes.int64, name=No
 
 
 def stateless_binomial(shape, seed, counts, probs, output_dtype=dtypes.int32, name=None):
-    """Binomial(counts, probs) samples (counts and probs broadcast against shape)."""
-    c = to_tensor(counts, name='counts', op='stateless_binomial')
-    p = to_tensor(probs, dtype=c.dtype if c.dtype.is_floating else None, name='probs',
-                  op='stateless_binomial')
+    """Binomial(counts, probs) samples; `shape` ends with the broadcast shape of counts and
+    probs (probs float32 unless given, counts converted to probs' dtype, as TF)."""
+    p = to_tensor(probs, name='probs', op='stateless_binomial', hint=dtypes.float32)
+    c = to_tensor(counts, dtype=p.dtype, name='counts', op='stateless_binomial')
     return draw(BINOMIAL, shape, *key_counter(seed), dtypes.as_dtype(output_dtype), (c, p),
                 name, 'stateless_binomial')
 
@@ -226,7 +246,7 @@ def stateless_gamma(shape, seed, alpha, beta=None, dtype=dtypes.float32, name=No
         b = to_tensor(beta, dtype=dtype, name='beta', op='stateless_gamma')
         a = a * ones_like(b)
     samples = draw(GAMMA, shape, *key_counter(seed), dtype, (a,), name, 'stateless_gamma')
-    return samples if beta is None else samples / b
+    return tiny_floor(samples if beta is None else samples / b, dtype)
 
 
 @documented('stateless', 'Draws Poisson(lam) values determined by `seed`.')
@@ -243,10 +263,11 @@ def stateless_split(seed, num=2, alg='auto_select'):
 
 
 def stateless_fold_in(seed, data, alg='auto_select'):
-    """A new seed from `seed` and an integer `data`."""
-    s = to_tensor(seed, name='seed', op='stateless_fold_in')
-    first = uniform_with([1], *key_counter(s), None, None, s.dtype, None, 'stateless_fold_in')
-    return stack([first[0], cast(to_tensor(data, op='stateless_fold_in'), s.dtype)])
+    """A new seed from `seed` and an integer `data`: a full-range integer of data's dtype drawn
+    from `seed`, stacked with `data` (so the result has data's dtype, as TF's)."""
+    d = to_tensor(data, name='data', op='stateless_fold_in')
+    first = uniform_with([], *key_counter(seed), None, None, d.dtype, None, 'stateless_fold_in')
+    return stack([first, d])
 
 
 # ---------------------------------------------------------------- Generator state

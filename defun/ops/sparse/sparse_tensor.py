@@ -182,7 +182,7 @@ def _index_text(index):
 
 def _sparse_to_dense_kernel(indices, output_shape, values, default_value, validate_indices):
     shape = tuple(int(d) for d in np.asarray(output_shape).reshape(-1))
-    indices = np.asarray(indices).reshape(len(indices), -1) if len(shape) else \
+    indices = np.asarray(indices).reshape(len(indices), len(shape)) if len(shape) else \
         np.zeros((np.size(values), 0), np.int64)
     values = np.asarray(values)
     dense = np.full(shape, default_value, dtype=values.dtype if values.size else

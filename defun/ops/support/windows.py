@@ -8,9 +8,12 @@ from numpy.lib.stride_tricks import as_strided
 from defun.ops.support import validation
 
 
-def out_and_pads(size, k, stride, dilation, padding):
-    """Output size and (before, after) padding of one spatial dim, as TF computes them."""
+def out_and_pads(size, k, stride, dilation, padding, pad=None):
+    """Output size and (before, after) padding of one spatial dim, as TF computes them; `pad` is
+    the dim's (before, after) pair when padding is 'EXPLICIT'."""
     eff = (k - 1) * dilation + 1
+    if pad is not None:
+        return max((size + pad[0] + pad[1] - eff) // stride + 1, 0), (pad[0], pad[1])
     if padding == 'VALID':
         return max((size - eff) // stride + 1, 0), (0, 0)
     out = -(-size // stride)
@@ -18,9 +21,19 @@ def out_and_pads(size, k, stride, dilation, padding):
     return out, (total // 2, total - total // 2)
 
 
-def geometry(in_shape, kh, kw, strides, dilations, padding):
-    oh, ph = out_and_pads(in_shape[1], kh, strides[0], dilations[0], padding)
-    ow, pw = out_and_pads(in_shape[2], kw, strides[1], dilations[1], padding)
+def explicit_pair(padding, explicit_paddings, dim):
+    """Spatial dim `dim`'s (before, after) pair out of TF's flat NHWC explicit_paddings list, or
+    None unless padding is 'EXPLICIT'."""
+    if padding != 'EXPLICIT':
+        return None
+    return tuple(explicit_paddings[2 * dim + 2:2 * dim + 4])
+
+
+def geometry(in_shape, kh, kw, strides, dilations, padding, explicit_paddings=()):
+    oh, ph = out_and_pads(in_shape[1], kh, strides[0], dilations[0], padding,
+                          explicit_pair(padding, explicit_paddings, 0))
+    ow, pw = out_and_pads(in_shape[2], kw, strides[1], dilations[1], padding,
+                          explicit_pair(padding, explicit_paddings, 1))
     return oh, ow, ph, pw
 
 
@@ -85,10 +98,10 @@ def add_columns(dxp, cols, strides, dilations):
     return dxp
 
 
-def out_dim(size, k, stride, dilation, padding):
+def out_dim(size, k, stride, dilation, padding, pad=None):
     if size is None or k is None:
         return None
-    out = out_and_pads(size, k, stride, dilation, padding)[0]
+    out = out_and_pads(size, k, stride, dilation, padding, pad)[0]
     if out <= 0:  # a VALID window larger than the input (TF's shape function refuses it)
         raise validation.invalid_argument(
             f'Computed output size would be negative: {size - ((k - 1) * dilation + 1)} '
