@@ -137,7 +137,7 @@ def _infer(serialized, *defaults, context_config, list_config):
 
 
 PARSE_SEQUENCE_EXAMPLE = define_op('ParseSequenceExampleV2', _kernel, _infer, None,
-                                   num_outputs=None)
+                                   num_outputs=None, inputs=())  # defun's inputs are laid out otherwise
 
 
 def _list_config(features):
