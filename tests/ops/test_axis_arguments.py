@@ -122,3 +122,12 @@ def test_one_element_matrix_axes_eagerly():
     # TF: InvalidArgumentError "limit must be a scalar, not shape [1,1] [Op:Range]"
     with pytest.raises(IAE, match='limit must be a scalar'):
         tf.nn.softmax(_x(), axis=axis)
+
+
+def test_top_k_k_must_be_a_scalar():
+    # TF: InvalidArgumentError "k must be scalar, got shape [2]" eagerly; ValueError "Input must
+    # be scalar but has rank 1" from its shape function while tracing
+    with pytest.raises(IAE, match='k must be scalar'):
+        tf.math.top_k(_x(), tf.constant([1, 2]))
+    with pytest.raises(ValueError):
+        _in_function(lambda: tf.math.top_k(_x(), tf.constant([1, 2])))
