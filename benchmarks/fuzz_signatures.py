@@ -1,6 +1,7 @@
 """Families of bad-argument cases for benchmarks/fuzz_errors.py that walk TF's op signatures (see
-fuzz_cases.py for the format): input dtypes an op's signature refuses (sorting bool, string or
-complex tensors, pooling ints...), window attributes of the wrong kind (nested lists, tensors,
+fuzz_cases.py for the format): input dtypes an op's signature refuses, or that no CPU kernel of
+TF's runs (sorting bool, string or complex tensors, pooling ints, half rint...), for ops of one
+and two inputs and for matrix ops, window attributes of the wrong kind (nested lists, tensors,
 values beyond int32, empty lists), and the argument rules of py_function / numpy_function."""
 
 # Ops of one tensor input whose TF signature limits its dtype.

@@ -82,7 +82,8 @@ def _narrower_kernels(attrs, cpu):
     """Type attribute -> the types TF's CPU kernels run, where fewer of defun's dtypes than the
     signature allows (Rint's signature takes half, its CPU kernels float and double only)."""
     from defun.core import dtypes
-    from defun.core.op_schema import spelled_types, tf_name
+    from defun.core.op_schema import spelled_types
+    from defun.core.schema_messages import tf_name
     ours = {tf_name(d) for d in dtypes.ALL} - {'resource', 'variant'}  # not data
     out = {}
     for spec in attrs:

@@ -124,6 +124,8 @@ def _apply_recorded(st, opdef, inputs, attrs, name):
         if opdef.schema is not None:
             opdef.schema.check_graph(inputs, attrs)
         op = graph.create_op(opdef, inputs, attrs, name)
+        if opdef.schema is not None:
+            opdef.schema.check_kernels(inputs, attrs)
         outputs = op.outputs
         if opdef.num_outputs == 0:
             # An op with no outputs (assert, print, assignment without read) is returned itself,

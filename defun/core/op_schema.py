@@ -1,6 +1,8 @@
 """TensorFlow's op signatures: which dtypes each input of an op takes and what kind of value each
-attribute holds, written in the op's `define_op` entry in TensorFlow's own REGISTER_OP spelling and
-checked at one point, the dispatch point, before the kernel runs or the node is added:
+attribute holds, in TensorFlow's own REGISTER_OP spelling, held by the op's registry entry and
+checked at one point, the dispatch point, before the kernel runs or the node is added. Each op's
+signature is TF's own, from the table of TF's OpDefs (core/tf_signatures.py, generated from TF's
+op registry); an op whose inputs differ from TF's gives its own in its `define_op` entry:
 
     define_op('TopKV2', ..., inputs=['input: T'],
               attrs=['T: realnumbertype', 'k: int >= 0', 'sorted: bool'])
@@ -12,29 +14,33 @@ bound by inputs or passed as an attribute (an output type); 'name: int', 'name: 
 kernel reads as int32, as TF's pool and conv kernels read ksize and strides: larger is TF's
 out-of-range error), 'name: list(int)', 'name: list(int32)', 'name: bool', 'name: float',
 'name: {"SAME", "VALID"}'; a trailing '>= N' is a minimum value, or a minimum length for a list.
-An attribute the call does not pass is not checked (defun's ops take some of TF's inputs as
-attributes and leave others out).
+An attribute the call does not pass (or passes as None) is not checked (defun's ops take some of
+TF's inputs as attributes and leave others out); kinds defun holds its own objects for (func,
+shape, tensor) are not checked either.
 
-TensorFlow reports a refusal in one of two ways and so does `check`: eagerly, the runtime's
-InvalidArgumentError ("Value for attr 'T' of bool is not in the list of allowed values: ..."); while
-a graph is built, op_def_library's TypeError or ValueError ("Value passed to parameter 'x' has
-DataType bool not in list of allowed values: ..."). Attribute values of the wrong Python kind are a
+Where TF's CPU kernels run fewer types than the signature allows (Rint takes half but runs float
+and double), the table says so too, and such a type is TF's NotFoundError eagerly and its
+InvalidArgumentError from a function (raised while it is traced, after shape inference).
+
+TensorFlow reports a refusal in one of two ways and so does `check` (the texts are in
+schema_messages): eagerly, the runtime's InvalidArgumentError; while a graph is built,
+op_def_library's TypeError or ValueError. Attribute values of the wrong Python kind are a
 TypeError in both modes, as TF's generated wrappers raise it before either.
 
-The eager check is a closure made once per op: one dtype-set lookup per typed input, so that an
-op call pays a few tens of nanoseconds for it.
+The eager check is a closure made once per op: one set lookup per typed input (numpy dtypes
+cache their hash) and an identity test per bool attribute, so that a valid call pays about a
+hundred nanoseconds for it; anything unusual takes the full check, which raises or lets it pass.
 """
 from __future__ import annotations
 
 import numbers
 import re
-import sys
 
 import numpy as np
 
-from defun.core import dtypes, errors
+from defun.core import dtypes, schema_messages as messages
 
-__all__ = ['Schema', 'TYPE_CLASSES', 'tf_name', 'spelled_types']
+__all__ = ['Schema', 'TYPE_CLASSES', 'spelled_types']
 
 # TF's type classes (types.h), in TF's order: error messages list the allowed types as TF does.
 TYPE_CLASSES = {
@@ -51,14 +57,6 @@ _SPELLING = {'float': 'float32', 'double': 'float64', 'half': 'float16'}
 _KERNEL_SPELLING = {v: k for k, v in _SPELLING.items()}
 _INT32 = (-2 ** 31, 2 ** 31)
 _SPEC = re.compile(r'\s*(\w+)\s*:\s*(.+?)\s*(?:>=\s*(-?\d+))?\s*(?:=\s*.*)?$')
-
-
-def tf_name(dtype):
-    """A DType, as TF's runtime spells it in messages ('float', 'double', 'string')."""
-    return _KERNEL_SPELLING.get(dtype.name, dtype.name)
-
-
-_kernel_name = tf_name
 
 
 def spelled_types(kind):
@@ -132,6 +130,7 @@ class Schema:
         for name, spelled in (kernels or {}).items():
             if name in self.type_attrs:
                 self.type_attrs[name].set_kernels(spelled)
+        self._limited = [b for b in self.type_attrs.values() if b.kernel_names is not None]
         self.inputs = []        # (position, name, _TypeAttr or fixed DType, to the end)
         for i, spec in enumerate(inputs):
             name, kind, _ = _split(spec, op)
@@ -191,54 +190,14 @@ class Schema:
             dtype = dtype_of(inputs[pos])
             if isinstance(bound, _TypeAttr):
                 if dtype not in bound.dtypes:
-                    raise self._type_error(bound, name, dtype, inputs[pos], graph)
-                if dtype not in bound.runs:
-                    raise self._no_kernel(bound, dtype, graph)
+                    raise messages.type_error(self.op, bound, name, dtype, inputs[pos], graph)
+                if dtype not in bound.runs and not graph:  # graphs: check_kernels, later
+                    raise messages.no_kernel(self.op, bound, dtype, graph)
                 if bound.name in first and first[bound.name][1] != dtype:
-                    raise self._mismatch(pos, name, dtype, first[bound.name], graph)
+                    raise messages.mismatch(self.op, pos, name, dtype, first[bound.name], graph)
                 first.setdefault(bound.name, (name, dtype))
             elif dtype != bound:
-                raise self._mismatch(pos, name, dtype, (None, bound), graph)
-
-    def _type_error(self, bound, name, dtype, tensor, graph):
-        described = _describe(tensor)
-        if graph:
-            return TypeError(f"Value passed to parameter '{name}' has DataType {dtype.name} not in "
-                             f'list of allowed values: {bound.graph_text()} ({_caller()}: '
-                             f'{self.op} input {described})')
-        return errors.InvalidArgumentError(
-            f"Value for attr '{bound.name}' of {_kernel_name(dtype)} is not in the list of allowed "
-            f'values: {bound.eager_text()}\n\t; NodeDef: {{{{node {self.op}}}}}; input '
-            f"'{name}' of {_caller()} is {described}, expected a {bound.kinds_text()} tensor "
-            f'(tf.cast converts) [Op:{self.op}]')
-
-    def _no_kernel(self, bound, dtype, graph):
-        """TF's error for a type its signature allows but none of its CPU kernels runs: eagerly
-        NotFoundError (no device), from a function InvalidArgumentError (no kernel), raised here
-        while the function is traced."""
-        node = f'{bound.name}=DT_{tf_name(dtype).upper()}'
-        registered = ''.join(f"\n  device='CPU'; {bound.name} in [DT_{n.upper()}]"
-                             for n in bound.kernel_names)
-        if graph:
-            return errors.InvalidArgumentError(
-                f"No OpKernel was registered to support Op '{self.op}' used by {{{{node "
-                f"{self.op}}}}} with these attrs: [{node}]\nRegistered devices: [CPU]\n"
-                f'Registered kernels:{registered}')
-        return errors.NotFoundError(
-            f'Could not find device for node: {{{{node {self.op}}}}} = {self.op}[{node}]\n'
-            f'All kernels registered for op {self.op}:{registered}\n [Op:{self.op}]')
-
-    def _mismatch(self, pos, name, dtype, first, graph):
-        other, expected = first
-        if graph:
-            against = (f"type {expected.name} of argument '{other}'" if other is not None
-                       else f'expected type of {expected.name}')
-            return TypeError(f"Input '{name}' of '{self.op}' Op has type {dtype.name} that does "
-                             f'not match {against}.')
-        return errors.InvalidArgumentError(
-            f'cannot compute {self.op} as input #{pos}(zero-based) was expected to be a '
-            f'{_kernel_name(expected)} tensor but is a {_kernel_name(dtype)} tensor (input '
-            f"'{name}' of {_caller()}: expected a {_kernel_name(expected)} tensor) [Op:{self.op}]")
+                raise messages.mismatch(self.op, pos, name, dtype, (None, bound), graph)
 
     # ------------------------------------------------------------------ attributes
 
@@ -255,18 +214,9 @@ class Schema:
                 continue
             dtype = dtypes.as_dtype(value)
             if dtype not in bound.dtypes:
-                raise self._attr_type_error(bound, dtype, graph)
-            if dtype not in bound.runs:
-                raise self._no_kernel(bound, dtype, graph)
-
-    def _attr_type_error(self, bound, dtype, graph):
-        if graph:
-            return TypeError(f"Value for attr '{bound.name}' of {dtype.name} is not in the list "
-                             f'of allowed values: {bound.graph_text()}')
-        return errors.InvalidArgumentError(
-            f"Value for attr '{bound.name}' of {_kernel_name(dtype)} is not in the list of "
-            f'allowed values: {bound.eager_text()}\n\t; NodeDef: {{{{node {self.op}}}}} '
-            f'[Op:{self.op}]')
+                raise messages.attr_type_error(self.op, bound, dtype, graph)
+            if dtype not in bound.runs and not graph:
+                raise messages.no_kernel(self.op, bound, dtype, graph)
 
     def _check_attr(self, name, kind, minimum, allowed, value, graph):
         if kind.startswith('list('):
@@ -276,21 +226,21 @@ class Schema:
             for v in value:
                 self._one_value(name, kind[5:-1], v, graph)
             if minimum is not None and len(value) < minimum:
-                raise self._invalid(
-                    f"Attr '{name}' of '{self.op}' Op passed list of length {len(value)} less "
+                raise messages.invalid(
+                    self.op, f"Attr '{name}' of '{self.op}' Op passed list of length {len(value)} less "
                     f'than minimum {minimum}.',
                     f"Length for attr '{name}' of {len(value)} must be at least minimum "
                     f'{minimum}', graph)
             return
         self._one_value(name, kind, value, graph)
         if minimum is not None and value < minimum:
-            raise self._invalid(
-                f"Attr '{name}' of '{self.op}' Op passed {value} less than minimum {minimum}.",
+            raise messages.invalid(
+                self.op, f"Attr '{name}' of '{self.op}' Op passed {value} less than minimum {minimum}.",
                 f"Value for attr '{name}' of {value} must be at least minimum {minimum}", graph)
         if allowed is not None and value not in allowed:
             quoted = ', '.join(f'"{a}"' for a in allowed)
-            raise self._invalid(
-                f"Attr '{name}' of '{self.op}' Op passed string '{value}' not in: {quoted}.",
+            raise messages.invalid(
+                self.op, f"Attr '{name}' of '{self.op}' Op passed string '{value}' not in: {quoted}.",
                 f"Value for attr '{name}' of \"{value}\" is not in the list of allowed values: "
                 f'{quoted}', graph)
 
@@ -300,19 +250,13 @@ class Schema:
                 raise TypeError(f"Expected int for argument '{name}' not {value!r}.")
             if kind == 'int32' and not _INT32[0] <= value < _INT32[1]:
                 message = f'Attr {name} has value {value} out of range for an int32'
-                raise self._invalid(message, message, graph)
+                raise messages.invalid(self.op, message, message, graph)
         elif kind == 'bool' and not isinstance(value, (bool, np.bool_)):
             raise TypeError(f"Expected bool for argument '{name}' not {value!r}.")
         elif kind == 'float' and not isinstance(value, (numbers.Real, np.floating)):
             raise TypeError(f"Expected float for argument '{name}' not {value!r}.")
         elif kind == 'string' and not isinstance(value, (str, bytes)):
             raise TypeError(f"Expected string for argument '{name}' not {value!r}.")
-
-    def _invalid(self, graph_text, eager_text, graph):
-        if graph:
-            return ValueError(graph_text)
-        return errors.InvalidArgumentError(f'{eager_text}\n\t; NodeDef: {{{{node {self.op}}}}} '
-                                           f'[Op:{self.op}]')
 
     # ------------------------------------------------------------------ the eager closure
 
@@ -404,6 +348,21 @@ class Schema:
         self.check_inputs(inputs, True, _graph_dtype)
         self.check_attrs(attrs, True)
 
+    def check_kernels(self, inputs, attrs):
+        """After a node is built (its shapes inferred: TF reports those first): a type no CPU
+        kernel of TF's runs is TF's InvalidArgumentError, which TF raises when the function runs
+        and defun while it is traced."""
+        limited = self._limited
+        if not limited:
+            return
+        for pos, _, bound in self._bindings(len(inputs)):
+            if bound in limited and inputs[pos].dtype not in bound.runs:
+                raise messages.no_kernel(self.op, bound, inputs[pos].dtype, True)
+        for bound in limited:
+            value = (attrs or {}).get(bound.name)
+            if value is not None and dtypes.as_dtype(value) not in bound.runs:
+                raise messages.no_kernel(self.op, bound, dtypes.as_dtype(value), True)
+
 
 def _predicate(kind, minimum, allowed):
     low = -2 ** 63 if minimum is None else minimum
@@ -436,24 +395,8 @@ def _eager_dtype(t):
     return dtypes.from_numpy(array.dtype)
 
 
-def _caller():
-    """The public function whose op call failed (the first frame outside defun.core), so that
-    the message names what the user called; read only when an error is raised."""
-    frame = sys._getframe(1)
-    while frame is not None and frame.f_globals.get('__name__', '').startswith('defun.core'):
-        frame = frame.f_back
-    return frame.f_code.co_name if frame is not None else '?'
-
-
 def _graph_dtype(t):
     return t.dtype
-
-
-def _describe(t):
-    shape = getattr(t, 'shape', None)
-    dims = getattr(shape, 'as_tuple', lambda: None)()
-    text = '<unknown rank>' if dims is None else ','.join('?' if d is None else str(d) for d in dims)
-    return f'{t.dtype.name}[{text}]'
 
 
 def _split(spec, op):

@@ -323,3 +323,18 @@ def test_signatures_still_run_what_tf_runs():
     assert tf.complex(1.0, 2.0).numpy() == 1 + 2j
     assert tf.bitwise.left_shift(tf.constant([1], tf.uint8), tf.constant([3], tf.uint8)).numpy() == 8
     assert _traced(lambda: tf.math.logical_not(tf.constant([True]))).numpy().tolist() == [False]
+
+
+def test_checks_left_to_signatures_run_what_tf_runs():
+    # Values recorded from TensorFlow 2.21.
+    assert tf.boolean_mask([1., 2., 3.], [1., 0., 2.]).numpy().tolist() == [1.0, 3.0]
+    inverse = tf.linalg.inv(tf.constant([[2., 0.], [0., 4.]], tf.float16))
+    assert inverse.dtype == tf.float16 and inverse.numpy().tolist() == [[0.5, 0.0], [0.0, 0.25]]
+    q, r = tf.linalg.qr(tf.constant([[3., 1.], [4., 2.]], tf.float16))
+    # TF computes in half precision throughout, defun in float32 rounded once: within an ulp.
+    np.testing.assert_allclose(q.numpy(), [[-0.599609375, -0.7998046875],
+                                           [-0.7998046875, 0.60009765625]], atol=1e-3)
+    np.testing.assert_allclose(r.numpy(), [[-5.0, -2.19921875], [0.0, 0.400390625]], atol=1e-3)
+    with pytest.raises(IAE, match="Value for attr 'Tindices' of float is not in the list of "
+                                  'allowed values: int16, int32, int64'):
+        tf.gather_nd(tf.ones([2]), tf.constant([[0.]]))

@@ -3,10 +3,10 @@ masked positions of zeros, whose own gradient is the mask again).
 """
 import numpy as np
 
-from defun.core import error_helpers
+from defun.core import dtypes, error_helpers
 from defun.core.dispatch import apply_op
 from defun.ops.support import validation
-from defun.ops.framework.base_ops import shape
+from defun.ops.framework.base_ops import cast, shape
 from defun.ops.array.indexing import known_shape as _known_shape
 from defun.ops.support.helpers import dims, to_tensor
 from defun.core.registry import define_op
@@ -60,8 +60,10 @@ def boolean_mask(tensor, mask, axis=None, name='boolean_mask'):
     """The entries of `tensor` where `mask` (covering dims axis..axis+k-1) is True."""
     x = to_tensor(tensor, op='boolean_mask')
     m = to_tensor(mask, op='boolean_mask')
-    if not m.dtype.is_bool:
+    if m.dtype.name == 'string':
         raise TypeError(f'boolean_mask: mask must be a bool tensor, got {error_helpers.describe(m)}')
+    if not m.dtype.is_bool:  # TF selects where a numeric mask is non-zero (it takes where(mask))
+        m = cast(m, dtypes.bool)
     if m.shape.rank is None:
         raise ValueError('Number of mask dimensions must be specified, even if some dimensions '
                          'are None.  E.g. shape=[None] is ok, but shape=None is not.')

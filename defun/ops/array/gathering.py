@@ -225,8 +225,6 @@ def gather_nd(params, indices, batch_dims=0, name=None):
     """Slices of `params` at the coordinates in the last axis of `indices`."""
     x = to_tensor(params, op='gather_nd')
     idx = to_tensor(indices, op='gather_nd')
-    if not idx.dtype.is_integer:
-        raise TypeError(f'gather_nd: indices must be int32 or int64, got {error_helpers.describe(idx)}')
     if idx.shape.rank == 0:
         raise validation.invalid_argument('gather_nd: indices must be at least a vector')
     return apply_op(GATHER_ND, (x, idx), {'batch_dims': int(batch_dims)}, name)

@@ -71,7 +71,7 @@ def stack(values, axis=0, name='stack'):
         return values
     tensors = op_helpers.same_dtype_args(validation.tensor_list(values, 'stack'), 'stack')
     rank = tensors[0].shape.rank
-    axis = validation.python_int(axis, 'stack', 'axis', attr=True)
+    axis = validation.compared_int(axis, 'stack', 'axis')
     if rank is not None and not -(rank + 1) <= axis <= rank:
         raise ValueError(f'stack: axis {axis} is out of range for stacking rank-{rank} tensors '
                          f'(expected in [{-(rank + 1)}, {rank}])')
@@ -113,8 +113,7 @@ def unstack(value, num=None, axis=0, name='unstack'):
     if not d:
         raise ValueError(f'unstack: Input shape axis {axis} must be in range [-0, 0) (the input '
                          f'is a scalar, {error_helpers.describe(x)})')
-    if not isinstance(axis, (int, np.integer)) or isinstance(axis, bool):
-        raise TypeError(f'unstack: `axis` must be an int, got {error_helpers.describe(axis)}')
+    axis = validation.compared_int(axis, 'unstack', 'axis', index=True)
     if not -len(d) <= axis < len(d):
         # TF's wrapper checks the axis against the static rank (a ValueError in both modes).
         raise ValueError(f'unstack: axis {axis} is out of range for {error_helpers.describe(x)}')

@@ -49,8 +49,8 @@ def roll(input, shift, axis, name=None):
     x = to_tensor(input, name='input', op='roll')
     s = to_tensor(shift, name='shift', op='roll')
     a = to_tensor(axis, name='axis', op='roll')
-    if not (s.dtype.is_integer and a.dtype.is_integer):
-        raise TypeError('roll: shift and axis must be integers')
+    validation.int_input(s, 'roll', 'shift', 'Tshift')  # Roll's typed inputs (no default)
+    validation.int_input(a, 'roll', 'axis', 'Taxis')
     for arg, t in (('shift', s), ('axis', a)):
         if t.shape.rank is not None and t.shape.rank > 1:
             raise validation.invalid_argument(

@@ -143,6 +143,11 @@ def top_k(input, k=1, sorted=True, index_type=dtypes.int32, name=None):
         raise validation.invalid_argument('top_k: input must be at least rank 1, got a scalar')
     if x.shape.rank is None:
         raise ValueError('top_k: the input needs a known rank')
+    # k is TopKV2's input of type Tk (int32 by default)
+    validation.int_input(k, 'top_k', 'k', 'Tk', 'int16, int32, int64', default='int32')
+    if getattr(getattr(k, 'shape', None), 'rank', None):  # TF's shape function and kernel
+        raise validation.invalid_argument(f'top_k: k must be scalar, got shape '
+                                          f'{k.shape.as_list()}')
     k = validation.python_int(k, 'top_k', 'k')
     if k < 0:
         raise validation.invalid_argument(f'top_k: Need k >= 0, got {k}')

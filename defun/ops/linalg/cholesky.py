@@ -183,7 +183,7 @@ def _slogdet_kernel(a):
 def _slogdet_infer(a):
     d = square_batch(a, 'slogdet')
     batch = None if d is None else d[:-2]
-    return [(a.dtype, batch), (a.real_dtype if a.dtype.is_complex else a.dtype, batch)]
+    return [(a.dtype, batch), (a.dtype.real_dtype if a.dtype.is_complex else a.dtype, batch)]
 
 
 def _slogdet_grad(op, g_sign, g_logabs):

@@ -59,6 +59,8 @@ def _real_only(x, what):
 # ---------------------------------------------------------------- qr
 
 def _qr_kernel(a, full_matrices):
+    if a.dtype == np.float16:  # TF runs half QR (numpy's linalg does not): in float32, rounded
+        return tuple(m.astype(np.float16) for m in _qr_kernel(a.astype(np.float32), full_matrices))
     return np.linalg.qr(a, mode='complete' if full_matrices else 'reduced')
 
 

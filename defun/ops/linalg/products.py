@@ -319,6 +319,8 @@ def _square_batch(x, op):
 
 
 def _inv_kernel(a, adjoint):
+    if a.dtype == np.float16:  # TF runs half inverses (numpy's linalg does not): in float32, rounded
+        return _inv_kernel(a.astype(np.float32), adjoint).astype(np.float16)
     return np.linalg.inv(_adjoint_array(a) if adjoint else a)
 
 

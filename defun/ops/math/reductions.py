@@ -388,6 +388,9 @@ CUMPROD = define_op('Cumprod', _cumulative_kernel(np.multiply, 1), _cumulative_i
 
 def _cumulative(opdef, x, axis, exclusive, reverse, name, op):
     x = to_tensor(x, op=op)
+    # TF's axis is an int32/int64 input of Cumsum/Cumprod (int32 by default): converted and
+    # type-checked as inputs are, its rank and range left to the kernel.
+    validation.int_input(axis, op, 'axis', 'Tidx', default='int32')
     axis_shape = list(axis.shape.as_list() or []) if isinstance(axis, Tensor) else \
         list(np.shape(axis))
     # TF's Cumsum/Cumprod check their axis in the kernel only: InvalidArgumentError in both modes.

@@ -8,7 +8,6 @@ unsorted_segment max/min, as in TF.
 """
 import numpy as np
 
-from defun.core import error_helpers
 from defun.core.dispatch import apply_op
 from defun.ops.support import validation
 from defun.ops.math.arithmetic import divide_no_nan
@@ -119,8 +118,6 @@ SEGMENT_MIN = define_op('UnsortedSegmentMin', _segment_kernel('min'), _segment_i
 def _segment_args(data, segment_ids, num_segments, op):
     x = to_tensor(data, name='data', op=op)
     ids = to_tensor(segment_ids, name='segment_ids', op=op)
-    if not ids.dtype.is_integer:
-        raise TypeError(f'{op}: segment_ids must be integers, got {error_helpers.describe(ids)}')
     if num_segments is None:   # the sorted segment_* forms: as many segments as the largest id
         num_segments = reduce_max(ids) + 1 if ids.shape.rank != 0 else ids + 1
     n = to_tensor(num_segments, name='num_segments', op=op)

@@ -9,7 +9,7 @@ too, so their gradients come from the ops they use.
 """
 import numpy as np
 
-from defun.core import dtypes, error_helpers, errors
+from defun.core import context, dtypes, error_helpers, errors
 from defun.core.dispatch import apply_op
 from defun.ops.support import helpers as op_helpers
 from defun.ops.math import exports as math_ops
@@ -198,9 +198,12 @@ def _softmax_axis(x, axis, op):
         axis = -1
     elif isinstance(axis, float):  # TF's shape function refuses it
         raise validation.invalid_argument(f'{op}: `axis` must be an int, got {axis!r}')
-    elif not isinstance(axis, (int, np.integer)) or isinstance(axis, bool):
-        raise TypeError(f'{op}: `axis` must be an int, got {error_helpers.describe(axis)}')
-    axis = int(axis)
+    else:
+        if getattr(getattr(axis, 'shape', None), 'rank', 0) and context.executing_eagerly():
+            # TF's wrapper builds range(axis) with it: Range's kernel refuses a non-scalar limit
+            raise errors.InvalidArgumentError(f'{op}: limit must be a scalar, not shape '
+                                              f'{axis.shape.as_list()} (`axis`)')
+        axis = validation.compared_int(axis, op, 'axis')
     r = x.shape.rank
     if r is not None:
         if r == 0:

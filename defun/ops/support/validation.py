@@ -106,6 +106,66 @@ def python_int(value, op, name, attr=False):
                     f'({type(value).__name__})')
 
 
+def compared_int(value, op, name, index=False):
+    """An int argument that TF's wrapper compares with Python ints before it becomes an int
+    attribute (stack's, unstack's and softmax's axis): a tensor while a graph is built cannot be
+    compared (OperatorNotAllowedInGraphError); an eager tensor or numpy scalar of one element is
+    taken by its value, as the comparison and attribute conversion take it, unless `index` (the
+    wrapper indexes a list with it, which a numpy float cannot); anything else is a TypeError."""
+    if isinstance(value, (bool, np.bool_)) or is_int(value):
+        return int(value)
+    if isinstance(value, np.floating) and not index:
+        return int(value)
+    if hasattr(value, 'dtype') and hasattr(value, 'shape') and \
+            not isinstance(value, (np.ndarray, np.generic)):
+        if context.current_graph() is not None:
+            raise errors.OperatorNotAllowedInGraphError(
+                f'Using a symbolic `tf.Tensor` as a Python `bool` is not allowed: {op} compares '
+                f'`{name}` ({error_helpers.describe(value)}) with the rank in Python')
+        array = np.asarray(getattr(value, 'array', None))
+        # an index must be one integer scalar; an attribute takes any one number
+        if (array.ndim == 0 and array.dtype.kind in 'iu') if index else \
+                (array.size == 1 and array.dtype.kind in 'iuf'):
+            return int(array.ravel()[0])
+    raise TypeError(f'{op}: `{name}` must be an int, got {error_helpers.describe(value)} '
+                    f'({type(value).__name__})')
+
+
+def int_input(value, op, name, attr, allowed='int32, int64', default=None):
+    """Checks an int argument TF passes as an op input typed by the attribute `attr` (cumsum's
+    axis 'Tidx', top_k's k 'Tk', roll's axis 'Taxis'): it is converted as any input is (a value
+    that converts to nothing raises the conversion's error: ValueError eagerly, TypeError in a
+    graph), then its type is the op's to refuse. Its rank and value are left to the op. When the
+    OpDef gives `attr` a `default` type (Cumsum's and TopKV2's int32), a Python value is
+    converted to that type first: bools, integral floats and empty lists pass, a fractional
+    float is the conversion's TypeError."""
+    tensor = hasattr(value, 'dtype') and hasattr(value, 'shape') and \
+        not isinstance(value, (np.ndarray, np.generic))
+    if default is not None and not tensor:
+        if isinstance(value, float) and not value.is_integer():
+            raise TypeError(f'{op}: Cannot convert {value!r} to EagerTensor of dtype {default} '
+                            f'(`{name}`)')
+        if isinstance(value, (bool, np.bool_, float, np.floating)) or (
+                isinstance(value, (list, tuple)) and not value):
+            return
+    if tensor:
+        dtype = value.dtype
+    else:
+        try:
+            dtype = value_conversion.to_array(value, None).dtype
+        except (TypeError, ValueError) as exc:
+            raise type(exc)(f'{op}: `{name}` could not be converted to a tensor: {exc}') from None
+        if dtype.kind == 'f':
+            dtype = np.dtype(np.float32)  # Python floats convert to float32
+    kind = getattr(dtype, 'kind', None)
+    if getattr(dtype, 'is_integer', False) or kind in ('i', 'u'):
+        return
+    text = 'string' if kind in ('O', 'U', 'S') or getattr(dtype, 'name', '') == 'string' else \
+        error_helpers.kernel_type_name(getattr(dtype, 'name', dtype))
+    raise dtype_mismatch(f"{op}: Value for attr '{attr}' of {text} is not in the list of allowed "
+                         f"values: {allowed}")
+
+
 def _axis_values(value, op, name):
     """The ints an axis argument holds (an int, a list/tuple of ints, or an int tensor's value)."""
     if hasattr(value, 'dtype') and hasattr(value, 'shape') and \
