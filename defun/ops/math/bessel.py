@@ -15,13 +15,12 @@ import math
 
 import numpy as np
 
-from defun.core.dispatch import apply_op
 from defun.core.registry import define_op
 from defun.ops.math.logic import equal, where
 from defun.ops.math.elementary import sign
 from defun.ops.support import eigen_float32
 from defun.ops.support.eigen_float32 import BESSEL_I_LIMIT, BESSEL_K_LIMIT
-from defun.ops.support.helpers import same_as_first, to_tensor
+from defun.ops.support.helpers import same_as_first, unary_function
 
 __all__ = ['bessel_i0', 'bessel_i0e', 'bessel_i1', 'bessel_i1e', 'bessel_k0', 'bessel_k0e',
            'bessel_k1', 'bessel_k1e', 'bessel_j0', 'bessel_j1', 'bessel_y0', 'bessel_y1']
@@ -216,23 +215,15 @@ Y0 = _op('BesselY0', _jy(2), lambda op, g: -g * bessel_y1(_x(op)))
 Y1 = _op('BesselY1', _jy(3), lambda op, g: g * (bessel_y0(_x(op)) - _y(op) / _x(op)))
 
 
-def _public(opdef, name, what):
-    def fn(x, name=None):
-        return apply_op(opdef, (to_tensor(x, op=fn.__name__),), None, name)
-    fn.__name__ = fn.__qualname__ = name
-    fn.__doc__ = what
-    return fn
-
-
-bessel_i0 = _public(I0, 'bessel_i0', 'The modified Bessel function of the first kind, order 0.')
-bessel_i0e = _public(I0E, 'bessel_i0e', 'e^-|x| I0(x): I0 scaled so that it does not overflow.')
-bessel_i1 = _public(I1, 'bessel_i1', 'The modified Bessel function of the first kind, order 1.')
-bessel_i1e = _public(I1E, 'bessel_i1e', 'e^-|x| I1(x).')
-bessel_k0 = _public(K0, 'bessel_k0', 'The modified Bessel function of the second kind, order 0.')
-bessel_k0e = _public(K0E, 'bessel_k0e', 'e^x K0(x).')
-bessel_k1 = _public(K1, 'bessel_k1', 'The modified Bessel function of the second kind, order 1.')
-bessel_k1e = _public(K1E, 'bessel_k1e', 'e^x K1(x).')
-bessel_j0 = _public(J0, 'bessel_j0', 'The Bessel function of the first kind, order 0.')
-bessel_j1 = _public(J1, 'bessel_j1', 'The Bessel function of the first kind, order 1.')
-bessel_y0 = _public(Y0, 'bessel_y0', 'The Bessel function of the second kind, order 0.')
-bessel_y1 = _public(Y1, 'bessel_y1', 'The Bessel function of the second kind, order 1.')
+bessel_i0 = unary_function(I0, 'bessel_i0', 'The modified Bessel function of the first kind, order 0.')
+bessel_i0e = unary_function(I0E, 'bessel_i0e', 'e^-|x| I0(x): I0 scaled so that it does not overflow.')
+bessel_i1 = unary_function(I1, 'bessel_i1', 'The modified Bessel function of the first kind, order 1.')
+bessel_i1e = unary_function(I1E, 'bessel_i1e', 'e^-|x| I1(x).')
+bessel_k0 = unary_function(K0, 'bessel_k0', 'The modified Bessel function of the second kind, order 0.')
+bessel_k0e = unary_function(K0E, 'bessel_k0e', 'e^x K0(x).')
+bessel_k1 = unary_function(K1, 'bessel_k1', 'The modified Bessel function of the second kind, order 1.')
+bessel_k1e = unary_function(K1E, 'bessel_k1e', 'e^x K1(x).')
+bessel_j0 = unary_function(J0, 'bessel_j0', 'The Bessel function of the first kind, order 0.')
+bessel_j1 = unary_function(J1, 'bessel_j1', 'The Bessel function of the first kind, order 1.')
+bessel_y0 = unary_function(Y0, 'bessel_y0', 'The Bessel function of the second kind, order 0.')
+bessel_y1 = unary_function(Y1, 'bessel_y1', 'The Bessel function of the second kind, order 1.')

@@ -14,11 +14,10 @@ import math
 
 import numpy as np
 
-from defun.core.dispatch import apply_op
 from defun.core.registry import define_op
 from defun.ops.math.elementary import cos, exp, log, sin
 from defun.ops.math.logic import equal, where
-from defun.ops.support.helpers import same_as_first, to_tensor
+from defun.ops.support.helpers import same_as_first, unary_function
 
 __all__ = ['dawsn', 'expint', 'fresnel_cos', 'fresnel_sin', 'spence']
 
@@ -158,16 +157,8 @@ SPENCE = _op('Spence', _spence, lambda op, g: g * where(
     equal(op.inputs[0], 1), -1 + 0 * op.inputs[0], log(op.inputs[0]) / (1 - op.inputs[0])))
 
 
-def _public(opdef, name, what):
-    def fn(x, name=None):
-        return apply_op(opdef, (to_tensor(x, op=fn.__name__),), None, name)
-    fn.__name__ = fn.__qualname__ = name
-    fn.__doc__ = what
-    return fn
-
-
-dawsn = _public(DAWSN, 'dawsn', "Dawson's integral, e^-x² ∫₀ˣ e^t² dt.")
-expint = _public(EXPINT, 'expint', 'The exponential integral Ei(x), for x > 0.')
-fresnel_cos = _public(FRESNEL_COS, 'fresnel_cos', 'The Fresnel cosine integral C(x).')
-fresnel_sin = _public(FRESNEL_SIN, 'fresnel_sin', 'The Fresnel sine integral S(x).')
-spence = _public(SPENCE, 'spence', "Spence's function, ∫₁ˣ ln t / (1 - t) dt, for x >= 0.")
+dawsn = unary_function(DAWSN, 'dawsn', "Dawson's integral, e^-x² ∫₀ˣ e^t² dt.")
+expint = unary_function(EXPINT, 'expint', 'The exponential integral Ei(x), for x > 0.')
+fresnel_cos = unary_function(FRESNEL_COS, 'fresnel_cos', 'The Fresnel cosine integral C(x).')
+fresnel_sin = unary_function(FRESNEL_SIN, 'fresnel_sin', 'The Fresnel sine integral S(x).')
+spence = unary_function(SPENCE, 'spence', "Spence's function, ∫₁ˣ ln t / (1 - t) dt, for x >= 0.")

@@ -6,11 +6,12 @@ Shapes in inference are tuples of ints and None (`dims(t)`), or None for an unkn
 import numpy as np
 
 from defun.core import context, dtypes, error_helpers, errors
+from defun.core.dispatch import apply_op
 from defun.core.tensor import EagerTensor, Tensor, constant_from_array, convert_to_tensor, is_tensor
 from defun.ops.support import validation
 
 __all__ = ['to_tensor', 'int_input', 'binary_args', 'same_dtype_args', 'dims', 'broadcast_dims',
-           'reduce_dims', 'normalize_axis', 'out', 'same_as_first', 'float_only']
+           'reduce_dims', 'normalize_axis', 'out', 'same_as_first', 'float_only', 'unary_function']
 
 
 def to_tensor(value, dtype=None, name='x', op='op', hint=None):
@@ -264,3 +265,13 @@ def operator_method(fn, reflected=False, hint_only=False):
             raise refused from None
     method.__name__ = fn.__name__
     return method
+
+
+def unary_function(opdef, name, what):
+    """The public function `name(x, name=None)` that applies the one-input op `opdef`, with the
+    docstring `what` (the special functions are many such one-liners)."""
+    def fn(x, name=None):
+        return apply_op(opdef, (to_tensor(x, op=fn.__name__),), None, name)
+    fn.__name__ = fn.__qualname__ = name
+    fn.__doc__ = what
+    return fn
