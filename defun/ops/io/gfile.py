@@ -3,6 +3,7 @@ file-system functions (exists, glob, isdir, listdir, makedirs, mkdir, remove, re
 stat, walk, copy, join), failing with TF's error classes (NotFoundError, AlreadyExistsError,
 FailedPreconditionError) rather than OSError."""
 import collections
+import contextlib
 import glob as _glob
 import os
 import shutil
@@ -30,6 +31,15 @@ def _os_error(exc, path):
     return errors.PermissionDeniedError(f'{path}; {exc.strerror}')
 
 
+@contextlib.contextmanager
+def _tf_errors(path):
+    """Turns an OSError inside the block into TF's error class for `path`."""
+    try:
+        yield
+    except OSError as exc:
+        raise _os_error(exc, path) from None
+
+
 class GFile:
     """A file opened with `mode` ('r', 'rb', 'w', 'wb', 'a', 'ab'); text modes read and write
     str, binary modes bytes. Opened lazily, as TF's, so a missing file fails on first read."""
@@ -42,11 +52,9 @@ class GFile:
 
     def _handle(self):
         if self._file is None:
-            try:
+            with _tf_errors(self.name):
                 text = {} if 'b' in self.mode else {'encoding': 'utf-8', 'newline': ''}
                 self._file = open(self.name, self.mode, **text)
-            except OSError as exc:
-                raise _os_error(exc, self.name) from None
         return self._file
 
     def read(self, n=-1):
@@ -123,26 +131,20 @@ def listdir(path):
 
 def makedirs(path):
     """Creates directory `path` and its missing parents."""
-    try:
+    with _tf_errors(_path(path)):
         os.makedirs(_path(path), exist_ok=True)
-    except OSError as exc:
-        raise _os_error(exc, _path(path)) from None
 
 
 def mkdir(path):
     """Creates directory `path` (its parent must exist)."""
-    try:
+    with _tf_errors(_path(path)):
         os.mkdir(_path(path))
-    except OSError as exc:
-        raise _os_error(exc, _path(path)) from None
 
 
 def remove(path):
     """Deletes the file `path`."""
-    try:
+    with _tf_errors(_path(path)):
         os.remove(_path(path))
-    except OSError as exc:
-        raise _os_error(exc, _path(path)) from None
 
 
 def rename(src, dst, overwrite=False):
@@ -150,10 +152,8 @@ def rename(src, dst, overwrite=False):
     src, dst = _path(src), _path(dst)
     if not overwrite and os.path.exists(dst):
         raise errors.AlreadyExistsError(f'{dst}; File exists')
-    try:
+    with _tf_errors(src):
         os.replace(src, dst)
-    except OSError as exc:
-        raise _os_error(exc, src) from None
 
 
 def copy(src, dst, overwrite=False):
@@ -161,26 +161,20 @@ def copy(src, dst, overwrite=False):
     src, dst = _path(src), _path(dst)
     if not overwrite and os.path.exists(dst):
         raise errors.AlreadyExistsError(f'{dst}; File exists')
-    try:
+    with _tf_errors(src):
         shutil.copyfile(src, dst)
-    except OSError as exc:
-        raise _os_error(exc, src) from None
 
 
 def rmtree(path):
     """Deletes directory `path` and everything under it."""
-    try:
+    with _tf_errors(_path(path)):
         shutil.rmtree(_path(path))
-    except OSError as exc:
-        raise _os_error(exc, _path(path)) from None
 
 
 def stat(path):
     """FileStatistics(length, mtime_nsec, is_directory) of `path`."""
-    try:
+    with _tf_errors(_path(path)):
         info = os.stat(_path(path))
-    except OSError as exc:
-        raise _os_error(exc, _path(path)) from None
     return FileStatistics(info.st_size, info.st_mtime_ns, os.path.isdir(_path(path)))
 
 
