@@ -36,9 +36,9 @@ def indent(lines, prefix='    '):
             for line in lines]
 
 
-# Ops TF's debug stripper removes (Assert, Print) or turns into an identity (CheckNumerics).
-_DEBUG_REMOVED = frozenset({'Assert', 'Print', 'PrintV2'})
-_DEBUG_IDENTITY = frozenset({'CheckNumerics', 'CheckNumericsV2'})
+# Ops TF's debug stripper removes (Assert, Print) or turns into an identity (CheckNumerics):
+# either way an output, if any, is the input it passes through.
+_DEBUG_OPS = frozenset({'Assert', 'Print', 'PrintV2', 'CheckNumerics', 'CheckNumericsV2'})
 
 
 class Optimizations:
@@ -228,7 +228,7 @@ class _Builder:
         if self.opts.remove_identity and opdef.is_identity and not op.control_inputs:
             self.alias(op.outputs[0], op.inputs[0])
             return
-        if self.opts.strip_debug and op.type in _DEBUG_REMOVED | _DEBUG_IDENTITY:
+        if self.opts.strip_debug and op.type in _DEBUG_OPS:
             if op.outputs:
                 self.alias(op.outputs[0], op.inputs[0])
             return
