@@ -367,3 +367,44 @@ def test_index_out_of_range_in_native_loop_is_tfs_error():
     assert 'While(' in _native_ops(_report(f, xs, tf.constant(5)))
     with pytest.raises(tf.errors.InvalidArgumentError, match='StridedSlice: index out of range'):
         f(xs, tf.constant(7))
+
+
+@pytest.mark.parametrize('k', [2, 8, 9, 13, 64])
+def test_matrix_column_product_sums_in_order(k, every_op_native):
+    """A matrix times a column sums each row's products in k's order, eight columns a pass."""
+    rng = np.random.default_rng(k)
+    a = rng.standard_normal((5, k)).astype(np.float32)
+    y = rng.standard_normal((k, 1)).astype(np.float32)
+    f = tf.function(lambda a, y: tf.matmul(a, y) * 2.0 + 1.0 - y[0, 0], jit_compile=True)
+    got = f(tf.constant(a), tf.constant(y))
+    assert 'MatMul(' in _native_ops(_report(f, tf.constant(a), tf.constant(y)))
+    acc = a[:, 0] * y[0, 0]
+    for p in range(1, k):
+        acc = acc + a[:, p] * y[p, 0]
+    expected = acc[:, None] * np.float32(2.0) + np.float32(1.0) - y[0, 0]
+    assert got.numpy().tobytes() == expected.astype(np.float32).tobytes()
+
+
+def test_outer_product_fuses_with_its_sum():
+    """An outer product and the sum reading it run as one loop over the matrix (no array for
+    the product), bit-equal to the numpy tier; an op reading neither waits after the loop."""
+    rng = np.random.default_rng(5)
+    x, y, acc = (tf.constant(rng.standard_normal(s).astype(np.float32))
+                 for s in ((6, 1), (1, 7), (6, 7)))
+    w = tf.constant(rng.standard_normal((6, 6)).astype(np.float32))
+
+    def step(x, y, acc, w):
+        total, z = acc, x
+        for _ in tf.range(3):
+            outer = tf.matmul(x, y)
+            z = tf.matmul(w, z)             # between the product and the sum, reading neither
+            total = total + outer
+            x = x * 0.5
+        return total, z
+
+    jitted = tf.function(step, jit_compile=True)
+    got, expected = jitted(x, y, acc, w), tf.function(step)(x, y, acc, w)
+    assert got[0].numpy().tobytes() == expected[0].numpy().tobytes()
+    np.testing.assert_allclose(got[1].numpy(), expected[1].numpy(), rtol=1e-5, atol=1e-6)
+    source = jitted.experimental_get_compiler_ir(x, y, acc, w)('source')
+    assert 'MatMul_e = ' in source and 'for c in range(7):' in source

@@ -295,14 +295,15 @@ class Lowerer:
     def lower_ops(self, ops, names, results):
         """The lines of `ops` (in order; runs of elementwise ops fused into loops, fusion.py);
         `results`: ids of the tensors read after them."""
+        runs = fusion.groups(ops)
         readers = {}
-        for k, op in enumerate(ops):
+        for k, op in enumerate(op for group in runs for op in group):
             for t in op.inputs:
                 readers.setdefault(id(t), []).append(k)
         self._used_stack.append(set(results) | set(readers))
         try:
             lines, position = [], 0
-            for group in fusion.groups(ops):
+            for group in runs:
                 end = position + len(group)
                 if any(not op.opdef.is_identity for op in group) and fusion.fusable(group[0]):
                     for op in group:
