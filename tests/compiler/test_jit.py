@@ -408,3 +408,35 @@ def test_outer_product_fuses_with_its_sum():
     np.testing.assert_allclose(got[1].numpy(), expected[1].numpy(), rtol=1e-5, atol=1e-6)
     source = jitted.experimental_get_compiler_ir(x, y, acc, w)('source')
     assert 'MatMul_e = ' in source and 'for c in range(7):' in source
+
+
+def test_sum_to_shape_runs_natively(every_op_native):
+    """SumToShape (a broadcast gradient's reduction, no spec of its own): leading axes summed
+    natively, to float rounding of the kernel's BLAS sum."""
+    from defun.ops.framework.base_ops import sum_to
+    rng = np.random.default_rng(2)
+    g = tf.constant(rng.standard_normal((3, 5, 4)).astype(np.float32))
+    for target in (np.zeros((4,), np.float32), np.zeros((1, 1, 4), np.float32),
+                   np.zeros((5, 4), np.float32)):
+        x = tf.constant(target)
+        f = tf.function(lambda g, x: sum_to(g * 2.0, x) + 1.0, jit_compile=True)
+        got, expected = f(g, x), tf.function(f.python_function)(g, x)
+        assert 'SumToShape(' in _native_ops(_report(f, g, x))
+        np.testing.assert_allclose(got.numpy(), expected.numpy(), rtol=1e-6, atol=1e-6)
+
+
+def test_out_of_range_labels_and_rows_raise_tfs_error(every_op_native):
+    logits = tf.constant(np.zeros((2, 3), np.float32))
+    xent = tf.function(lambda y, x: tf.nn.sparse_softmax_cross_entropy_with_logits(y, x * 2.0),
+                       jit_compile=True)
+    assert xent(tf.constant([0, 2]), logits).shape == (2,)
+    assert 'SparseSoftmaxCrossEntropyWithLogits(' in _native_ops(
+        _report(xent, tf.constant([0, 2]), logits))
+    with pytest.raises(tf.errors.InvalidArgumentError, match='label value'):
+        xent(tf.constant([0, 3]), logits)
+    rows = tf.function(lambda p, i: tf.gather(p * 2.0, i), jit_compile=True)
+    params = tf.constant(np.ones((4, 2), np.float32))
+    assert rows(params, tf.constant([3, 0, 3])).shape == (3, 2)
+    assert 'GatherV2(' in _native_ops(_report(rows, params, tf.constant([3, 0, 3])))
+    with pytest.raises(tf.errors.InvalidArgumentError, match='GatherV2: index out of range'):
+        rows(params, tf.constant([4, 0, 1]))

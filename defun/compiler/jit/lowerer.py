@@ -245,14 +245,16 @@ class Lowerer:
         if opdef.is_identity and not op.control_inputs:
             names[id(op.outputs[0])] = names[id(op.inputs[0])]
             return []
-        ins = [names[id(t)] for t in op.inputs]
+        ignored = _ignored_inputs(op)
+        ins = [None if k in ignored else names[id(t)] for k, t in enumerate(op.inputs)]
         if any(isinstance(n, HostValue) for n in ins) and not _runs_subgraphs(op):
             if not (opdef.reads_only and all(isinstance(n, HostValue) for n in ins)):
                 raise NotLowerable(f'{op.type} {op.name!r}: uses a resource natively')
             names[id(op.outputs[0])] = self.host_read(op, ins)
             return []
         lowering = self.checked_lowering(op)
-        if any(not isinstance(n, str) for n in ins) and not _runs_subgraphs(op) and \
+        if any(not isinstance(n, str) for k, n in enumerate(ins) if k not in ignored) and \
+                not _runs_subgraphs(op) and \
                 not getattr(lowering, 'takes_repeated', False):
             raise NotLowerable(f'{op.type} {op.name!r}: reads a value the native code does not keep')
         if isinstance(lowering, str):
@@ -371,6 +373,19 @@ def _alternating(outputs, carried):
     return seen - twice
 
 
+def _ignored_inputs(op):
+    """Positions of the inputs `op`'s lowering never reads: those its lowering's `shape_inputs`
+    names (a Reshape's target shape, known when built), so the ops computing them (shape
+    plumbing in a gradient loop's body: Shape, StridedSlice, ConcatV2) need no lowering."""
+    lowering = op.opdef.lowering
+    if isinstance(lowering, tuple):
+        lowering = lowering[0]
+    positions = getattr(lowering, 'shape_inputs', ())
+    if positions and op.outputs and op.outputs[0].shape.is_fully_defined():
+        return positions
+    return ()
+
+
 def _needed(graph, outputs):
     """The ops of `graph` the outputs depend on."""
     needed, stack = set(), [t.op for t in outputs]
@@ -379,7 +394,8 @@ def _needed(graph, outputs):
         if op in needed:
             continue
         needed.add(op)
-        stack.extend(t.op for t in op.inputs)
+        ignored = _ignored_inputs(op)
+        stack.extend(t.op for k, t in enumerate(op.inputs) if k not in ignored)
         stack.extend(op.control_inputs)
     return needed
 

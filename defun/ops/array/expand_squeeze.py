@@ -6,7 +6,7 @@ import numpy as np
 
 from defun.core import error_helpers
 from defun.core.dispatch import apply_op
-from defun.ops.support import helpers as op_helpers, validation
+from defun.ops.support import helpers as op_helpers, lowerings, validation
 from defun.ops.framework.base_ops import reshape, shape
 from defun.ops.support.helpers import dims, to_tensor
 from defun.core.registry import define_op
@@ -24,7 +24,8 @@ def _expand_dims_infer(x, axis):
 
 
 EXPAND_DIMS = define_op('ExpandDims', lambda x, axis: np.expand_dims(x, axis), _expand_dims_infer,
-                        lambda op, g: reshape(g, shape(op.inputs[0])))
+                        lambda op, g: reshape(g, shape(op.inputs[0])),
+                        lowering=lowerings.reshape)   # a view of the static output shape
 
 
 def expand_dims(input, axis, name=None):

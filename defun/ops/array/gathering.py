@@ -98,15 +98,30 @@ def _gather_expression(op, names):
 
 
 def _gather_lowering(op, ins, ctx):
-    """One row, `params[i]`, for a scalar index on axis 0, its range checked (TF's rule)."""
+    """Rows of a static-shaped matrix on axis 0: one row, `params[i]`, for a scalar index, or a
+    batch of them (an embedding lookup) for a vector of indices, each index's range checked
+    (TF's rule)."""
     params, indices = op.inputs
-    if op.attrs['axis'] != 0 or op.attrs['batch_dims'] != 0 or indices.shape.rank != 0 or \
-            params.shape.rank in (None, 0):
-        raise ctx.NotLowerable(f'{op.type} {op.name!r}: only one row by a scalar index')
+    if op.attrs['axis'] != 0 or op.attrs['batch_dims'] != 0 or indices.shape.rank not in (0, 1) \
+            or params.shape.rank in (None, 0):
+        raise ctx.NotLowerable(f'{op.type} {op.name!r}: only rows by a scalar or a vector of indices')
     out = ctx.fresh(op.name)
-    return [f'if {ins[1]} < 0 or {ins[1]} >= {ins[0]}.shape[0]:',
-            "    raise IndexError('GatherV2: index out of range')",
-            f'{out} = {ins[0]}[{ins[1]}]'], [out]
+    check = "raise IndexError('GatherV2: index out of range')"
+    if indices.shape.rank == 0:
+        return [f'if {ins[1]} < 0 or {ins[1]} >= {ins[0]}.shape[0]:', f'    {check}',
+                f'{out} = {ins[0]}[{ins[1]}]'], [out]
+    dims = op.outputs[0].shape
+    if not dims.is_fully_defined():
+        raise ctx.NotLowerable(f'{op.type} {op.name!r}: a batch of rows of unknown shape')
+    dims = dims.as_tuple()
+    rows, r, i = ctx.fresh(f'{op.name}_rows'), ctx.fresh('r'), ctx.fresh('i')
+    name, lines = ctx.allocate(op.outputs[0], rows, dims)
+    return lines + [f'for {r} in range({dims[0]}):',
+                    f'    {i} = {ins[1]}[{r}]',
+                    f'    if {i} < 0 or {i} >= {ins[0]}.shape[0]:',
+                    f'        {check}',
+                    f'    {name}[{r}] = {ins[0]}[{i}]',
+                    f'{out} = {name}'], [out]
 
 
 GATHER = define_op('GatherV2', _gather_kernel, _gather_infer, _gather_grad,

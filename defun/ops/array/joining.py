@@ -365,8 +365,13 @@ def _size_fold(op):
             if x.shape.is_fully_defined() else None)
 
 
+def _size_lowering(op, ins, ctx):
+    return f'{ins[0]}.size'   # the Lowerer pins it to out_type
+
+
+_size_lowering.plumbing = True   # not counted towards a cluster's size
 SIZE = define_op('Size', lambda x, out_type: np.asarray(np.size(x), dtype=out_type.np_dtype),
-                 lambda x, out_type: (out_type, ()), None, fold=_size_fold)
+                 lambda x, out_type: (out_type, ()), None, fold=_size_fold, lowering=_size_lowering)
 
 
 def size(input, out_type=dtypes.int32, name=None):

@@ -276,7 +276,8 @@ _BLAS_SUM = (np.dtype(np.float32), np.dtype(np.float64))
 SUM_TO_SHAPE = define_op(
     'SumToShape', _sum_to_kernel, lambda g, x: (g.dtype, dims(x)),
     lambda op, dy: (broadcast_to(dy, shape(op.inputs[0])), None),
-    doc='Sums input 0 over its broadcast axes down to the shape of input 1 (gradient helper).')
+    doc='Sums input 0 over its broadcast axes down to the shape of input 1 (gradient helper).',
+    lowering=lowerings.sum_to_shape)
 
 
 def sum_to(grad, x):

@@ -256,8 +256,16 @@ def _add_n_infer(*xs):
     return xs[0].dtype, shape
 
 
+def _add_n_lowering(op, ins, ctx):
+    # Added left to right, as the kernel: the same float rounding.
+    if op.outputs[0].dtype.np_dtype.kind not in 'iuf':
+        raise ctx.NotLowerable(f'{op.type} {op.name!r}: not lowered for {op.outputs[0].dtype.name}')
+    return '(' + ' + '.join(ins) + ')'
+
+
+_add_n_lowering.elementwise = True   # the same text on elements (a fused loop) as on arrays
 ADD_N = define_op('AddN', _add_n_kernel, _add_n_infer,
-                  lambda op, g: [g] * len(op.inputs))
+                  lambda op, g: [g] * len(op.inputs), lowering=_add_n_lowering)
 
 
 def add_n(inputs, name=None):

@@ -136,7 +136,8 @@ def _mean_grad(op, g):
     return grad / count
 
 
-MEAN = _define_reduction('Mean', _mean_kernel, _mean_grad, 'reduce_mean', 'numbertype')
+MEAN = _define_reduction('Mean', _mean_kernel, _mean_grad, 'reduce_mean', 'numbertype',
+                         lowering=lowerings.reduce_mean)
 
 
 def reduce_mean(input_tensor, axis=None, keepdims=False, name=None):

@@ -91,8 +91,35 @@ def _signature(types, index_types):
             'attrs': (f'T: {types}', f'Tindices: {index_types}', 'Tnumsegments: {int32, int64}')}
 
 
+def _segment_sum_lowering(op, ins, ctx):
+    """Rows of data added into their segment's row one after another, in the kernel's order
+    (np.add.at's), for a vector of ids and a static output shape; negative ids dropped."""
+    data, ids = op.inputs[:2]
+    out = op.outputs[0]
+    if ids.shape.rank != 1 or not (data.shape.is_fully_defined() and out.shape.is_fully_defined()):
+        raise ctx.NotLowerable(f'{op.type} {op.name!r}: only a vector of ids and static shapes')
+    dims, rows = out.shape.as_tuple(), data.shape.as_tuple()[0]
+    cols = int(np.prod(dims[1:]))
+    acc, lines = ctx.allocate(out, f'{op.name}_acc', (dims[0] * cols,))
+    x, r, c, s, name = (ctx.fresh(h) for h in ('x', 'r', 'c', 's', op.name))
+    return lines + [
+        f'{acc}[:] = 0',
+        f'{x} = np.ascontiguousarray({ins[0]}).reshape({rows * cols})',
+        f'for {r} in range({rows}):',
+        f'    {s} = {ins[1]}[{r}]',
+        f'    if {s} >= {dims[0]}:',
+        f"        raise IndexError('{op.type}: a segment id is out of range')",
+        f'    if {s} >= 0:',
+        f'        for {c} in range({cols}):',
+        f'            {acc}[{s} * {cols} + {c}] += {x}[{r} * {cols} + {c}]',
+        f'{name} = {acc}.reshape({dims!r})'], [name]
+
+
+_segment_sum_lowering.fresh = True
+_segment_sum_lowering.shape_inputs = (2,)   # num_segments: the output's static shape holds it
 SEGMENT_SUM = define_op('UnsortedSegmentSum', _segment_kernel('sum'), _segment_infer,
-                        _segment_sum_grad, **_signature('numbertype', '{int16, int32, int64}'))
+                        _segment_sum_grad, **_signature('numbertype', '{int16, int32, int64}'),
+                        lowering=_segment_sum_lowering)
 def _segment_prod_grad(op, g):
     """TF's rule: the product of the other rows of the segment, counting zeros so that no
     division by zero happens (a segment with one zero sends its gradient to that row only)."""

@@ -19,6 +19,7 @@ from defun.ops.framework.python_ops import stop_gradient
 from defun.ops.array.gathering import gather
 from defun.ops.array.transform import expand_dims, squeeze
 from defun.ops.support.dtype_checks import half_in_float32
+from defun.ops.nn.native_losses import sparse_xent_lowering
 from defun.core.registry import define_op
 from defun.ops.support import validation
 from defun.ops.support.docs import documented
@@ -46,10 +47,13 @@ def _relu_kernel(x):
 
 
 RELU = define_op('Relu', _relu_kernel, same_as_first,
-                 lambda op, g: relu_grad(g, op.outputs[0]))
+                 lambda op, g: relu_grad(g, op.outputs[0]),
+                 lowering=('np.maximum({0}, {dtype}(0))', 'iuf'))
+# (y > 0) * g, as the kernel's g * (y > 0): g or a zero of g's sign (NaN stays NaN).
 RELU_GRAD = define_op(
     'ReluGrad', lambda g, y: g * (y > 0), _pair_infer,
-    lambda op, grad: (relu_grad(grad, op.inputs[1]), zeros_like(op.inputs[1])))
+    lambda op, grad: (relu_grad(grad, op.inputs[1]), zeros_like(op.inputs[1])),
+    lowering=('({1} > 0) * {0}', 'iuf'))
 
 
 def relu_grad(g, y):
@@ -396,7 +400,7 @@ SPARSE_SOFTMAX_XENT = define_op(
     'SparseSoftmaxCrossEntropyWithLogits', _sparse_xent_kernel,
     lambda logits, labels: [(logits.dtype, None if dims(logits) is None else dims(logits)[:-1]),
                             (logits.dtype, dims(logits))],
-    _sparse_xent_grad, num_outputs=2, accepts_missing_grads=True)
+    _sparse_xent_grad, num_outputs=2, accepts_missing_grads=True, lowering=sparse_xent_lowering)
 
 
 def sparse_softmax_cross_entropy_with_logits(labels=None, logits=None, name=None):

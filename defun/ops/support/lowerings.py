@@ -6,7 +6,7 @@ the expression of the op's output in numba source, or raises ctx.NotLowerable wi
 import numpy as np
 
 __all__ = ['vector_math', 'select', 'cast', 'shape', 'fill_like', 'reshape', 'broadcast_to',
-           'range_', 'reduce_sum']
+           'range_', 'reduce_sum', 'reduce_mean', 'sum_to_shape']
 
 
 def vector_math(fn, float32=None):
@@ -96,6 +96,7 @@ def reshape(op, ins, ctx):
 
 
 reshape.plumbing = True
+reshape.shape_inputs = (1,)   # the target shape: the output's static shape is used
 
 
 def broadcast_to(op, ins, ctx):
@@ -113,6 +114,7 @@ def broadcast_to(op, ins, ctx):
 
 
 broadcast_to.plumbing = True
+broadcast_to.shape_inputs = (1,)
 
 
 def range_(op, ins, ctx):
@@ -180,3 +182,44 @@ def _sum_lines(op, ctx, x, size, inner, outer):
 
 
 reduce_sum.fresh = True
+
+
+def reduce_mean(op, ins, ctx):
+    """Mean of floats: the Sum above (numpy's order), divided by the count in the dtype, as
+    np.mean does; integer means (truncating division) stay in the numpy tier."""
+    x, out = op.inputs[0], op.outputs[0]
+    if out.dtype.np_dtype.kind != 'f':
+        raise ctx.NotLowerable(f'{op.type} {op.name!r}: an integer mean')
+    dims = _static_dims(x)
+    if dims is None or x.shape.rank == 0:
+        raise ctx.NotLowerable(f'{op.type} {op.name!r}: an input of unknown shape or a scalar')
+    lines, (total,) = reduce_sum(op, ins, ctx)
+    count = int(np.prod(dims)) // max(int(np.prod(out.shape.as_tuple())), 1)
+    name = ctx.fresh(op.name)
+    return lines + [f'{name} = {ctx.pin(f"{total} / {ctx.literal(count, out.dtype)}", out)}'], [name]
+
+
+reduce_mean.fresh = True
+
+
+def sum_to_shape(op, ins, ctx):
+    """SumToShape (a broadcast gradient summed back to an input's shape) when the summed axes
+    lead: rows added one after another into the first (the kernel's BLAS dot may add in another
+    order: results agree to float rounding); the same shape is the value itself."""
+    g, out = op.inputs[0], op.outputs[0]
+    shape_, target = _static_dims(g), _static_dims(out)
+    if shape_ is None or target is None:
+        raise ctx.NotLowerable(f'{op.type} {op.name!r}: shapes unknown when built')
+    if shape_ == target:
+        return ins[0]
+    lead = len(shape_) - len(target)
+    axes = list(range(lead)) + [i + lead for i, d in enumerate(target)
+                                if d == 1 and shape_[i + lead] != 1]
+    size = int(np.prod(shape_))
+    if axes != list(range(len(axes))) or not size:
+        raise ctx.NotLowerable(f'{op.type} {op.name!r}: {shape_} to {target}')
+    return _sum_lines(op, ctx, ins[0], size, None, int(np.prod(shape_[:len(axes)])))
+
+
+sum_to_shape.fresh = True
+sum_to_shape.shape_inputs = (1,)   # read for its shape only, known when built
