@@ -19,7 +19,7 @@ from defun.ops.framework.python_ops import stop_gradient
 from defun.ops.array.gathering import gather
 from defun.ops.array.transform import expand_dims, squeeze
 from defun.ops.support.dtype_checks import half_in_float32
-from defun.ops.nn.native_losses import sparse_xent_lowering
+from defun.ops.nn import native_losses
 from defun.core.registry import define_op
 from defun.ops.support import validation
 from defun.ops.support.docs import documented
@@ -193,8 +193,10 @@ def _log_softmax_grad(op, g):
 
 
 # TF computes a half softmax in float32 and rounds once (checked against TF 2.21).
-SOFTMAX = define_op('Softmax', half_in_float32(_softmax_kernel), same_as_first, _softmax_grad)
-LOG_SOFTMAX = define_op('LogSoftmax', _log_softmax_kernel, same_as_first, _log_softmax_grad)
+SOFTMAX = define_op('Softmax', half_in_float32(_softmax_kernel), same_as_first, _softmax_grad,
+                    lowering=native_losses.softmax_lowering)
+LOG_SOFTMAX = define_op('LogSoftmax', _log_softmax_kernel, same_as_first, _log_softmax_grad,
+                        lowering=native_losses.log_softmax_lowering)
 
 
 def _softmax_axis(x, axis, op):
@@ -343,7 +345,8 @@ def _xent_grad(op, grad_loss, grad_backprop):
 
 # A None for the backprop output skips second-order work.
 SOFTMAX_XENT = define_op('SoftmaxCrossEntropyWithLogits', _xent_kernel, _xent_infer, _xent_grad,
-                         num_outputs=2, accepts_missing_grads=True)
+                         num_outputs=2, accepts_missing_grads=True,
+                         lowering=native_losses.xent_lowering)
 
 
 def softmax_cross_entropy_with_logits(labels, logits, axis=-1, name=None):
@@ -400,7 +403,8 @@ SPARSE_SOFTMAX_XENT = define_op(
     'SparseSoftmaxCrossEntropyWithLogits', _sparse_xent_kernel,
     lambda logits, labels: [(logits.dtype, None if dims(logits) is None else dims(logits)[:-1]),
                             (logits.dtype, dims(logits))],
-    _sparse_xent_grad, num_outputs=2, accepts_missing_grads=True, lowering=sparse_xent_lowering)
+    _sparse_xent_grad, num_outputs=2, accepts_missing_grads=True,
+    lowering=native_losses.sparse_xent_lowering)
 
 
 def sparse_softmax_cross_entropy_with_logits(labels=None, logits=None, name=None):
