@@ -257,7 +257,7 @@ def _add_n_infer(*xs):
 
 
 ADD_N = define_op('AddN', _add_n_kernel, _add_n_infer,
-                  lambda op, g: [g] * len(op.inputs))
+                  lambda op, g: [g] * len(op.inputs), low_precision_steps=True)
 
 
 def add_n(inputs, name=None):
