@@ -25,6 +25,8 @@ import re
 
 import numpy as np
 
+from defun.core import dtypes
+
 __all__ = ['rewrite_with_buffers', 'REUSE_MIN_BYTES', 'BLOCK_BYTES', 'BLOCK_MIN_BYTES']
 
 # Python operators the executor writes as infix expressions, and the ufunc each applies to ndarrays.
@@ -84,8 +86,9 @@ def _step(index, op, operand_names, out_names):
         else:
             return None
     in_dtypes = tuple(t.dtype.np_dtype for t in op.inputs)
-    if not all(d.kind in 'biufc' for d in in_dtypes + (out_dtype,)):
-        return None  # strings and objects: not plain numbers
+    if not all(d.kind in 'biufc' and d not in dtypes.LOW_PRECISION
+               for d in in_dtypes + (out_dtype,)):
+        return None  # strings and objects: not plain numbers; bfloat16 runs widened
     try:
         resolved = ufunc.resolve_dtypes(in_dtypes + (None,))
     except (TypeError, ValueError):

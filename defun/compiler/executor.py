@@ -20,7 +20,7 @@ import keyword
 
 import numpy as np
 
-from defun.core import context, error_helpers, errors
+from defun.core import context, error_helpers, errors, low_precision
 from defun.compiler import folding, jit
 from defun.compiler.elementwise import rewrite_with_buffers
 from defun.compiler.forms import INFIX as _INFIX, PythonInts, infix
@@ -110,6 +110,7 @@ class _Builder:
         self.nonnegative = set()  # names known to hold values >= 0 in this scope
         self.op_inputs = {}       # op -> its input names, shared by sub-builders (error reruns)
         self.kernels = {}         # op -> the kernel an emitter asked for instead of its own
+        self.widened = set()      # ops of low-precision types, run widened (core/low_precision)
         self.native = None        # jit graphs: the partition into native clusters (compiler/jit)
 
     # -- naming
@@ -283,7 +284,14 @@ class _Builder:
             out_names = [self.fresh(f'{op.name}_{i}') for i in range(len(op.outputs))]
         self.op_inputs[op] = in_names
         emitter = op.opdef.emit
-        if op in self.int_ops:
+        kernel = op.opdef.graph_kernel
+        if emitter is None and op not in self.kernels and op not in self.int_ops:
+            # bfloat16 and the other low-precision types: the kernel runs widened, rounded back
+            kernel = low_precision.widened_kernel(op, kernel) or kernel
+        if kernel is not op.opdef.graph_kernel:
+            self.widened.add(op)
+            body = [self.call_line(op, in_names, out_names, kernel=kernel)]
+        elif op in self.int_ops:
             body = [f'{out_names[0]} = {self.int_ops[op]}']
             self.int_names = self.int_names | {out_names[0]}
         elif emitter is not None:
@@ -299,7 +307,7 @@ class _Builder:
         if op.opdef.kernel_takes_live_outputs:  # run directly, it skips what nothing reads
             attrs = dict(attrs, live_outputs=frozenset(
                 i for i, t in enumerate(op.outputs) if self.is_used(t)))
-        self.steps.append((op, op.opdef.graph_kernel, in_names, attrs, out_names))
+        self.steps.append((op, kernel, in_names, attrs, out_names))
         self.chunks.append((len(self.lines_with_ops), op, in_names, out_names))
         for t, n in zip(op.outputs, out_names):
             self.names[id(t)] = n
@@ -318,7 +326,9 @@ class _Builder:
         for t, n in zip(cluster.outputs, out_names):
             self.names[id(t)] = n
 
-    def call_line(self, op, in_names, out_names, arrays_0d=False):
+    def call_line(self, op, in_names, out_names, arrays_0d=False, kernel=None):
+        if kernel is not None:  # not the op's own kernel: a plain call of it
+            return self.assignment(op, out_names, self.kernel_call(op, in_names, kernel))
         infix = _INFIX.get(op.opdef.graph_kernel) if len(in_names) == 2 and not op.attrs else None
         if infix is not None:
             # The kernel is exactly this Python operator: write the expression, skip the call.
@@ -335,7 +345,10 @@ class _Builder:
             else:
                 text = expression
             return f'{out_names[0]} = {text}'
-        call = self.kernel_call(op, in_names)
+        return self.assignment(op, out_names, self.kernel_call(op, in_names))
+
+    @staticmethod
+    def assignment(op, out_names, call):
         if not out_names:
             return call
         if op.opdef.num_outputs == 1:
@@ -422,7 +435,7 @@ class _Builder:
         start = 0
         for end, op, ins, outs in self.chunks:
             if end - start == 1 and op.opdef.emit is None and len(ins) == 2 and not op.attrs \
-                    and op.opdef.graph_kernel in _INFIX:
+                    and op.opdef.graph_kernel in _INFIX and op not in self.widened:
                 self.lines_with_ops[start] = (self.call_line(op, ins, outs, arrays_0d=True), op)
             start = end
 

@@ -13,6 +13,7 @@ from typing import Any
 
 import numpy as np
 
+from defun.core import low_precision
 from defun.core.tensor import EagerTensor, Tensor
 from defun.core.variable_base import is_variable
 
@@ -86,7 +87,8 @@ def fold_outputs(op: Any, arrays: Sequence[np.ndarray], materialize: bool = Fals
             n <= FOLD_LIMIT or is_splat(a) for n, a in zip(sizes, arrays)):
         return None
     try:
-        result = op.opdef.kernel(*arrays, **op.attrs)
+        kernel = low_precision.widened_kernel(op, op.opdef.kernel) or op.opdef.kernel
+        result = kernel(*arrays, **op.attrs)
     except Exception:
         return None
     results = (result,) if op.opdef.num_outputs == 1 else tuple(result)

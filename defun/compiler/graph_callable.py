@@ -8,7 +8,7 @@ import itertools
 import linecache
 import weakref
 
-from defun.core import error_helpers, errors
+from defun.core import error_helpers, errors, low_precision
 
 __all__ = ['GraphCallable']
 
@@ -118,7 +118,8 @@ class GraphCallable:
         if not all(n in scope for n in names):
             return None
         try:
-            op.opdef.graph_kernel(*[scope[n] for n in names], **op.attrs)
+            kernel = low_precision.widened_kernel(op, op.opdef.graph_kernel) or op.opdef.graph_kernel
+            kernel(*[scope[n] for n in names], **op.attrs)
         except Exception as exc:  # noqa: BLE001 - any failure of the kernel is the op's error
             return self.error_for(op, exc)
         return None

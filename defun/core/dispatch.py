@@ -15,9 +15,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from defun.core import context, error_helpers, errors
+from defun.core import context, error_helpers, errors, low_precision
 from defun.core.registry import OpDef
 from defun.core.tensor import EagerTensor, Tensor
+from defun.core.unsupported import NotInDefunError
 
 __all__ = ['apply_op', 'binary_operator', 'OpRecord']
 
@@ -61,8 +62,10 @@ def apply_op(opdef: OpDef, inputs: Sequence[Tensor], attrs: dict | None = None,
     st = _state
     if not st.quiet:
         return _apply_recorded(st, opdef, inputs, attrs, name)
-    if opdef.check is not None:  # the op's TF signature (see op_schema)
-        opdef.check(inputs, attrs)
+    # The op's TF signature (see op_schema); True: an input is bfloat16 or another low-precision
+    # type, whose kernel runs widened (off the hot path).
+    if opdef.check is not None and opdef.check(inputs, attrs) is not None:
+        return _apply_low_precision(opdef, inputs, attrs)
     # The eager hot path: no graph, no tape. Arity-specific calls avoid building a list.
     try:
         if attrs:
@@ -132,13 +135,8 @@ def _apply_recorded(st, opdef, inputs, attrs, name):
             # as TF does in graphs, so it can be a control dependency.
             return op
     else:
-        if opdef.check is not None:
-            opdef.check(inputs, attrs)
-        try:
-            arrays = [t.array for t in inputs]
-            out = opdef.kernel(*arrays, **attrs) if attrs else opdef.kernel(*arrays)
-        except Exception as exc:
-            raise kernel_error(opdef, inputs, attrs, exc) from None
+        low = opdef.check is not None and opdef.check(inputs, attrs) is not None
+        out = _run_kernel(opdef, inputs, attrs, low)
         if opdef.num_outputs == 1:
             outputs = (EagerTensor(out),)
         else:
@@ -148,11 +146,35 @@ def _apply_recorded(st, opdef, inputs, attrs, name):
     return outputs[0] if opdef.num_outputs == 1 else outputs
 
 
+def _run_kernel(opdef, inputs, attrs, low_precision_inputs):
+    """The op's kernel on the inputs' arrays (widened for low-precision inputs): its output or
+    outputs, or TF's error."""
+    try:
+        arrays = [t.array for t in inputs]
+        if low_precision_inputs:
+            return low_precision.run(opdef.kernel, arrays, attrs,
+                                     low_precision.eager_output_dtypes(opdef, inputs, attrs),
+                                     opdef.num_outputs == 1, opdef.low_precision_steps)
+        return opdef.kernel(*arrays, **attrs) if attrs else opdef.kernel(*arrays)
+    except Exception as exc:
+        raise kernel_error(opdef, inputs, attrs, exc) from None
+
+
+def _apply_low_precision(opdef, inputs, attrs):
+    """apply_op's eager call with a bfloat16 (or other low-precision) input, nothing recording."""
+    out = _run_kernel(opdef, inputs, attrs, True)
+    if opdef.num_outputs == 1:
+        return EagerTensor(out)
+    return tuple([EagerTensor(o) for o in out])
+
+
 def kernel_error(opdef, inputs, attrs, exc):
     """Turns a failure inside a kernel into TF's error type with the op and its inputs named (the
     one place eager kernel failures are converted: ops need no try/except of their own). An
     OpError stays as it is, unless the op explains its own errors (a compiled call names the
     failing op inside and the user's line) and it is not located yet."""
+    if isinstance(exc, NotInDefunError):
+        return exc  # a missing optional package (ml_dtypes for bfloat16) says so itself
     if isinstance(exc, errors.OpError):
         if opdef.explain_error is not None and exc.op is None:
             return opdef.explain_error(exc, inputs, attrs)

@@ -30,6 +30,8 @@ TypeError in both modes, as TF's generated wrappers raise it before either.
 The eager check is a closure made once per op: one set lookup per typed input (numpy dtypes
 cache their hash) and an identity test per bool attribute, so that a valid call pays about a
 hundred nanoseconds for it; anything unusual takes the full check, which raises or lets it pass.
+It returns True (else None) for a valid call with an input of a low-precision dtype (bfloat16...),
+which the fast sets leave out: its kernel runs widened (core/low_precision.py).
 """
 from __future__ import annotations
 
@@ -38,7 +40,7 @@ import re
 
 import numpy as np
 
-from defun.core import dtypes, schema_messages as messages
+from defun.core import dtypes, low_precision, schema_messages as messages
 
 __all__ = ['Schema', 'TYPE_CLASSES', 'spelled_types']
 
@@ -50,7 +52,7 @@ TYPE_CLASSES = {
                   'qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64',
     'type': 'float, double, int32, uint8, int16, int8, string, complex64, int64, bool, qint8, '
             'quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64, '
-            'resource, variant',
+            'resource, variant, float8_e5m2, float8_e4m3fn, int4, uint4',
 }
 # TF's DataTypeString spelling (eager messages) -> the Python name (graph messages, defun's DType).
 _SPELLING = {'float': 'float32', 'double': 'float64', 'half': 'float16'}
@@ -77,20 +79,19 @@ class _TypeAttr:
         known = [dtypes.as_dtype(_SPELLING.get(n, n)) for n in self.names
                  if _SPELLING.get(n, n) in _DEFUN_NAMES]
         self.dtypes = frozenset(known)
-        self.np_dtypes = frozenset(d.np_dtype for d in known)
         self.kernel_names = None  # the types TF's CPU kernels run, where fewer (see kernels)
         self.runs = self.dtypes   # the dtypes that run: allowed, and with a kernel
-        self.np_runs = self.np_dtypes
+        self.np_runs = _fast_numpy(self.runs)
 
     def set_kernels(self, spelled):
         self.kernel_names = [n.strip() for n in spelled.split(',') if n.strip()]
         ran = {_SPELLING.get(n, n) for n in self.kernel_names}
         self.runs = frozenset(d for d in self.dtypes if d.name in ran)
-        self.np_runs = frozenset(d.np_dtype for d in self.runs)
+        self.np_runs = _fast_numpy(self.runs)
 
     def kinds_text(self):
         """The allowed dtypes in words ('floating point or complex'), for the user's fix."""
-        kinds = sorted({d.np_dtype.kind for d in self.dtypes}, key='fciubO'.find)
+        kinds = sorted({d.kind for d in self.dtypes}, key='fciubO'.find)
         return ' or '.join(_KIND_WORDS.get(k, k) for k in kinds)
 
     def eager_text(self):
@@ -107,6 +108,14 @@ _UNCHECKED_KINDS = frozenset(['type', 'shape', 'list(shape)', 'func', 'list(func
                               'list(tensor)'])
 _KIND_WORDS = {'f': 'floating point', 'c': 'complex', 'i': 'signed integer',
                'u': 'unsigned integer', 'b': 'bool', 'O': 'string'}
+
+
+def _fast_numpy(runs):
+    """The numpy dtypes of the eager fast path's set lookup: the low-precision ones are left
+    out, so that their calls take the full check, which sends them to the widening kernel runner
+    (core/low_precision.py)."""
+    return frozenset(d.np_dtype for d in runs
+                     if d.has_numpy_dtype and d not in dtypes.LOW_PRECISION_TYPES)
 
 
 def _parse_types(text):
@@ -280,7 +289,7 @@ class Schema:
                         return
                 except (AttributeError, IndexError):
                     return  # a symbolic tensor in eager code, or no such input: not ours to say
-                slow(inputs, attrs)
+                return slow(inputs, attrs)
             return check_one
 
         def check(inputs, attrs):
@@ -321,7 +330,7 @@ class Schema:
             if isinstance(bound, _TypeAttr):
                 allowed, first = bound.np_runs, firsts.setdefault(bound.name, pos)
             else:
-                allowed, first = frozenset([bound.np_dtype]), pos
+                allowed, first = _fast_numpy([bound]), pos
             if to_end:
                 rest = (pos, allowed, first)
                 break
@@ -337,11 +346,14 @@ class Schema:
             yield name, bound.runs.__contains__
 
     def _slow_eager_check(self, inputs, attrs):
+        """The full eager check; True when the call passes with an input of a low-precision
+        dtype (the dispatch point then runs the kernel widened, see core/low_precision.py)."""
         try:
             self.check_inputs(inputs, False, _eager_dtype)
         except AttributeError:
-            return
+            return None
         self.check_attrs(attrs, False)
+        return low_precision.any_low_precision(inputs) or None
 
     def check_graph(self, inputs, attrs):
         """The check while a graph is built (TF's op_def_library: TypeError / ValueError)."""

@@ -91,6 +91,9 @@ class OpDef:
       (control-flow ops, whose declared intermediates cost work only when a gradient reads them).
     own_outputs(op) -> int, or None: for an op declaring intermediates, how many of its outputs
       are its own results (the others exist for gradients; graph views leave out unread ones).
+    low_precision_steps: with bfloat16 (or another low-precision type), TF's kernel computes step
+      by step in that type (running sums and products: cumsum, prod, add_n), so the kernel runs
+      on the low-precision arrays as they are; otherwise it runs widened (core/low_precision).
     schema: TF's signature of the op (op_schema.Schema: the dtypes each input takes, the kinds of
       its attributes), or None; `check(inputs, attrs)` is its eager check, which the dispatch
       point calls before the kernel (None: nothing to check).
@@ -101,7 +104,7 @@ class OpDef:
                  'partial_fold', 'foldable', 'is_placeholder', 'is_identity', 'accepts_missing_grads',
                  'skips_unneeded_inputs', 'kernel_takes_live_outputs', 'own_outputs', 'reads_only',
                  'takes_indexed_slices', 'lowering', 'schema', 'check', 'integer_outputs_seed',
-                 '__weakref__')
+                 'low_precision_steps', '__weakref__')
 
     def __init__(self, type, kernel, infer, num_outputs=1, stateful=False, defined_at='', doc='',
                  explain_error=None, emit=None, expression=None, index_inputs=None, fold=None,
@@ -109,8 +112,9 @@ class OpDef:
                  accepts_missing_grads=False, skips_unneeded_inputs=False,
                  kernel_takes_live_outputs=False, own_outputs=None, reads_only=False,
                  takes_indexed_slices=False, lowering=None, schema=None,
-                 integer_outputs_seed=False):
+                 integer_outputs_seed=False, low_precision_steps=False):
         self.type = type
+        self.low_precision_steps = low_precision_steps
         self.integer_outputs_seed = integer_outputs_seed
         self.schema = schema
         self.check = None if schema is None else schema.eager_check
@@ -182,7 +186,7 @@ def define_op(type: str, kernel: Callable | Kernels, infer: Callable, grad: Call
     `kernel` is a function or a `Kernels` pair; `facts` are the other OpDef fields (emit,
     expression, index_inputs, fold, partial_fold, foldable, is_placeholder, is_identity,
     accepts_missing_grads, skips_unneeded_inputs, kernel_takes_live_outputs, own_outputs,
-    reads_only, lowering, integer_outputs_seed)."""
+    reads_only, lowering, integer_outputs_seed, low_precision_steps)."""
     site = _caller_site()
     if type in _OPS:
         raise ValueError(f"Op type '{type}' is already defined at {_OPS[type].defined_at}; "

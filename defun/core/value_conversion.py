@@ -166,7 +166,7 @@ def _default_array(array, is_numpy):
 
 
 def _safe_kind_change(array, dtype, is_numpy):
-    src, dst = array.dtype.kind, dtype.np_dtype.kind
+    src, dst = dtypes.np_kind(array.dtype), dtype.kind
     if src == dst:
         return True
     if dst == 'c':

@@ -19,6 +19,7 @@ import numpy as np
 
 from defun.compiler.jit import fusion, native_math
 from defun.compiler.keys import python_identifier
+from defun.core import dtypes
 
 __all__ = ['Lowerer', 'NotLowerable', 'NumpyIsFaster', 'HostValue', 'Repeated', 'SUPPORTED_KINDS']
 
@@ -203,7 +204,8 @@ class Lowerer:
 
     # -- what gets written
     def check_value(self, tensor, op):
-        if tensor.dtype.np_dtype.kind not in SUPPORTED_KINDS:
+        if tensor.dtype in dtypes.LOW_PRECISION_TYPES or \
+                tensor.dtype.np_dtype.kind not in SUPPORTED_KINDS:  # no native bfloat16: numpy's
             raise NotLowerable(f'{op.type} {op.name!r}: dtype {tensor.dtype.name} is not lowered')
         if tensor.shape.rank is None:
             raise NotLowerable(f'{op.type} {op.name!r}: unknown rank')

@@ -15,6 +15,7 @@ from defun.core.tensor import EagerTensor, Tensor, constant_from_array
 from defun.core.value_conversion import to_array
 from defun.ops.support import lowerings, validation
 from defun.ops.support.docs import documented
+from defun.ops.math.logic import where
 
 __all__ = ['constant', 'zeros', 'ones', 'eye', 'range', 'linspace', 'rank', 'newaxis']
 
@@ -155,7 +156,7 @@ def _static_int(value, op, arg):
     return int(known)
 
 
-_RANGE_DTYPES = (dtypes.int32, dtypes.int64, dtypes.float32, dtypes.float64)
+_RANGE_DTYPES = (dtypes.int32, dtypes.int64, dtypes.bfloat16, dtypes.float32, dtypes.float64)
 
 
 def _range_check(start, limit, delta):
@@ -196,7 +197,7 @@ def range(start, limit=None, delta=1, dtype=None, name='range'):  # noqa: A001 -
             for v, n in zip((start, limit, delta), ('start', 'limit', 'delta'))]
     for t in args:
         if t.dtype not in _RANGE_DTYPES:
-            raise TypeError(f'range: arguments must be int32, int64, float32 or float64, got '
+            raise TypeError(f'range: arguments must be int32, int64, bfloat16, float32 or float64, got '
                             f'{error_helpers.describe(t)}')
         if t.shape.rank not in (0, None):
             raise validation.invalid_argument(f'range: arguments must be scalars, got '
@@ -262,7 +263,31 @@ def linspace(start, stop, num, name=None, axis=0):
             raise ValueError('linspace: start and stop need a known rank for an axis other than 0')
         rank = 0
     axis = validation.axis(axis, rank, 'linspace', extra=1)
+    if start.dtype in _STEPWISE_LINSPACE and start.shape.is_fully_defined():
+        return _linspace_steps(start, stop, n, axis)
     return apply_op(LINSPACE, (start, stop), {'num': n, 'axis': axis}, name)
+
+
+# TF's linspace is a composition of ops (linspace_nd), so it runs half and bfloat16, which its
+# LinSpace kernel does not: their values are those ops', each rounded to the type.
+_STEPWISE_LINSPACE = (dtypes.float16, dtypes.bfloat16)
+
+
+def _linspace_steps(start, stop, n, axis):
+    """linspace_nd's ops: start + delta * k, delta = (stop - start) / (n - 1), the last value
+    stop itself."""
+    dtype, d = start.dtype, list(dims(start))
+    ones = d[:axis] + [1] + d[axis:]
+    along = [1] * len(ones)
+    along[axis] = n
+    start, stop = reshape(start, ones), reshape(stop, ones)
+    delta = (stop - start) / cast(max(n - 1, 1), dtype)
+    k = constant_from_array(np.arange(n).astype(dtype.np_dtype).reshape(along))
+    values = start + delta * k
+    if n < 2:
+        return values
+    last = constant_from_array((np.arange(n) == n - 1).reshape(along))
+    return where(last, stop, values)
 
 
 def _same_shapes(start, stop):

@@ -337,7 +337,7 @@ def reverse(tensor, axis, name=None):
     x = to_tensor(tensor, op='reverse')
     if isinstance(axis, float):  # converted to an int32 scalar first, as TF does
         raise TypeError(f'reverse: Cannot convert {axis!r} to EagerTensor of dtype int32')
-    kind = axis.dtype.np_dtype.kind if isinstance(axis, Tensor) else \
+    kind = axis.dtype.kind if isinstance(axis, Tensor) else \
         np.asarray(axis, dtype=object if isinstance(axis, str) else None).dtype.kind
     empty = not isinstance(axis, Tensor) and not np.size(axis)  # [] is an int32 list to TF
     if kind not in 'iu' and not empty:  # ReverseV2's Tidx attr is int32 or int64

@@ -8,7 +8,7 @@ import math
 
 import numpy as np
 
-from defun.core import dtypes, error_helpers, errors
+from defun.core import dtypes, error_helpers, errors, low_precision
 from defun.core.composite import CompositeTensor
 from defun.core.dispatch import apply_op
 from defun.ops.support import helpers as op_helpers, lowerings
@@ -44,6 +44,21 @@ def _cast_kernel(x, dtype):
     return np.asarray(x).astype(dtype.np_dtype) if np.ndim(x) else dtype.as_numpy_dtype(x)
 
 
+_FLOAT8 = (dtypes.float8_e4m3fn, dtypes.float8_e5m2)
+_INT4 = (dtypes.int4, dtypes.uint4)
+
+
+def _check_low_precision_cast(src, dst):
+    """TF's Cast kernel casts float8 only from floating point types and int4 only from and to
+    integers: another pair is its UnimplementedError."""
+    refused = (dst in _FLOAT8 and not src.is_floating) or \
+        (dst in _INT4 and not src.is_integer) or (src in _INT4 and not dst.is_integer)
+    if refused:
+        raise errors.UnimplementedError(f'Cast {error_helpers.kernel_type_name(src)} to '
+                                        f'{error_helpers.kernel_type_name(dst)} is not supported '
+                                        f'[Op:Cast]')
+
+
 def _cast_infer(x, dtype):
     return dtype, dims(x)
 
@@ -74,6 +89,8 @@ def cast(x, dtype, name=None):
     dtype = dtypes.as_dtype(dtype)
     if x.dtype is dtype:
         return x
+    if dtype in low_precision.LOW_TYPES or x.dtype in low_precision.LOW_TYPES:
+        _check_low_precision_cast(x.dtype, dtype)
     return apply_op(CAST, (x,), {'dtype': dtype}, name)
 
 

@@ -265,7 +265,8 @@ def _add_n_lowering(op, ins, ctx):
 
 _add_n_lowering.elementwise = True   # the same text on elements (a fused loop) as on arrays
 ADD_N = define_op('AddN', _add_n_kernel, _add_n_infer,
-                  lambda op, g: [g] * len(op.inputs), lowering=_add_n_lowering)
+                  lambda op, g: [g] * len(op.inputs), lowering=_add_n_lowering,
+                  low_precision_steps=True)
 
 
 def add_n(inputs, name=None):

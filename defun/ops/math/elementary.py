@@ -11,6 +11,7 @@ import math
 
 import numpy as np
 
+from defun.core import dtypes
 from defun.core.dispatch import apply_op
 from defun.ops.support import helpers as op_helpers
 from defun.ops.math.arithmetic import conj, divide_no_nan, square
@@ -32,10 +33,10 @@ def _same(x):
     return x.dtype, dims(x)
 
 
-def _unary(op_type, kernel, grad, op, lowering=None):
+def _unary(op_type, kernel, grad, op, lowering=None, **facts):
     """An elementwise op of one input whose output has the input's dtype and shape (its TF
     signature, the input types it takes, is TF's, from the registry's table)."""
-    return define_op(op_type, kernel, _same, grad, lowering=lowering)
+    return define_op(op_type, kernel, _same, grad, lowering=lowering, **facts)
 
 
 def _arg(x, op):
@@ -259,11 +260,11 @@ _HALF = np.dtype(np.float16)
 def _sigmoid_kernel(x):
     if x.dtype.kind == 'c':
         return 1 / (1 + np.exp(-x))
-    if x.dtype is _HALF:
-        # TF's half sigmoid is e / (1 + e), e = exp(x), each step rounded to float16 (checked
-        # against TF 2.21 over [-6, 6]); beyond 11 exp(x) overflows and the value rounds to 1.
-        e = np.exp(np.minimum(x, np.float16(11)))
-        return e / (np.float16(1) + e)
+    if x.dtype in dtypes.STEPWISE_FLOATS:
+        # TF's half and bfloat16 sigmoid is e / (1 + e), e = exp(x), each step rounded (checked
+        # against TF 2.21 over [-8, 8]); beyond 11 exp(x) overflows half and the value rounds to 1.
+        e = np.exp(np.minimum(x, x.dtype.type(11)))
+        return e / (x.dtype.type(1) + e)
     if x.dtype == np.float32:   # TF's float algorithm, bit for bit (tiny results flushed)
         return eigen_float32.sigmoid(x)
     # Never exponentiates a large positive number, so no overflow for very negative x.
@@ -290,17 +291,24 @@ TANH = _unary('Tanh', np.tanh, lambda op, g: g * (1 - _out(op) * _out(op)), 'tan
                lowering=vector_math('np.tanh', float32='tanh_f32'))
 SIGMOID = _unary('Sigmoid', _sigmoid_kernel,
                  # (g * y) * (1 - y): TF's SigmoidGrad order, so float results agree bit for bit
-                 lambda op, g: g * _out(op) * (1 - _out(op)), 'sigmoid')
+                 lambda op, g: g * _out(op) * (1 - _out(op)), 'sigmoid',
+                 low_precision_steps=True)  # bfloat16: TF's formula, each step rounded
 def _softplus_kernel(x):
     if x.dtype is _HALF:
         # TF's half softplus: log1p(exp(x)) rounded to float16 at each step (past 11, exp(x)
         # overflows float16 and softplus(x) is x to float16 precision).
         return np.where(x > 11, x, np.log1p(np.exp(np.minimum(x, np.float16(11)))))
+    if x.dtype in dtypes.STEPWISE_FLOATS:
+        # bfloat16: TF's formula, x above -t, exp(x) below t, else log1p(exp(x)), t = log(eps) + 2
+        # (eps = 2^-7), each step rounded
+        t = np.log(2.0 ** -7) + 2
+        e = np.exp(x)
+        return np.where(x > -t, x, np.where(x < t, e, np.log1p(e)))
     return np.logaddexp(0, x)
 
 
 SOFTPLUS = _unary('Softplus', _softplus_kernel, lambda op, g: g * sigmoid(op.inputs[0]),
-                  'softplus')
+                  'softplus', low_precision_steps=True)
 ERF = _unary('Erf', _erf_kernel,
              lambda op, g: g * _TWO_OVER_ROOT_PI * exp(-square(op.inputs[0])), 'erf')
 _erfc_scalar = np.frompyfunc(math.erfc, 1, 1)

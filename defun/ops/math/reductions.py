@@ -63,12 +63,13 @@ _ORDERED = ('{float, double, int32, uint8, int16, int8, int64, bfloat16, uint16,
             'uint64, qint8, quint8, qint32, qint16, quint16}')
 
 
-def _define_reduction(op_type, kernel, grad, op, types, lowering=None):
+def _define_reduction(op_type, kernel, grad, op, types, lowering=None, **facts):
     """A reduction whose input is `input: T` with T in `types` (TF's signature), or `input:
     bool` when `types` is 'bool'."""
     signature = ({'inputs': ('input: bool',)} if types == 'bool' else
                  {'inputs': ('input: T',), 'attrs': (f'T: {types}',)})
-    return define_op(op_type, kernel, _reduce_infer(op), grad, lowering=lowering, **signature)
+    return define_op(op_type, kernel, _reduce_infer(op), grad, lowering=lowering, **signature,
+                     **facts)
 
 
 def _reduce(opdef, input_tensor, axis, keepdims, name, op):
@@ -382,9 +383,11 @@ def _cumprod_grad(op, g):
 
 
 CUMSUM = define_op('Cumsum', _cumulative_kernel(np.add, 0), _cumulative_infer, _cumsum_grad,
-                   inputs=('x: T',), attrs=('T: numbertype', 'exclusive: bool', 'reverse: bool'))
+                   inputs=('x: T',), attrs=('T: numbertype', 'exclusive: bool', 'reverse: bool'),
+                   low_precision_steps=True)
 CUMPROD = define_op('Cumprod', _cumulative_kernel(np.multiply, 1), _cumulative_infer, _cumprod_grad,
-                    inputs=('x: T',), attrs=('T: numbertype', 'exclusive: bool', 'reverse: bool'))
+                    inputs=('x: T',), attrs=('T: numbertype', 'exclusive: bool', 'reverse: bool'),
+                    low_precision_steps=True)
 
 
 def _cumulative(opdef, x, axis, exclusive, reverse, name, op):

@@ -119,7 +119,7 @@ _segment_sum_lowering.fresh = True
 _segment_sum_lowering.shape_inputs = (2,)   # num_segments: the output's static shape holds it
 SEGMENT_SUM = define_op('UnsortedSegmentSum', _segment_kernel('sum'), _segment_infer,
                         _segment_sum_grad, **_signature('numbertype', '{int16, int32, int64}'),
-                        lowering=_segment_sum_lowering)
+                        lowering=_segment_sum_lowering, low_precision_steps=True)
 def _segment_prod_grad(op, g):
     """TF's rule: the product of the other rows of the segment, counting zeros so that no
     division by zero happens (a segment with one zero sends its gradient to that row only)."""
@@ -135,7 +135,8 @@ def _segment_prod_grad(op, g):
 
 
 SEGMENT_PROD = define_op('UnsortedSegmentProd', _segment_kernel('prod'), _segment_infer,
-                         _segment_prod_grad, **_signature('numbertype', '{int16, int32, int64}'))
+                         _segment_prod_grad, **_signature('numbertype', '{int16, int32, int64}'),
+                         low_precision_steps=True)
 SEGMENT_MAX = define_op('UnsortedSegmentMax', _segment_kernel('max'), _segment_infer,
                         _segment_extremum_grad, **_signature('realnumbertype', '{int32, int64}'))
 SEGMENT_MIN = define_op('UnsortedSegmentMin', _segment_kernel('min'), _segment_infer,

@@ -83,8 +83,8 @@ def relu6(features, name=None):
 
 
 def _elu_kernel(x):
-    if x.dtype is _HALF:  # TF's half elu is exp(x) - 1, rounded to float16 at each step
-        return np.where(x < 0, np.exp(np.minimum(x, 0)) - np.float16(1), x)
+    if x.dtype in dtypes.STEPWISE_FLOATS:  # TF's half/bfloat16 elu: exp(x) - 1, each step rounded
+        return np.where(x < 0, np.exp(np.minimum(x, 0)) - x.dtype.type(1), x)
     return np.where(x > 0, x, np.expm1(np.minimum(x, 0))).astype(x.dtype, copy=False)
 
 
@@ -97,7 +97,8 @@ def _elu_grad_grad(op, grad):
 ELU_GRAD = define_op('EluGrad', lambda g, y: np.where(y > 0, g, g * (y + 1)).astype(g.dtype),
                      _pair_infer, _elu_grad_grad)
 ELU = define_op('Elu', _elu_kernel, same_as_first,
-                lambda op, g: apply_op(ELU_GRAD, (g, op.outputs[0])))
+                lambda op, g: apply_op(ELU_GRAD, (g, op.outputs[0])),
+                low_precision_steps=True)  # bfloat16: TF's formula, each step rounded
 
 
 @documented('activation', 'Computes the exponential linear unit: exp(x) - 1 below 0, x above.')
@@ -116,7 +117,8 @@ LEAKY_RELU_GRAD = define_op(
                                {'alpha': op.get_attr('alpha')}), zeros_like(op.inputs[1])))
 LEAKY_RELU = define_op(
     'LeakyRelu', _leaky_kernel, same_as_first,
-    lambda op, g: apply_op(LEAKY_RELU_GRAD, (g, op.inputs[0]), {'alpha': op.get_attr('alpha')}))
+    lambda op, g: apply_op(LEAKY_RELU_GRAD, (g, op.inputs[0]), {'alpha': op.get_attr('alpha')}),
+    low_precision_steps=True)  # TF multiplies by alpha rounded to the type
 
 
 def leaky_relu(features, alpha=0.2, name=None):

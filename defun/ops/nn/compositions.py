@@ -59,9 +59,10 @@ _SELU_SCALE = 1.0507009873554804934193349852946
 
 
 def _selu_kernel(x):
-    if x.dtype is np.dtype(np.float16):  # TF's half selu: scale * alpha * (exp(x) - 1), per step
-        scaled = np.float16(_SELU_SCALE * _SELU_ALPHA) * (np.exp(np.minimum(x, 0)) - np.float16(1))
-        return np.where(x < 0, scaled, np.float16(_SELU_SCALE) * x)
+    if x.dtype in dtypes.STEPWISE_FLOATS:  # half/bfloat16: scale * alpha * (exp(x) - 1), per step
+        t = x.dtype.type
+        scaled = t(_SELU_SCALE * _SELU_ALPHA) * (np.exp(np.minimum(x, 0)) - t(1))
+        return np.where(x < 0, scaled, t(_SELU_SCALE) * x)
     negative = _SELU_ALPHA * np.expm1(np.minimum(x, 0))
     return (_SELU_SCALE * np.where(x > 0, x, negative)).astype(x.dtype, copy=False)
 
@@ -73,7 +74,8 @@ def _selu_grad(op, g):
     return g * slope
 
 
-SELU = define_op('Selu', _selu_kernel, same_as_first, _selu_grad)
+SELU = define_op('Selu', _selu_kernel, same_as_first, _selu_grad,
+                 low_precision_steps=True)  # bfloat16: TF's formula, each step rounded
 
 
 def selu(features, name=None):

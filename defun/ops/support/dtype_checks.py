@@ -35,7 +35,7 @@ def check_inputs(op, kinds, *tensors):
     """Every tensor's dtype is of one of `kinds` (TF's error for the mode: eager or graph)."""
     graph = context.current_graph() is not None
     for t in tensors:
-        if t.dtype.np_dtype.kind not in kinds:
+        if t.dtype.kind not in kinds:
             raise dtype_error(op, error_helpers.describe(t), kinds, graph=graph)
 
 

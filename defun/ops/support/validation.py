@@ -48,7 +48,7 @@ _KIND_NAMES = {'f': 'floating point', 'c': 'complex', 'i': 'signed integer',
 def element_type(x, kinds, op, name='x'):
     """Returns tensor `x` if its dtype is of one of `kinds` (numpy kind letters: 'f' float, 'c'
     complex, 'i'/'u' integers, 'b' bool), else TF's error for a dtype the op's signature refuses."""
-    if x.dtype.np_dtype.kind not in kinds:
+    if x.dtype.kind not in kinds:
         allowed = ' or '.join(_KIND_NAMES[k] for k in kinds)
         raise dtype_mismatch(f'{op}: `{name}` must be a {allowed} tensor, got '
                              f'{error_helpers.describe(x)}')
