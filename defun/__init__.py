@@ -86,6 +86,7 @@ from defun import initializers
 from defun.state.initializers import (zeros_initializer, ones_initializer, constant_initializer,
     random_normal_initializer, random_uniform_initializer)
 from defun import sparse, ragged
+from defun import sets  # tf.sets
 from defun.ops.sparse.sparse_tensor import SparseTensor, SparseTensorSpec
 from defun.ops.ragged.ragged_tensor import RaggedTensor, RaggedTensorSpec
 from defun.core.composite import TypeSpec

@@ -16,7 +16,10 @@ from defun.ops.array import creation
 
 
 def is_tensor(value):
-    return tensor_types.is_tensor(value)
+    """A dense tensor (or Variable): what the runtime operators stage as one value. Sparse and
+    ragged values, which `tf.is_tensor` counts too, keep their own paths (a RaggedTensor's rows
+    are iterated as an indexed iterable)."""
+    return tensor_types.is_dense_tensor(value)
 
 
 def is_tensor_array(value):
@@ -35,12 +38,12 @@ def is_range_tensor(value):
 
 def is_graph_tensor(value):
     """True for a symbolic tensor (or TensorArray) of a graph under construction."""
-    return (tensor_types.is_tensor(value) or is_tensor_array(value)) and building_graph()
+    return (is_tensor(value) or is_tensor_array(value)) and building_graph()
 
 
 def is_python_scalar(value):
     return (isinstance(value, (bool, numbers.Number, np.generic, np.ndarray))
-            and not tensor_types.is_tensor(value))
+            and not is_tensor(value))
 
 
 def to_tensor_leaves(structure):

@@ -18,14 +18,23 @@ from defun.core import context, dtypes, names
 from defun.core.shapes import TensorShape
 from defun.core.value_conversion import box_string, to_array
 
-__all__ = ['AbstractTensor', 'Tensor', 'EagerTensor', 'convert_to_tensor', 'is_tensor', 'install_operator',
-           'register_tensor_conversion_function', 'numpy_text']
+__all__ = ['AbstractTensor', 'NativeObject', 'Tensor', 'EagerTensor', 'convert_to_tensor', 'is_tensor',
+           'is_dense_tensor', 'install_operator', 'register_tensor_conversion_function',
+           'numpy_text']
 
 
 class AbstractTensor:
     """What TF calls `tf.__internal__.types.Tensor`: the base of every class that is a tensor to
     `is_tensor`, defun's own tensors and other libraries' tensor-like classes (Keras's variables),
     which convert to a Tensor through their `__tf_tensor__(dtype, name)` method."""
+
+    __slots__ = ()
+
+
+class NativeObject:
+    """What TF calls `internal.NativeObject`: the base of the composite values TF's ops take as they
+    are, without converting them (SparseTensor, RaggedTensor, IndexedSlices). `is_tensor` is true
+    for them, though `convert_to_tensor` refuses the first two, as TF's does."""
 
     __slots__ = ()
 
@@ -217,8 +226,14 @@ def numpy_text(value, fmt):
 
 
 def is_tensor(x: object) -> bool:
-    """True for eager and graph tensors, AbstractTensors, and anything registered as tensor-like
-    (Variables)."""
+    """True for eager and graph tensors, AbstractTensors, TF's native composites (SparseTensor,
+    RaggedTensor, IndexedSlices) and anything registered as tensor-like (Variables)."""
+    return isinstance(x, (AbstractTensor, NativeObject)) or type(x) in _CONVERSION_FUNCTIONS
+
+
+def is_dense_tensor(x: object) -> bool:
+    """True for what `convert_to_tensor` takes as a tensor: tensors, AbstractTensors and the
+    registered tensor-like classes (Variables, IndexedSlices), not SparseTensor or RaggedTensor."""
     return isinstance(x, AbstractTensor) or type(x) in _CONVERSION_FUNCTIONS
 
 

@@ -28,7 +28,7 @@ TF_NAMESPACES = {
     'summary': 'TensorBoard summaries',
     'audio': 'audio ops', 'feature_column': 'feature columns',
     'lite': 'TensorFlow Lite', 'tpu': 'TPUs', 'xla': 'XLA',
-    'sets': 'set ops', 'profiler': 'the profiler',
+    'profiler': 'the profiler',
     'mlir': 'MLIR', 'quantization': 'quantization',
     'sysconfig': 'build configuration', 'saved_model_cli': 'SavedModel', 'tools': 'tools',
     'Session': 'TF1 sessions (use tf.function)', 'load_op_library': 'custom C++ ops',

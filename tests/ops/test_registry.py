@@ -75,6 +75,10 @@ TESTED_ELSEWHERE = {
     'WriteFile': 'tests/io/test_io_ops.py',
     'TensorArrayReadPaddedGrad': 'tests/control_flow/test_while.py (second order, growing shapes)',
     'SparseCross': 'tests/composites/test_sparse_cross.py (crosses and hashes recorded from TF)',
+    'DenseToDenseSetOperation': 'tests/composites/test_sets.py (results recorded from TF)',
+    'DenseToSparseSetOperation': 'tests/composites/test_sets.py',
+    'SparseToSparseSetOperation': 'tests/composites/test_sets.py',
+    'SetSize': 'tests/composites/test_sets.py',
     'CollectiveAllReduce': 'tests/distribute/test_multiprocess.py (2 MPI ranks)',
     'CollectiveAllGather': 'tests/distribute/test_multiprocess.py (2 MPI ranks)',
 }

@@ -11,13 +11,13 @@ import numpy as np
 from defun.core import dtypes
 from defun.core.composite import BatchableTypeSpec, CompositeTensor
 from defun.core.shapes import TensorShape, TensorSpec, as_shape
-from defun.core.tensor import convert_to_tensor
+from defun.core.tensor import NativeObject, convert_to_tensor
 from defun.ops.framework.base_ops import reshape
 from defun.ops.support.helpers import static_value
 
 __all__ = ['IndexedSlices', 'IndexedSlicesSpec', 'is_indexed_slices']
 
-class IndexedSlices(CompositeTensor):
+class IndexedSlices(CompositeTensor, NativeObject):
     """A sparse set of rows of a dense tensor, as TF's IndexedSlices."""
 
     __slots__ = ('_values', '_indices', '_dense_shape', '__weakref__')

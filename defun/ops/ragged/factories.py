@@ -58,7 +58,7 @@ def constant(pylist, dtype=None, ragged_rank=None, inner_shape=None, name=None,
     if depth and ragged_rank >= depth:
         raise ValueError(f'Invalid pylist={pylist!r}: incompatible with ragged_rank={ragged_rank}')
     splits_dtype = dtypes.as_dtype(row_splits_dtype)
-    nested_splits, level = [], list(pylist)
+    nested_splits, level = [], pylist
     for _ in builtins.range(ragged_rank):
         lengths = [len(row) for row in level]
         nested_splits.append(np.concatenate([[0], np.cumsum(lengths)]).astype(
@@ -73,7 +73,7 @@ def constant(pylist, dtype=None, ragged_rank=None, inner_shape=None, name=None,
 
 def _flat_values(items, dtype, item_depth, inner):
     """The flat values tensor: one row per item (each item a nested list of uniform shape)."""
-    if not items:
+    if isinstance(items, list) and not items:
         shape = (0,) + (inner if inner else (0,) * max(item_depth - 1, 0))
         return convert_to_tensor(np.zeros(shape, dtypes.as_dtype(dtype or dtypes.float32).np_dtype))
     try:

@@ -14,7 +14,7 @@ import numpy as np
 from defun.core import dtypes
 from defun.core.composite import BatchableTypeSpec, CompositeTensor
 from defun.core.shapes import TensorShape, TensorSpec, as_shape
-from defun.core.tensor import Tensor, convert_to_tensor
+from defun.core.tensor import NativeObject, Tensor, convert_to_tensor
 from defun.ops.array.creation import range as range_
 from defun.ops.array.joining import concat
 from defun.ops.framework.base_ops import cast, reshape, shape as shape_of
@@ -27,7 +27,7 @@ from defun.ops.support.helpers import static_value
 __all__ = ['RaggedTensor', 'RaggedTensorSpec', 'is_ragged']
 
 
-class RaggedTensor(CompositeTensor):
+class RaggedTensor(CompositeTensor, NativeObject):
     """A tensor with rows of different lengths (TF's tf.RaggedTensor)."""
 
     __slots__ = ('_values', '_row_splits', '_uniform', '__weakref__')

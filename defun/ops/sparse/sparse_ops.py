@@ -178,7 +178,12 @@ def _sparse_add(a, b, threshold):
 
 
 def sparse_dense_matmul(sp_a, b, adjoint_a=False, adjoint_b=False, name=None):
-    """The dense product of a 2-D SparseTensor and a dense matrix (either adjoint)."""
+    """The dense product of a 2-D SparseTensor and a dense matrix (either adjoint), or of a dense
+    matrix and a SparseTensor `b`, computed as TF does, as the transpose of b's product."""
+    if isinstance(b, SparseTensor) and not isinstance(sp_a, SparseTensor):
+        if adjoint_a != adjoint_b:
+            return transpose(sparse_dense_matmul(b, sp_a, adjoint_a, adjoint_b))
+        return transpose(sparse_dense_matmul(b, sp_a, not adjoint_a, not adjoint_b))
     sp = sparse_input(sp_a, 'tf.sparse.sparse_dense_matmul')
     b = convert_to_tensor(b, dtype=sp.dtype)
     if adjoint_b:

@@ -11,17 +11,18 @@ from defun.core.composite import BatchableTypeSpec, CompositeTensor
 from defun.core.dispatch import apply_op
 from defun.core.registry import define_op
 from defun.core.shapes import TensorShape, TensorSpec, as_shape
-from defun.core.tensor import Tensor, convert_to_tensor
+from defun.core.tensor import NativeObject, Tensor, convert_to_tensor
 from defun.ops.array.gathering import gather_nd
 from defun.ops.framework.base_ops import broadcast_to, cast, reshape, shape as shape_of
 from defun.ops.math.exports import not_equal, reduce_sum, subtract, where
 from defun.ops.support import validation
 from defun.ops.support.helpers import static_value
 
-__all__ = ['SparseTensor', 'SparseTensorSpec', 'to_dense', 'from_dense', 'is_sparse']
+__all__ = ['SparseTensor', 'SparseTensorSpec', 'to_dense', 'from_dense', 'is_sparse',
+           'check_indices']
 
 
-class SparseTensor(CompositeTensor):
+class SparseTensor(CompositeTensor, NativeObject):
     """A sparse tensor: `values[i]` stands at `indices[i]` of a `dense_shape` tensor of zeros."""
 
     __slots__ = ('_indices', '_values', '_dense_shape', '_static_shape', '__weakref__')
@@ -180,6 +181,27 @@ def _index_text(index):
     return '[' + ','.join(str(int(i)) for i in index) + ']'
 
 
+def check_indices(indices, shape, ordered):
+    """A kernel's check of a SparseTensor's int64 `indices` (numpy, [N, rank]) against the tuple
+    `shape`: each in bounds and, when `ordered`, in row-major order without repeats (TF's
+    InvalidArgumentError and wording otherwise)."""
+    bad = ((indices < 0) | (indices >= np.array(shape, dtype=np.int64))).any(axis=1)
+    if bad.any():
+        i = int(np.argmax(bad))
+        raise validation.invalid_argument(
+            f'indices[{i}] = {_index_text(indices[i])} is out of bounds: need 0 <= index < '
+            f'{_index_text(shape)}')
+    if ordered and len(shape) and indices.shape[0] > 1:
+        flat = np.ravel_multi_index(indices.T, shape)
+        order = np.diff(flat)
+        if (order <= 0).any():
+            i = int(np.argmax(order <= 0)) + 1
+            what = 'repeated' if order[i - 1] == 0 else 'out of order'
+            raise validation.invalid_argument(
+                f'indices[{i}] = {_index_text(indices[i])} is {what}. Many sparse ops require '
+                f'sorted indices.\n    Use `tf.sparse.reorder` to create a correctly ordered copy.')
+
+
 def _sparse_to_dense_kernel(indices, output_shape, values, default_value, validate_indices):
     shape = tuple(int(d) for d in np.asarray(output_shape).reshape(-1))
     indices = np.asarray(indices).reshape(len(indices), len(shape)) if len(shape) else \
@@ -189,21 +211,7 @@ def _sparse_to_dense_kernel(indices, output_shape, values, default_value, valida
                     np.asarray(default_value).dtype)
     if indices.shape[0] == 0:
         return dense
-    bad = ((indices < 0) | (indices >= np.array(shape, dtype=np.int64))).any(axis=1)
-    if bad.any():
-        i = int(np.argmax(bad))
-        raise validation.invalid_argument(
-            f'indices[{i}] = {_index_text(indices[i])} is out of bounds: need 0 <= index < '
-            f'{_index_text(shape)}')
-    if validate_indices and len(shape):
-        flat = np.ravel_multi_index(indices.T, shape)
-        order = np.diff(flat)
-        if (order < 0).any() or (order == 0).any():
-            i = int(np.argmax(order <= 0)) + 1
-            what = 'repeated' if order[i - 1] == 0 else 'out of order'
-            raise validation.invalid_argument(
-                f'indices[{i}] = {_index_text(indices[i])} is {what}. Many sparse ops require '
-                f'sorted indices.\n    Use `tf.sparse.reorder` to create a correctly ordered copy.')
+    check_indices(indices, shape, ordered=validate_indices)
     dense[tuple(indices.T)] = np.broadcast_to(values, (indices.shape[0],))
     return dense
 

@@ -1,0 +1,1 @@
+"""Set operations along the last dimension of dense and sparse tensors (tf.sets)."""
