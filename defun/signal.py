@@ -1,5 +1,11 @@
-"""The `tf.signal` namespace: re-exports only (framing; the transforms are not part of defun)."""
+"""The `tf.signal` namespace: re-exports of the signal tables (framing, Fourier transforms,
+windows, short-time transforms)."""
 from defun.core import unsupported
 from defun.ops.signal.framing import frame  # noqa: F401
+from defun.ops.signal.fft_ops import fft, ifft, fft2d, ifft2d, fft3d, ifft3d  # noqa: F401
+from defun.ops.signal.fft_ops import fftshift, ifftshift  # noqa: F401
+from defun.ops.signal.real_transforms import *  # noqa: F401,F403
+from defun.ops.signal.windows import *  # noqa: F401,F403
+from defun.ops.signal.spectral import *  # noqa: F401,F403
 
 __getattr__ = unsupported.missing_names(__name__, 'tf.signal')
