@@ -10,6 +10,7 @@ from defun import dtypes  # tf.dtypes
 from defun.core.dtypes import (DType, as_dtype, float16, half, float32, float64, double, int8, int16,
     int32, int64, uint8, uint16, uint32, uint64, bool, complex64, complex128,
     string, resource, bfloat16)
+from defun.core.dtypes import variant  # tf.variant: an Optional's (or a dataset's) tensor
 from defun.core.shapes import TensorShape, TensorSpec
 from defun.core.tensor import Tensor, convert_to_tensor, is_tensor
 from defun.core import nest, errors

@@ -32,7 +32,8 @@ def normalize_unconnected(value):
 
 def _differentiable(tensor):
     dtype = tensor.dtype
-    return dtype.is_differentiable or dtype.name == 'resource'
+    # A variant (an Optional's) carries its components' gradients, as in TF.
+    return dtype.is_differentiable or dtype.name in ('resource', 'variant')
 
 
 def _ops_between(ops, source_ids, target_ids, stop_ids):

@@ -32,7 +32,7 @@ from defun.core.shapes import TensorShape, TensorSpec
 from defun.core.tensor import EagerTensor, convert_to_tensor
 
 from defun.data.base import Dataset, DatasetSpec, ElementTraceType, VariantDataset, register
-from defun.data.optional import Optional
+from defun.data.optional import Optional, OptionalValue
 
 __all__ = ['DatasetVariant', 'variant_of', 'GraphIterator', 'IteratorState', 'IteratorResource',
            'IteratorSpec']
@@ -228,6 +228,16 @@ ITERATOR_CREATE = define_op('IteratorCreate', _create_kernel, _create_infer, Non
                             stateful=True)
 ITERATOR_GET_NEXT = define_op('IteratorGetNext', _next_kernel, _next_infer, None,
                               num_outputs=None, stateful=True)
+def _next_variant_kernel(state):
+    flat = next(state.iterator, None)
+    return OptionalValue(None if flat is None else tuple(flat))
+
+
+ITERATOR_NEXT_OPTIONAL_VARIANT = define_op(
+    'IteratorGetNextAsOptionalVariant', _next_variant_kernel, lambda state: (dtypes.variant, ()),
+    None, stateful=True, inputs=(), attrs=(),
+    doc="TF's IteratorGetNextAsOptional: the next element as an optional's variant (defun's op of "
+        "that name returns its parts, for the loops over datasets).")
 ITERATOR_GET_NEXT_AS_OPTIONAL = define_op('IteratorGetNextAsOptional', _next_optional_kernel,
                                           _next_optional_infer, None, num_outputs=None,
                                           stateful=True)
@@ -279,8 +289,8 @@ class GraphIterator:
     __next__ = get_next
 
     def get_next_as_optional(self):
-        has_value, element = self.next_or_default()
-        return Optional(has_value, element, self.element_spec)
+        variant = apply_op(ITERATOR_NEXT_OPTIONAL_VARIANT, [self._resource])
+        return Optional(variant, self.element_spec)
 
 
 register('_variant_of')(variant_of)

@@ -11,14 +11,13 @@ its buffer and seeds).
 """
 import numpy as np
 
-from defun.core import context
+from defun.core import context, nest
 from defun.core.errors import OutOfRangeError
-from defun.core.tensor import convert_to_tensor
 from defun.state.trackable import Saveable
 
 from defun.data.base import Dataset, register
 from defun.data.graph_ops import GraphIterator, IteratorResource, IteratorSpec, IteratorState
-from defun.data.optional import Optional
+from defun.data import optional
 from defun.data.structure import Packer
 
 __all__ = ['OwnedIterator', 'NumpyIterator', 'Options']
@@ -74,8 +73,9 @@ class OwnedIterator(Saveable):
         try:
             element = self._pack(next(self._flat))
         except StopIteration:
-            return Optional.empty(self._element_spec)
-        return Optional(convert_to_tensor(True), element, self._element_spec)
+            return optional.Optional.empty(self._element_spec)
+        return optional.from_flat(nest.flatten(element, expand_composites=True),
+                                  self._element_spec)
 
 
 class NumpyIterator:
