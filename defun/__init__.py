@@ -92,6 +92,7 @@ from defun.ops.sparse.sparse_tensor import SparseTensor, SparseTensorSpec
 from defun.ops.ragged.ragged_tensor import RaggedTensor, RaggedTensorSpec
 from defun.core.composite import TypeSpec
 from defun import strings, lookup, io, image
+from defun.strings import as_string  # tf.as_string, as TF's top-level alias
 from defun import distribute
 from defun.parallel_for import vectorized_map
 # the elementwise APIs, which take RaggedTensors too (as TF dispatches them)

@@ -5,6 +5,7 @@ from defun.ops.array.sorting import top_k  # noqa: F401
 from defun.ops.nn.compositions import l2_normalize, softsign  # noqa: F401
 from defun.ops.math.clipping import reduce_euclidean_norm  # noqa: F401
 from defun.ops.math.math_ops import *  # noqa: F401,F403
+from defun.ops.ragged.ragged_bincount import bincount  # noqa: F401,F811  (ragged arr too)
 from defun.ops.math.special import *  # noqa: F401,F403
 from defun.ops.math.truncating import *  # noqa: F401,F403
 from defun.ops.nn.compositions import zero_fraction  # noqa: F401  (shared with tf.nn)

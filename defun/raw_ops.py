@@ -11,6 +11,7 @@ from defun.ops.math.elementary import abs as _abs, exp, log, sigmoid, sqrt, tanh
 from defun.ops.math.truncating import unique_with_counts
 from defun.ops.array.repeat_unique import unique
 from defun.ops.linalg.products import matmul
+from defun.ops.image.projective import image_projective_transform
 from defun.ops.nn.activations import relu
 from defun.ops.nn.conv import avg_pool, conv2d, max_pool
 from defun.ops.nn.conv3d import conv3d
@@ -19,7 +20,21 @@ from defun.ops.nn.pool3d import avg_pool3d, max_pool3d
 __all__ = ['Bucketize', 'Unique', 'UniqueWithCounts', 'AddV2', 'Sub', 'Mul', 'RealDiv',
            'Maximum', 'Minimum', 'Square', 'Sqrt', 'Abs', 'Exp', 'Log', 'Neg', 'Relu', 'Sigmoid',
            'Tanh', 'Identity', 'Cast', 'MatMul', 'Conv2D', 'Conv3D', 'MaxPool', 'AvgPool',
-           'MaxPool3D', 'AvgPool3D']
+           'MaxPool3D', 'AvgPool3D', 'ImageProjectiveTransformV2', 'ImageProjectiveTransformV3']
+
+
+def ImageProjectiveTransformV3(*, images, transforms, output_shape, fill_value,  # noqa: N802
+                               interpolation, fill_mode='CONSTANT', name=None):
+    """The images resampled through projective transforms (Keras's rotations, zooms, shifts)."""
+    return image_projective_transform(images, transforms, output_shape, fill_value,
+                                      interpolation, fill_mode, name)
+
+
+def ImageProjectiveTransformV2(*, images, transforms, output_shape, interpolation,  # noqa: N802
+                               fill_mode='CONSTANT', name=None):
+    """ImageProjectiveTransformV3 with a fill value of zero."""
+    return image_projective_transform(images, transforms, output_shape, 0.0, interpolation,
+                                      fill_mode, name)
 
 
 def Bucketize(*, input, boundaries, name=None):  # noqa: A002,N802

@@ -235,3 +235,17 @@ def test_print_runs_on_every_call_not_at_trace(capsys):
     f(tf.constant(1))
     f(tf.constant(2))
     assert capsys.readouterr().out == 'x = 1\nx = 2\n'
+
+
+def test_sparse_cross_entropy_gradient_of_transposed_logits():
+    # Logits that arrive transposed (a time-distributed softmax swapped back to batch-major):
+    # the backprop output is softmax minus the labels' one-hot there too. Values from TF 2.21.
+    x = tf.constant(np.random.RandomState(0).randn(3, 4, 2).astype('float32'))
+    labels = tf.constant([[0, 1, 1]] * 4, tf.int64)
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        logits = tf.transpose(x, [1, 0, 2])
+        loss = tf.reduce_mean(tf.nn.sparse_softmax_cross_entropy_with_logits(labels, logits))
+    grad = tape.gradient(loss, x).numpy().ravel()[:6]
+    np.testing.assert_allclose(grad, [-0.01696733, 0.01696733, -0.06494974, 0.06494974,
+                                      -0.00457908, 0.00457907], rtol=1e-5, atol=1e-7)

@@ -1,6 +1,7 @@
 """Small TensorFlow behaviours real code relies on (issue 9, item 9); the expected values and
 messages were recorded from TensorFlow 2.21."""
 import logging
+import pathlib
 
 import numpy as np
 import pytest
@@ -154,3 +155,15 @@ def test_where_am_i_queries_as_tf():
         assert not tf.inside_function()
         with tf.name_scope('q'):
             assert tf.get_current_name_scope() == 'q'
+
+
+def test_compat_text_helpers():
+    # TF 2.21: as_text/as_bytes convert between str and bytes, keep their own type, refuse others.
+    assert tf.compat.as_text(b'caf\xc3\xa9') == 'café' and tf.compat.as_str('x') == 'x'
+    assert tf.compat.as_bytes('café') == b'caf\xc3\xa9'
+    assert tf.compat.as_bytes(bytearray(b'ab')) == b'ab'
+    assert tf.compat.as_str_any(3) == '3' and tf.compat.as_str_any(b'q') == 'q'
+    assert tf.compat.path_to_str(pathlib.Path('/a/b')) == '/a/b'
+    with pytest.raises(TypeError, match='Expected binary or unicode string, got 1'):
+        tf.compat.as_text(1)
+    assert tf.as_string(3).numpy() == b'3'

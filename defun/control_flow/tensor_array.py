@@ -34,6 +34,7 @@ class TensorArray(CompositeValue):
         self._element_shape = TensorShape(element_shape)
         self._elements = None   # eager: list of tensors, None where unwritten
         self._buffer = None     # graph: the dense buffer tensor
+        self._static_size = -1  # a fixed size known when traced (TF: constant_value(size))
         if flow is not None:
             self._buffer = flow
             return
@@ -45,6 +46,10 @@ class TensorArray(CompositeValue):
             self._elements = [None] * int(size)
         else:
             size = size if isinstance(size, Tensor) else convert_to_tensor(size, dtypes.int32)
+            # TF keeps the size it can read off a constant (not one computed from shapes).
+            if getattr(size, 'op', None) is not None and size.op.type == 'Const' and \
+                    not self._dynamic_size:
+                self._static_size = int(size.static_value())
             self._buffer = apply_op(ta_ops.NEW, (size,), {
                 'dtype': self._dtype, 'element_shape': self._element_shape.as_tuple()})
 
@@ -54,6 +59,7 @@ class TensorArray(CompositeValue):
         ta._clear_after_read, ta._infer_shape = self._clear_after_read, self._infer_shape
         ta._element_shape = self._element_shape if element_shape is None else element_shape
         ta._elements, ta._buffer = None, buffer
+        ta._static_size = self._static_size
         return ta
 
     # -- properties
@@ -139,7 +145,8 @@ class TensorArray(CompositeValue):
             return array_ops.stack([self._element_or_zeros(i)
                                     for i in range(len(self._elements))])
         return apply_op(ta_ops.STACK, (self._graph_buffer(),),
-                        {'element_shape': self._element_shape.as_tuple()}, name)
+                        {'element_shape': self._element_shape.as_tuple(),
+                         'num_elements': self._static_size}, name)
 
     def _stacked_array(self):
         elem = self._element_shape.as_tuple()

@@ -30,7 +30,7 @@ import os
 import sys
 import types
 
-from defun.tf_compat import dataset_ops
+from defun.tf_compat import dataset_ops, framework_tensor
 
 __all__ = ['install', 'uninstall', 'is_installed', 'keras_api', 'enabled', 'hook',
            'TensorFlowConflictError', 'SWITCH', 'PRIVATE_MODULES']
@@ -47,6 +47,7 @@ PRIVATE_MODULES = {
         'defun.tf_compat.sparse_csr_matrix_ops',
     'tensorflow.python.framework.config': 'defun.tf_compat.framework_config',
     'tensorflow.python.data.ops.dataset_ops': 'defun.tf_compat.dataset_ops',
+    'tensorflow.python.framework.tensor': 'defun.tf_compat.framework_tensor',
 }
 KERAS_PREFIX = 'keras._tf_keras.keras'
 
@@ -190,6 +191,7 @@ def _activate():
         raise _conflict('defun as `tensorflow`')
     hook().installed = True
     dataset_ops.claim()
+    framework_tensor.claim()
 
 
 def uninstall():
@@ -199,6 +201,7 @@ def uninstall():
     finder = hook()
     finder.installed = False
     dataset_ops.release()
+    framework_tensor.release()
     for name in [name for name in sys.modules if name == 'tensorflow' or
                  name.startswith('tensorflow.')]:
         module = sys.modules[name]

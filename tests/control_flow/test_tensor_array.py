@@ -102,3 +102,24 @@ def _scatter_concat(x):
                          ids=lambda f: f.__name__)
 def test_gradients(fn):
     check_gradients(fn, np.array([0.7, -1.3]))
+
+
+def test_stack_keeps_a_constant_size_in_its_static_shape():
+    # TF 2.21: a TensorArray made with a constant size stacks to that many rows in a function
+    # (also after a while loop wrote it), one sized from a shape does not.
+    seen = []
+
+    @tf.function
+    def f(x):
+        ta = tf.TensorArray(tf.float32, size=8, element_shape=tf.TensorShape([None, 6]))
+        seen.append(ta.stack().shape.as_list())
+        out = tf.TensorArray(tf.float32, size=3, element_shape=x.shape[1:])
+        _, out = tf.while_loop(lambda i, o: i < 3, lambda i, o: (i + 1, o.write(i, x[0])),
+                               (0, out))
+        seen.append(out.stack().shape.as_list())
+        dynamic = tf.TensorArray(tf.float32, size=tf.shape(x)[0]).write(0, x[0])
+        seen.append(dynamic.stack().shape.as_list())
+        return out.stack()
+
+    f(tf.zeros((5, 4)))
+    assert seen == [[8, None, 6], [3, 4], [None, 4]]

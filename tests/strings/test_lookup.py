@@ -77,3 +77,28 @@ def test_text_file_initializer(tmp_path):
         ).tolist() == [1, 4, 2]   # TF's out-of-vocabulary bucket for 'q'
     with pytest.raises(tf.errors.NotFoundError):
         tf.lookup.TextFileInitializer(str(tmp_path / 'missing'), tf.string, 0, tf.int64, 1)
+
+
+def test_table_filled_by_its_initializer():
+    # TF 2.21: a table asks its initializer to fill it (initialize(table)); an initializer that
+    # does nothing (Keras's placeholder for a vocabulary set later) leaves it empty.
+    class Nothing(tf.lookup.KeyValueTensorInitializer):
+        def __init__(self):
+            pass
+
+        @property
+        def key_dtype(self):
+            return tf.string
+
+        @property
+        def value_dtype(self):
+            return tf.int64
+
+        def initialize(self, table):
+            pass
+
+    empty = tf.lookup.StaticHashTable(Nothing(), -1)
+    assert int(empty.size()) == 0
+    assert empty.lookup(tf.constant(['a'])).numpy().tolist() == [-1]
+    keys, values = empty.export()
+    assert keys.dtype == tf.string and values.dtype == tf.int64 and keys.shape == [0]

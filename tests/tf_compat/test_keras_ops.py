@@ -125,3 +125,16 @@ def test_datasets_carry_tf_identity_while_defun_is_tensorflow():
     finally:
         tf_compat.uninstall()
     assert base[0].__module__ == 'defun.data.base'
+
+
+def test_tensors_carry_tf_identity_while_defun_is_tensorflow():
+    from defun import tf_compat
+    base = [c for c in type(tf.constant(['a'])).__mro__ if c.__name__ == 'Tensor']
+    assert len(base) == 1 and base[0].__module__ == 'defun.core.tensor'
+    tf_compat.install()
+    try:
+        from tensorflow.python.framework.tensor import Tensor
+        assert Tensor is base[0] and Tensor.__module__ == 'tensorflow.python.framework.tensor'
+    finally:
+        tf_compat.uninstall()
+    assert base[0].__module__ == 'defun.core.tensor'

@@ -321,14 +321,18 @@ GATHER_GRAD = define_op(
     doc='Gradient of a gather: the rows summed back into zeros of the buffer length.')
 
 
-def _stack_kernel(buf, element_shape):
+def _stack_kernel(buf, element_shape, num_elements=-1):
     return _dense(buf, element_shape)
 
 
-def _stack_infer(buf, element_shape):
+def _stack_infer(buf, element_shape, num_elements=-1):
+    # num_elements: the size a fixed-size TensorArray was made with (TF's TensorListStack attr),
+    # known even where the buffer crossing a loop has lost its length.
     d = dims(buf)
     elem = _element_of(buf, element_shape)
-    return buf.dtype, (None if elem is None else (None if d is None else d[0],) + tuple(elem))
+    rows = d[0] if d is not None and d[0] is not None else None
+    rows = num_elements if rows is None and num_elements >= 0 else rows
+    return buf.dtype, (None if elem is None else (rows,) + tuple(elem))
 
 
 STACK = define_op('TensorArrayStack', _stack_kernel, _stack_infer, lambda op, g: g,

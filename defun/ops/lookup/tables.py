@@ -84,6 +84,12 @@ class KeyValueTensorInitializer:
                     f'{_text(seen[key])} and trying to add value {_text(value)}')
         return self._keys, self._values
 
+    def initialize(self, table):
+        """Fills `table` with these contents (what a table calls when it is made; a subclass that
+        does nothing leaves the table empty, as TF's placeholder initializers do)."""
+        keys, values = self.tensors()
+        table.fill(keys, values)
+
 
 class TextFileIndex:
     """Where TextFileInitializer takes a key or value: a column, or one of these."""
@@ -142,6 +148,11 @@ def _column(values, dtype):
     return np.array(values, dtype=object if dtype is dtypes.string else dtype.np_dtype)
 
 
+def _numpy_dtype(dtype):
+    dtype = dtypes.as_dtype(dtype)
+    return object if dtype is dtypes.string else dtype.np_dtype
+
+
 def _text(value):
     return value.decode('utf-8', 'replace') if isinstance(value, bytes) else value
 
@@ -154,10 +165,21 @@ class StaticHashTable:
             raise TypeError(f'StaticHashTable: `initializer` must be a KeyValueTensorInitializer, '
                             f'got {type(initializer).__name__}')
         self._initializer = initializer
-        self._keys, self._values = initializer.tensors()
+        key_dtype, value_dtype = initializer.key_dtype, initializer.value_dtype
+        self._keys = to_tensor(np.zeros(0, _numpy_dtype(key_dtype)), dtype=key_dtype)
+        self._values = to_tensor(np.zeros(0, _numpy_dtype(value_dtype)), dtype=value_dtype)
+        initializer.initialize(self)
         self._default_value = to_tensor(default_value, dtype=initializer.value_dtype,
                                         name='default_value', op='StaticHashTable')
         self._name = name or 'hash_table'
+
+    def fill(self, keys, values):
+        """Sets the table's contents (its initializer's `initialize` calls this once)."""
+        if keys.dtype is not self._keys.dtype or values.dtype is not self._values.dtype:
+            raise TypeError(f'Invalid key/value dtypes for the table: expected '
+                            f'{self._keys.dtype!r}/{self._values.dtype!r}, got '
+                            f'{keys.dtype!r}/{values.dtype!r}')
+        self._keys, self._values = keys, values
 
     @property
     def key_dtype(self):

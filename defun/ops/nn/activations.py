@@ -384,9 +384,11 @@ def _sparse_xent_kernel(logits, labels):
     total = np.add.reduce(exp, axis=-1, keepdims=True)
     loss = np.log(total[..., 0]) - np.take_along_axis(shifted, labels[..., None], -1)[..., 0]
     # d loss / d logits (TF's second output, "backprop"): softmax minus the one-hot labels.
+    # (Indexed along the axis, not through a flat view: logits that arrive transposed give a
+    # backprop whose reshape would be a copy.)
     backprop = exp / total
-    flat = backprop.reshape(-1, n)
-    flat[np.arange(flat.shape[0]), labels.reshape(-1)] -= 1
+    at = labels[..., None].astype(np.intp)
+    np.put_along_axis(backprop, at, np.take_along_axis(backprop, at, -1) - 1, -1)
     return loss, backprop
 
 

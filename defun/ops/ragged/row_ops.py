@@ -16,7 +16,7 @@ from defun.ops.framework.base_ops import cast, shape as shape_of
 from defun.ops.array.transform import pad, slice as slice_
 from defun.core.shapes import as_shape
 from defun.ops.math.exports import cumsum, equal, logical_not, reduce_all, reduce_max, reduce_sum
-from defun.ops.math.exports import subtract
+from defun.ops.math.exports import maximum, subtract
 from defun.ops.math.segments import unsorted_segment_sum
 from defun.ops.support import validation
 from defun.ops.support.helpers import static_value
@@ -122,22 +122,25 @@ def lengths_before_padding(tensor, padding, width, dtype):
 
 
 def fit_shape(dense, shape, default):
-    """`dense` padded or truncated to `shape` (None dims keep their size)."""
+    """`dense` padded or truncated to `shape` (None dims keep their size); sizes not known while
+    tracing are padded by what the running values lack."""
     target = as_shape(shape)
     if target.rank is None:
         return dense
-    begin, size = [], []
-    for i, d in enumerate(target.as_list()):
-        begin.append(0)
-        size.append(-1 if d is None else d)
+    dims = target.as_list()
+    size = [-1 if d is None else d for d in dims]
     known = static_value(shape_of(dense))
-    pads = []
-    for i, d in enumerate(target.as_list()):
-        have = int(known[i]) if known is not None else None
-        pads.append([0, 0 if d is None or have is None else max(d - have, 0)])
-    if any(p[1] for p in pads):
-        dense = pad(dense, pads, constant_values=0 if default is None else default)
-    return slice_(dense, begin, size)
+    fill = 0 if default is None else default
+    if known is not None:
+        pads = [[0, 0 if d is None else max(d - int(known[i]), 0)] for i, d in enumerate(dims)]
+        if any(p[1] for p in pads):
+            dense = pad(dense, pads, constant_values=fill)
+    elif any(d is not None for d in dims):
+        have = shape_of(dense)
+        lack = [0 if d is None else maximum(d - have[i], 0) for i, d in enumerate(dims)]
+        zeros = [0] * len(dims)
+        dense = pad(dense, stack([stack(zeros), stack(lack)], axis=1), constant_values=fill)
+    return slice_(dense, [0] * len(dims), size)
 
 
 def uniform_splits(nvals, length, nrows, dtype):

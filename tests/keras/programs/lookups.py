@@ -1,0 +1,70 @@
+"""StringLookup and IntegerLookup with fixed and adapted vocabularies, OOV buckets, mask tokens,
+invert, one_hot/multi_hot/count outputs; CategoryEncoding; Hashing with and without salt;
+Discretization with boundaries and adapted bins; Normalization adapt and invert."""
+import numpy as np
+import tensorflow as tf
+
+keras = tf.keras
+words = tf.constant([['a', 'c', 'd'], ['d', 'z', 'b']])
+lookup = keras.layers.StringLookup(vocabulary=['a', 'b', 'c', 'd'])
+print('string', lookup(words).numpy(), lookup.vocabulary_size())
+print('vocab', lookup.get_vocabulary())
+two_oov = keras.layers.StringLookup(vocabulary=['a', 'b', 'c', 'd'], num_oov_indices=2)
+print('two_oov', two_oov(tf.constant(['a', 'zz', 'yy', 'x', 'd'])).numpy())
+masked = keras.layers.StringLookup(vocabulary=['a', 'b'], mask_token='')
+print('masked', masked(tf.constant(['', 'a', 'q', 'b'])).numpy(), masked.get_vocabulary())
+invert = keras.layers.StringLookup(vocabulary=['a', 'b', 'c', 'd'], invert=True)
+print('invert', invert(tf.constant([[1, 3, 4], [4, 0, 2]])).numpy())
+adapted = keras.layers.StringLookup()
+adapted.adapt(tf.data.Dataset.from_tensor_slices(['x', 'y', 'x', 'z', 'x', 'y']))
+print('adapted', adapted.get_vocabulary(), adapted(tf.constant(['z', 'x', 'w'])).numpy())
+onehot = keras.layers.StringLookup(vocabulary=['a', 'b', 'c'], output_mode='one_hot')
+print('one_hot', onehot(tf.constant(['a', 'c', 'q'])).numpy())
+multi = keras.layers.StringLookup(vocabulary=['a', 'b', 'c'], output_mode='multi_hot')
+print('multi_hot', multi(tf.constant([['a', 'c'], ['b', 'b']])).numpy())
+count = keras.layers.StringLookup(vocabulary=['a', 'b', 'c'], output_mode='count')
+print('count', count(tf.constant([['a', 'a', 'q'], ['b', 'c', 'c']])).numpy())
+
+ints = keras.layers.IntegerLookup(vocabulary=[12, 36, 1138, 42])
+print('integer', ints(tf.constant([[12, 1138, 42], [42, 1000, 36]])).numpy())
+ints_adapt = keras.layers.IntegerLookup(max_tokens=4)
+ints_adapt.adapt(np.array([5, 5, 5, 7, 7, 9, 3, 3, 3, 3]))
+print('integer adapted', ints_adapt.get_vocabulary(), ints_adapt(np.array([3, 9, 100])).numpy())
+ints_inv = keras.layers.IntegerLookup(vocabulary=[12, 36, 1138, 42], invert=True)
+print('integer invert', ints_inv(tf.constant([1, 0, 4])).numpy())
+
+enc = keras.layers.CategoryEncoding(num_tokens=5, output_mode='one_hot')
+print('category one_hot', enc(tf.constant([3, 2, 0, 1])).numpy())
+enc = keras.layers.CategoryEncoding(num_tokens=5, output_mode='multi_hot')
+print('category multi_hot', enc(tf.constant([[0, 1], [0, 0], [1, 2], [3, 1]])).numpy())
+enc = keras.layers.CategoryEncoding(num_tokens=5, output_mode='count')
+print('category count', enc(tf.constant([[0, 1, 1], [4, 4, 2]]),
+                            count_weights=tf.constant([[0.5, 1.0, 2.0], [1.0, 1.0, 3.0]])).numpy())
+
+hashing = keras.layers.Hashing(num_bins=7)
+print('hashing', hashing(tf.constant([['A'], ['B'], ['C'], ['D'], ['E'], ['hello world']])).numpy().ravel())
+salted = keras.layers.Hashing(num_bins=7, salt=133)
+print('salted', salted(tf.constant([['A'], ['B'], ['C'], ['D'], ['E']])).numpy().ravel())
+masked_hash = keras.layers.Hashing(num_bins=5, mask_value='')
+print('mask hash', masked_hash(tf.constant(['', 'a', 'b', 'c'])).numpy())
+int_hash = keras.layers.Hashing(num_bins=10)
+print('int hash', int_hash(tf.constant([[1], [2], [3], [1000000]])).numpy().ravel())
+hash_onehot = keras.layers.Hashing(num_bins=4, output_mode='one_hot')
+print('hash one_hot', hash_onehot(tf.constant(['x', 'y', 'z'])).numpy())
+
+disc = keras.layers.Discretization(bin_boundaries=[0.0, 1.0, 2.0])
+print('discretize', disc(tf.constant([[-1.5, 1.0, 3.4, 0.5], [0.0, 3.0, 1.3, 0.0]])).numpy())
+disc = keras.layers.Discretization(num_bins=4, epsilon=0.01)
+disc.adapt(np.arange(20, dtype='float32'))
+print('adapted bins', disc.bin_boundaries, disc(np.array([0.5, 7.0, 11.0, 19.0])).numpy())
+
+data = np.array([[0.1, 0.2, 0.3], [0.8, 0.9, 1.0], [1.5, 1.6, 1.7]], dtype='float32')
+norm = keras.layers.Normalization()
+norm.adapt(data)
+print('mean', norm.mean.numpy(), 'variance', norm.variance.numpy())
+print('normalized', norm(data).numpy())
+norm_ds = keras.layers.Normalization(axis=None)
+norm_ds.adapt(tf.data.Dataset.from_tensor_slices(data).batch(2))
+print('scalar norm', norm_ds(data).numpy())
+denorm = keras.layers.Normalization(mean=2.0, variance=4.0, invert=True)
+print('invert norm', denorm(tf.constant([[0.0, 1.0, -1.0]])).numpy())
