@@ -141,6 +141,7 @@ SIGNATURES = {
     'Identity': (('input: T',), ('T: type',)),
     'If': (('cond: Tcond', 'input: Tin',), ('Tcond: type', 'Tin: list(type) >= 0', 'Tout: list(type) >= 0', 'then_branch: func', 'else_branch: func', 'output_shapes: list(shape)',)),
     'Imag': (('input: T',), ('T: {complex64, complex128}', 'Tout: {float, double}',)),
+    'ImageProjectiveTransformV3': (('images: dtype', 'transforms: float', 'output_shape: int32', 'fill_value: float',), ('dtype: {uint8, int32, int64, half, bfloat16, float, double}', 'interpolation: string', 'fill_mode: string',)),
     'Invert': (('x: T',), ('T: {int8, int16, int32, int64, uint8, uint16, uint32, uint64}',)),
     'InvertPermutation': (('x: T',), ('T: {int32, int64}',)),
     'IsFinite': (('x: T',), ('T: {bfloat16, half, float, double}',)),
