@@ -77,6 +77,7 @@ def compile_graph(graph, inputs, outputs, name='graph_fn', optimizations=None, o
             graph, inputs, outputs, builder.live_ops(), builder.fn_name,
             lambda c: compile_graph(graph, c.inputs, c.outputs, f'{name}_numpy_tier',
                                     only_needed=True))
+        builder.jit_plan = builder.native
     return builder.build()
 
 
@@ -111,6 +112,7 @@ class _Builder:
         self.op_inputs = {}       # op -> its input names, shared by sub-builders (error reruns)
         self.kernels = {}         # op -> the kernel an emitter asked for instead of its own
         self.native = None        # jit graphs: the partition into native clusters (compiler/jit)
+        self.jit_plan = None      # ... the whole function's, which the report shows
 
     # -- naming
     def fresh(self, hint):
@@ -144,6 +146,7 @@ class _Builder:
         sub.lines_final = True   # taken as they are by the emitter: nothing rewrites them later
         sub.namespace, sub.used = self.namespace, self.used   # one module: names stay unique
         sub.op_inputs = self.op_inputs
+        sub.jit_plan = self.jit_plan
         plan = python_ints or PythonInts()
         sub.int_names = self.int_names | plan.names
         sub.int_twins = dict(self.int_twins)  # copies made before this point stay valid here
@@ -152,12 +155,37 @@ class _Builder:
         for ph, expr in zip(inputs, input_exprs):
             sub.names[id(ph)] = expr
         live = sub.live = sub.live_ops()
+        if self.jit_plan is not None and not only_needed:
+            sub.partition_natively(plan)
         for op in graph.get_operations():
             if op in live:
                 sub.visit(op)
         outs = [sub.names[id(t)] for t in outputs]
         outs = [n if i in plan.outputs else sub.as_int32(n, None) for i, n in enumerate(outs)]
         return sub.lines_with_ops, outs
+
+    def partition_natively(self, ints):
+        """For a sub-graph of a jit graph written by the numpy tier (the body of a loop the native
+        tier could not take whole: an op without a lowering), its own native clusters, called
+        from the loop (jit/partition.py), except those touching values held as Python ints
+        (`ints`, a PythonInts) or ops written with other kernels."""
+        name, graph = self.fn_name, self.graph
+        special = {op: 'a loop counter held as a Python int, or written with another kernel'
+                   for op in list(ints.ops) + list(self.kernels)}
+        plan = jit.native_partition(
+            graph, self.inputs, self.outputs, self.live, f'{name}_{graph.name}',
+            lambda c: compile_graph(graph, c.inputs, c.outputs, f'{name}_numpy_tier',
+                                    only_needed=True), special)
+        if plan is None:
+            return
+        for cluster in list(plan.clusters):
+            outs = {id(t) for t in cluster.outputs}
+            if any(id(t) in outs for op in special for t in op.inputs):
+                plan.drop(cluster, 'feeds a loop counter held as a Python int')
+        self.native = plan
+        self.jit_plan.clusters += plan.clusters
+        self.jit_plan.fallbacks += [(op, reason) for op, reason in plan.fallbacks
+                                    if op.type != 'Placeholder']
 
     def as_int32(self, name, op):
         """`name`, or for a Python int its np.int32 copy (written once per scope)."""
@@ -308,7 +336,7 @@ class _Builder:
         """One call of a native cluster, written where its last op is (see jit/partition.py)."""
         if op is not cluster.last:
             return
-        in_names = [self.names[id(t)] for t in cluster.inputs]
+        in_names = [self.as_int32(self.names[id(t)], cluster) for t in cluster.inputs]
         out_names = [self.fresh(t.op.name) for t in cluster.outputs]
         fn = self.bind(cluster.native, 'native')
         targets = ', '.join(out_names) + (',' if len(out_names) == 1 else '')

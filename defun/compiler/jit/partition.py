@@ -70,8 +70,9 @@ class Partition:
         self.by_op = {op: c for c in self.clusters for op in c.ops}
 
 
-def partition(graph, inputs, outputs, live):
-    """The Partition of the `live` ops of `graph` computing `outputs` from `inputs`."""
+def partition(graph, inputs, outputs, live, keep_out=()):
+    """The Partition of the `live` ops of `graph` computing `outputs` from `inputs`; the ops in
+    `keep_out` ({op: reason}) stay in the numpy tier."""
     order = [op for op in graph.get_operations() if op in live]
     input_ids = {id(t) for t in inputs}
     used = {id(t) for t in outputs} | {id(t) for op in order for t in op.inputs}
@@ -82,7 +83,7 @@ def partition(graph, inputs, outputs, live):
         if op.opdef.fold is not None and not op.inputs and not op.opdef.stateful:
             constant.update(id(t) for t in op.outputs)
             continue
-        reason = _why_not(op, constant, used)
+        reason = keep_out.get(op) or _why_not(op, constant, used)
         if reason is None:
             lowerable.add(op)
             continue
