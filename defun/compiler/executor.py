@@ -176,16 +176,10 @@ class _Builder:
             graph, self.inputs, self.outputs, self.live, f'{name}_{graph.name}',
             lambda c: compile_graph(graph, c.inputs, c.outputs, f'{name}_numpy_tier',
                                     only_needed=True), special)
-        if plan is None:
-            return
-        for cluster in list(plan.clusters):
-            outs = {id(t) for t in cluster.outputs}
-            if any(id(t) in outs for op in special for t in op.inputs):
-                plan.drop(cluster, 'feeds a loop counter held as a Python int')
-        self.native = plan
-        self.jit_plan.clusters += plan.clusters
-        self.jit_plan.fallbacks += [(op, reason) for op, reason in plan.fallbacks
-                                    if op.type != 'Placeholder']
+        if plan is not None:
+            plan.drop_readers_of(special, 'feeds a loop counter held as a Python int')
+            self.native = plan
+            self.jit_plan.absorb(plan)
 
     def as_int32(self, name, op):
         """`name`, or for a Python int its np.int32 copy (written once per scope)."""

@@ -69,6 +69,18 @@ class Partition:
         self.fallbacks += [(op, reason) for op in cluster.ops if not op.opdef.is_identity]
         self.by_op = {op: c for c in self.clusters for op in c.ops}
 
+    def drop_readers_of(self, ops, reason):
+        """Leaves the clusters whose outputs one of `ops` reads to the numpy tier, for `reason`."""
+        for cluster in list(self.clusters):
+            outs = {id(t) for t in cluster.outputs}
+            if any(id(t) in outs for op in ops for t in op.inputs):
+                self.drop(cluster, reason)
+
+    def absorb(self, inner):
+        """Adds the clusters and fallbacks of `inner` (a sub-graph's partition) to this report."""
+        self.clusters += inner.clusters
+        self.fallbacks += inner.fallbacks
+
 
 def partition(graph, inputs, outputs, live, keep_out=()):
     """The Partition of the `live` ops of `graph` computing `outputs` from `inputs`; the ops in
