@@ -77,6 +77,7 @@ def compile_graph(graph, inputs, outputs, name='graph_fn', optimizations=None, o
             graph, inputs, outputs, builder.live_ops(), builder.fn_name,
             lambda c: compile_graph(graph, c.inputs, c.outputs, f'{name}_numpy_tier',
                                     only_needed=True))
+        builder.jit_plan = builder.native
     return builder.build()
 
 
@@ -112,6 +113,7 @@ class _Builder:
         self.kernels = {}         # op -> the kernel an emitter asked for instead of its own
         self.widened = set()      # ops of low-precision types, run widened (core/low_precision)
         self.native = None        # jit graphs: the partition into native clusters (compiler/jit)
+        self.jit_plan = None      # ... the whole function's, which the report shows
 
     # -- naming
     def fresh(self, hint):
@@ -145,6 +147,7 @@ class _Builder:
         sub.lines_final = True   # taken as they are by the emitter: nothing rewrites them later
         sub.namespace, sub.used = self.namespace, self.used   # one module: names stay unique
         sub.op_inputs = self.op_inputs
+        sub.jit_plan = self.jit_plan
         plan = python_ints or PythonInts()
         sub.int_names = self.int_names | plan.names
         sub.int_twins = dict(self.int_twins)  # copies made before this point stay valid here
@@ -153,12 +156,31 @@ class _Builder:
         for ph, expr in zip(inputs, input_exprs):
             sub.names[id(ph)] = expr
         live = sub.live = sub.live_ops()
+        if self.jit_plan is not None and not only_needed:
+            sub.partition_natively(plan)
         for op in graph.get_operations():
             if op in live:
                 sub.visit(op)
         outs = [sub.names[id(t)] for t in outputs]
         outs = [n if i in plan.outputs else sub.as_int32(n, None) for i, n in enumerate(outs)]
         return sub.lines_with_ops, outs
+
+    def partition_natively(self, ints):
+        """For a sub-graph of a jit graph written by the numpy tier (the body of a loop the native
+        tier could not take whole: an op without a lowering), its own native clusters, called
+        from the loop (jit/partition.py), except those touching values held as Python ints
+        (`ints`, a PythonInts) or ops written with other kernels."""
+        name, graph = self.fn_name, self.graph
+        special = {op: 'a loop counter held as a Python int, or written with another kernel'
+                   for op in list(ints.ops) + list(self.kernels)}
+        plan = jit.native_partition(
+            graph, self.inputs, self.outputs, self.live, f'{name}_{graph.name}',
+            lambda c: compile_graph(graph, c.inputs, c.outputs, f'{name}_numpy_tier',
+                                    only_needed=True), special)
+        if plan is not None:
+            plan.drop_readers_of(special, 'feeds a loop counter held as a Python int')
+            self.native = plan
+            self.jit_plan.absorb(plan)
 
     def as_int32(self, name, op):
         """`name`, or for a Python int its np.int32 copy (written once per scope)."""
@@ -316,7 +338,7 @@ class _Builder:
         """One call of a native cluster, written where its last op is (see jit/partition.py)."""
         if op is not cluster.last:
             return
-        in_names = [self.names[id(t)] for t in cluster.inputs]
+        in_names = [self.as_int32(self.names[id(t)], cluster) for t in cluster.inputs]
         out_names = [self.fresh(t.op.name) for t in cluster.outputs]
         fn = self.bind(cluster.native, 'native')
         targets = ', '.join(out_names) + (',' if len(out_names) == 1 else '')

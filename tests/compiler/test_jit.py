@@ -440,3 +440,23 @@ def test_out_of_range_labels_and_rows_raise_tfs_error(every_op_native):
     assert 'GatherV2(' in _native_ops(_report(rows, params, tf.constant([3, 0, 3])))
     with pytest.raises(tf.errors.InvalidArgumentError, match='GatherV2: index out of range'):
         rows(params, tf.constant([4, 0, 1]))
+
+
+def test_loop_with_an_unlowered_op_runs_its_other_ops_natively():
+    """A loop the native tier cannot take whole (cumsum has no lowering) stays a numpy-tier loop,
+    whose body calls native clusters of its own; results as without jit."""
+    def f(x, n):
+        i = tf.constant(0)
+        while i < n:
+            x = tf.math.cumsum(x)
+            x = tf.tanh(x * 0.5 - 1.0) * 2.0 + tf.abs(x) * 0.25 - x / 3.0
+            i += 1
+        return x
+
+    x, n = tf.constant(np.linspace(-1, 1, 64, dtype=np.float32)), tf.constant(3)
+    jitted = tf.function(f, jit_compile=True)
+    _assert_same(jitted(x, n).numpy(), tf.function(f)(x, n).numpy())
+    report = _report(jitted, x, n)
+    assert 'While(while): Cumsum: no lowering' in report
+    assert 'Tanh(' in _native_ops(report)
+    assert 'native(' in jitted.experimental_get_compiler_ir(x, n)('py')

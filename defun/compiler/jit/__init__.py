@@ -14,14 +14,14 @@ from defun.compiler.jit import partition
 __all__ = ['native_partition', 'NotLowerable']
 
 
-def native_partition(graph, inputs, outputs, live, name, numpy_tier):
+def native_partition(graph, inputs, outputs, live, name, numpy_tier, keep_out=()):
     """The Partition of jit graph `graph` with a NativeCall per cluster, or None when numba is not
     available (after warning once). `numpy_tier(cluster)` builds the numpy-tier callable a
-    cluster falls back to if numba cannot compile it."""
+    cluster falls back to if numba cannot compile it; `keep_out`: {op: why it stays there}."""
     if not backend.available():
         backend.warn_unavailable()
         return None
-    plan = partition.partition(graph, inputs, outputs, live)
+    plan = partition.partition(graph, inputs, outputs, live, dict(keep_out))
     for k, cluster in enumerate(list(plan.clusters)):
         suffix = f'{name}_{k}' if len(plan.clusters) > 1 else name
         try:

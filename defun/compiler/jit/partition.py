@@ -69,9 +69,22 @@ class Partition:
         self.fallbacks += [(op, reason) for op in cluster.ops if not op.opdef.is_identity]
         self.by_op = {op: c for c in self.clusters for op in c.ops}
 
+    def drop_readers_of(self, ops, reason):
+        """Leaves the clusters whose outputs one of `ops` reads to the numpy tier, for `reason`."""
+        for cluster in list(self.clusters):
+            outs = {id(t) for t in cluster.outputs}
+            if any(id(t) in outs for op in ops for t in op.inputs):
+                self.drop(cluster, reason)
 
-def partition(graph, inputs, outputs, live):
-    """The Partition of the `live` ops of `graph` computing `outputs` from `inputs`."""
+    def absorb(self, inner):
+        """Adds the clusters and fallbacks of `inner` (a sub-graph's partition) to this report."""
+        self.clusters += inner.clusters
+        self.fallbacks += inner.fallbacks
+
+
+def partition(graph, inputs, outputs, live, keep_out=()):
+    """The Partition of the `live` ops of `graph` computing `outputs` from `inputs`; the ops in
+    `keep_out` ({op: reason}) stay in the numpy tier."""
     order = [op for op in graph.get_operations() if op in live]
     input_ids = {id(t) for t in inputs}
     used = {id(t) for t in outputs} | {id(t) for op in order for t in op.inputs}
@@ -82,7 +95,7 @@ def partition(graph, inputs, outputs, live):
         if op.opdef.fold is not None and not op.inputs and not op.opdef.stateful:
             constant.update(id(t) for t in op.outputs)
             continue
-        reason = _why_not(op, constant, used)
+        reason = keep_out.get(op) or _why_not(op, constant, used)
         if reason is None:
             lowerable.add(op)
             continue
