@@ -91,6 +91,7 @@ def test_shape_size_rank_of_composites_as_tf():
     assert tf.size(sparse).numpy() == 6 and tf.size(sparse, out_type=tf.int64).dtype == tf.int64
     assert tf.size(ragged).numpy() == 3 and tf.size(ragged).dtype == tf.int32
     assert tf.rank(sparse).numpy() == 2 and tf.rank(ragged).numpy() == 2
+    assert tf.shape(ragged).rank == 2
     with pytest.raises(ValueError, match='unsupported type'):
         tf.shape(object())
 
@@ -134,3 +135,31 @@ def test_embedding_lookup_and_row_gather_of_ragged_as_tf():
         tf.nn.embedding_lookup(X, tf.ragged.constant([[1.]]))
     rows = tf.gather(tf.ragged.constant([[1, 2], [3]]), [1, 0])
     assert rows.to_list() == [[3], [1, 2]]
+
+
+def test_shape_of_ragged_is_a_dynamic_ragged_shape_as_tf():
+    shape = tf.shape(tf.ragged.constant([[3, 1, 4, 1], [], [5, 9, 2], [6], []]))
+    assert repr(shape) == '<DynamicRaggedShape lengths=[5, (4, 0, 3, 1, 0)] num_row_partitions=1>'
+    assert shape.rank == 2 and shape.dtype == tf.int32 and shape.num_row_partitions == 1
+    assert shape.inner_rank == 1 and shape.inner_shape.numpy().tolist() == [8]
+    assert shape[0].numpy() == 5 and shape[-2].numpy() == 5
+    assert shape.is_uniform(0) and not shape.is_uniform(1)
+    with pytest.raises(ValueError, match='Index 1 is not uniform'):
+        shape[1]
+    with pytest.raises(IndexError, match='Index is too big: 5>=2'):
+        shape[5]
+    rows = tf.RaggedTensor.from_row_lengths(tf.zeros([15, 2]), [4, 5, 6])
+    wide = tf.shape(rows, out_type=tf.int64)
+    assert wide.dtype == tf.int64 and wide[0].numpy() == 3 and wide[2].numpy() == 2
+    assert wide.static_lengths() == [3, (4, 5, 6), 2]
+    assert wide.inner_shape.numpy().tolist() == [15, 2]
+    uniform = tf.shape(tf.RaggedTensor.from_uniform_row_length(tf.range(6), 3))
+    assert repr(uniform) == '<DynamicRaggedShape lengths=[2, 3] num_row_partitions=1>'
+    assert uniform[1].numpy() == 3
+
+    @tf.function
+    def dims(x):
+        s = tf.shape(x)
+        return s[0], s[2]
+
+    assert [int(v) for v in dims(rows)] == [3, 2]

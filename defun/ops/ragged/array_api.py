@@ -1,7 +1,7 @@
 """TF's array APIs as the namespaces export them, where TF dispatches them on SparseTensor and
 RaggedTensor arguments too: `tf.shape`, `tf.size` and `tf.rank` of a SparseTensor (from its
-dense shape) or a RaggedTensor (size and rank); `tf.gather` with ragged indices (or ragged params
-gathered by rows); `tf.nn.embedding_lookup` with ragged ids.
+dense shape) or a RaggedTensor (its shape a DynamicRaggedShape, dynamic_shape.py); `tf.gather`
+with ragged indices (or ragged params gathered by rows); `tf.nn.embedding_lookup` with ragged ids.
 
 As in elementwise_api.py, each function calls the dense op as it is; only when that call refuses
 its arguments and one is a composite does it take the composite's path, so dense calls cost one
@@ -17,6 +17,7 @@ from defun.ops.framework import base_ops
 from defun.ops.framework.base_ops import cast, reshape
 from defun.ops.math.exports import reduce_prod
 from defun.ops.nn import compositions
+from defun.ops.ragged.dynamic_shape import DynamicRaggedShape
 from defun.ops.ragged.indexing import gather_rows
 from defun.ops.ragged.ragged_tensor import RaggedTensor, is_ragged
 from defun.ops.sparse.sparse_tensor import is_sparse
@@ -41,12 +42,11 @@ def _dense_first(fn, composite_path):
 
 # ---------------------------------------------------------------- shape, size, rank
 
-def _sparse_shape(input, out_type=dtypes.int32, name=None):  # noqa: A002 - TF's name
+def _composite_shape(input, out_type=dtypes.int32, name=None):  # noqa: A002 - TF's name
     if is_sparse(input):
         return cast(input.dense_shape, out_type)
     if is_ragged(input):
-        raise TypeError('tf.shape of a RaggedTensor (TF\'s DynamicRaggedShape) is not part of '
-                        'defun: use its .shape, .nrows(), .row_lengths() or .bounding_shape()')
+        return DynamicRaggedShape.from_ragged(input, out_type)
     return NotImplemented
 
 
@@ -66,7 +66,7 @@ def _composite_rank(input, name=None):  # noqa: A002
     return NotImplemented
 
 
-shape = _dense_first(base_ops.shape, _sparse_shape)
+shape = _dense_first(base_ops.shape, _composite_shape)
 size = _dense_first(joining.size, _composite_size)
 rank = _dense_first(creation.rank, _composite_rank)
 
