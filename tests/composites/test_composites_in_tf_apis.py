@@ -163,3 +163,28 @@ def test_shape_of_ragged_is_a_dynamic_ragged_shape_as_tf():
         return s[0], s[2]
 
     assert [int(v) for v in dims(rows)] == [3, 2]
+
+
+def test_safe_embedding_lookup_sparse_as_tf():
+    ids = tf.SparseTensor([[0, 0, 0], [0, 1, 0], [1, 1, 0], [1, 1, 1], [2, 0, 0]],
+                          tf.constant([1, -1, 3, 0, 2], tf.int64), [3, 2, 2])
+    weights = tf.SparseTensor(ids.indices, [2., 1., 0.5, -1., 3.], ids.dense_shape)
+    # recorded from TF 2.21: negative ids and (but for 'sum') non-positive weights dropped, an
+    # empty row zeros (default_id None) or default_id's row
+    assert tf.nn.safe_embedding_lookup_sparse(PARAMS, ids).numpy().tolist() == \
+        [[[3.0, 4.0, 5.0], [0.0, 0.0, 0.0]], [[0.0, 0.0, 0.0], [4.5, 5.5, 6.5]],
+         [[6.0, 7.0, 8.0], [0.0, 0.0, 0.0]]]
+    assert tf.nn.safe_embedding_lookup_sparse(PARAMS, ids, weights, combiner='sum',
+                                              default_id=3).numpy().tolist() == \
+        [[[6.0, 8.0, 10.0], [9.0, 10.0, 11.0]], [[9.0, 10.0, 11.0], [4.5, 4.0, 3.5]],
+         [[18.0, 21.0, 24.0], [9.0, 10.0, 11.0]]]
+    assert tf.nn.safe_embedding_lookup_sparse(PARAMS, ids, weights).numpy().tolist() == \
+        [[[3.0, 4.0, 5.0], [0.0, 0.0, 0.0]], [[0.0, 0.0, 0.0], [9.0, 10.0, 11.0]],
+         [[6.0, 7.0, 8.0], [0.0, 0.0, 0.0]]]
+    columns = tf.sparse.expand_dims(
+        tf.SparseTensor([[0, 1], [1, 0]], tf.constant([2, 1], tf.int64), [2, 3]), -1)
+    result = tf.nn.safe_embedding_lookup_sparse(PARAMS, columns, default_id=0)
+    assert result.shape.as_list() == [2, 3, 3]
+    assert result.numpy().tolist() == \
+        [[[0.0, 1.0, 2.0], [6.0, 7.0, 8.0], [0.0, 1.0, 2.0]],
+         [[3.0, 4.0, 5.0], [0.0, 1.0, 2.0], [0.0, 1.0, 2.0]]]
