@@ -102,6 +102,8 @@ from defun.ops.ragged.elementwise_api import (abs, acos, acosh, asin, asinh, ata
     divide, truediv, maximum, minimum, pow, atan2, equal, not_equal, less, less_equal,  # noqa: F811
     greater, greater_equal, logical_and, logical_or, realdiv, truncatediv, truncatemod,  # noqa: F811
     where)  # noqa: F811
+# the array APIs TF dispatches on SparseTensor and RaggedTensor arguments
+from defun.ops.ragged.array_api import shape, size, rank, gather  # noqa: F811
 from defun import raw_ops  # tf.raw_ops (the ops defun defines with TF's signatures)
 from defun.core import unsupported as _unsupported
 

@@ -30,7 +30,7 @@ import os
 import sys
 import types
 
-from defun.tf_compat import dataset_ops, framework_tensor
+from defun.tf_compat import dataset_ops, framework_tensor, ragged_tensor, sparse_tensor
 
 __all__ = ['install', 'uninstall', 'is_installed', 'keras_api', 'enabled', 'hook',
            'TensorFlowConflictError', 'SWITCH', 'PRIVATE_MODULES']
@@ -48,7 +48,11 @@ PRIVATE_MODULES = {
     'tensorflow.python.framework.config': 'defun.tf_compat.framework_config',
     'tensorflow.python.data.ops.dataset_ops': 'defun.tf_compat.dataset_ops',
     'tensorflow.python.framework.tensor': 'defun.tf_compat.framework_tensor',
+    'tensorflow.python.framework.sparse_tensor': 'defun.tf_compat.sparse_tensor',
+    'tensorflow.python.ops.ragged.ragged_tensor': 'defun.tf_compat.ragged_tensor',
 }
+# The modules whose classes name TF's module path while defun is `tensorflow`.
+_CLAIMING = (dataset_ops, framework_tensor, sparse_tensor, ragged_tensor)
 KERAS_PREFIX = 'keras._tf_keras.keras'
 
 
@@ -190,8 +194,8 @@ def _activate():
     if _real_tensorflow() is not None:
         raise _conflict('defun as `tensorflow`')
     hook().installed = True
-    dataset_ops.claim()
-    framework_tensor.claim()
+    for module in _CLAIMING:
+        module.claim()
 
 
 def uninstall():
@@ -200,8 +204,8 @@ def uninstall():
     Modules that already imported `tensorflow` (Keras, once imported) keep the defun they got."""
     finder = hook()
     finder.installed = False
-    dataset_ops.release()
-    framework_tensor.release()
+    for module in _CLAIMING:
+        module.release()
     for name in [name for name in sys.modules if name == 'tensorflow' or
                  name.startswith('tensorflow.')]:
         module = sys.modules[name]

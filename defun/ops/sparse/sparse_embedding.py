@@ -1,4 +1,5 @@
-"""tf.nn.embedding_lookup_sparse: per row of a SparseTensor of ids, the combined (summed, mean or
+"""tf.nn.embedding_lookup_sparse (and safe_embedding_lookup_sparse, the same over ids of any rank,
+invalid ids dropped and empty rows filled): per row of a SparseTensor of ids, the combined (summed, mean or
 root-n scaled) rows of an embedding table, weighted by a SparseTensor of weights.
 
 As TF computes it: the row of each id is looked up (`embedding_lookup`, distinct ids once), scaled
@@ -9,18 +10,23 @@ tables are combined in float32. Without weights, the rows are reduced by the spa
 reductions.
 """
 from defun.core import dtypes
+from defun.core.shapes import TensorShape
+from defun.core.tensor import convert_to_tensor
 from defun.ops.array.repeat_unique import unique
 from defun.ops.array.gathering import gather
-from defun.ops.framework.base_ops import cast, reshape, shape as shape_of
-from defun.ops.array.joining import concat
+from defun.ops.framework.base_ops import (cast, ones_like, reshape, shape as shape_of,
+                                          zeros_like)
+from defun.ops.array.joining import concat, size, stack
 from defun.ops.array.creation import ones, rank
-from defun.ops.math.exports import divide_no_nan, sqrt, square
+from defun.ops.math.exports import (divide_no_nan, greater, greater_equal, logical_and,
+                                    reduce_prod, sqrt, square, where)
 from defun.ops.math.segments import segment_sum
 from defun.ops.nn.compositions import embedding_lookup
 from defun.ops.sparse import sparse_reductions
+from defun.ops.sparse.sparse_ops import fill_empty_rows, reshape_sparse, retain
 from defun.ops.sparse.sparse_tensor import SparseTensor
 
-__all__ = ['embedding_lookup_sparse']
+__all__ = ['embedding_lookup_sparse', 'safe_embedding_lookup_sparse']
 
 _UNWEIGHTED = {'sum': sparse_reductions.segment_sum, 'mean': sparse_reductions.segment_mean,
                'sqrtn': sparse_reductions.segment_sqrt_n}
@@ -69,3 +75,42 @@ def _weighted(embeddings, weights, segment_ids, combiner):
     elif combiner == 'sqrtn':
         combined = divide_no_nan(combined, sqrt(segment_sum(square(weights), segment_ids)))
     return cast(combined, original) if combined.dtype != original else combined
+
+
+def safe_embedding_lookup_sparse(embedding_weights, sparse_ids, sparse_weights=None,
+                                 combiner='mean', default_id=None, max_norm=None, name=None,
+                                 allow_fast_lookup=False):
+    """embedding_lookup_sparse over the last dimension of `sparse_ids` of any rank, as TF's:
+    negative ids (and, unless `combiner` is 'sum', non-positive weights) are dropped, and a row
+    left empty gets the embedding of `default_id`, or zeros when it is None."""
+    if embedding_weights is None or (isinstance(embedding_weights, list) and
+                                     not embedding_weights):
+        raise ValueError(f'Missing embedding_weights {embedding_weights}.')
+    dtype = sparse_weights.dtype if sparse_weights is not None else None
+    tables = embedding_weights if isinstance(embedding_weights, list) else [embedding_weights]
+    tables = [convert_to_tensor(w, dtype=dtype) for w in tables]
+    original_shape = sparse_ids.dense_shape
+    rank = original_shape.shape[0] if original_shape.shape.rank else None
+    rank_ = size(original_shape) if rank is None else rank
+    ids = reshape_sparse(sparse_ids, stack([reduce_prod(original_shape[:rank_ - 1]),
+                                            gather(original_shape, rank_ - 1)]))
+    weights = None if sparse_weights is None else \
+        SparseTensor(ids.indices, sparse_weights.values, ids.dense_shape)
+    keep = greater_equal(ids.values, 0)
+    if weights is not None and combiner != 'sum':
+        keep = logical_and(keep, greater(weights.values, 0))
+    ids = retain(ids, keep)
+    weights = None if weights is None else retain(weights, keep)
+    ids, is_row_empty = fill_empty_rows(ids, default_id or 0)
+    if weights is not None:
+        weights, _ = fill_empty_rows(weights, 1.0)
+    result = embedding_lookup_sparse(tables if len(tables) > 1 else tables[0], ids, weights,
+                                     combiner=combiner, max_norm=max_norm)
+    if default_id is None:
+        empty = reshape(is_row_empty, concat([[-1], ones_like(shape_of(result)[1:])], 0))
+        result = where(empty, zeros_like(result), result)
+    outer = cast(original_shape[:rank_ - 1], dtypes.int32)
+    final = reshape(result, concat([outer, shape_of(result)[1:]], 0))
+    if rank is not None:
+        final.set_shape(TensorShape([None] * (rank - 1)).concatenate(result.shape[1:]))
+    return final
