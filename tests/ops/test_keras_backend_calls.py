@@ -129,3 +129,12 @@ def test_unique_slices_shapes_in_a_graph():
         assert y.shape.as_list() == [None, None] and idx.shape.as_list() == [3]
         return y
     assert f(np.ones((4, 3), np.float32)).shape == (4, 1)
+
+
+def test_unique_keeps_every_nan_apart():
+    # TF's unique compares with ==, under which NaN equals nothing (and -0.0 equals 0.0)
+    x = np.array([1.0, np.nan, 2.0, np.nan, -0.0, 0.0], np.float32)
+    y, idx = tf.unique(x)
+    np.testing.assert_array_equal(y.numpy(), [1.0, np.nan, 2.0, np.nan, 0.0])
+    assert idx.numpy().tolist() == [0, 1, 2, 3, 4, 4]
+    assert tf.unique_with_counts(x).count.numpy().tolist() == [1, 1, 1, 1, 2]

@@ -105,7 +105,8 @@ def _unique_kernel(x, out_idx):
     if x.ndim != 1:
         raise validation.invalid_argument(f'unique: input must be a vector, got shape '
                                           f'{list(x.shape)}')
-    values, first, inverse = np.unique(x, return_index=True, return_inverse=True)
+    # equal_nan=False: TF keeps every NaN apart (NaN equals nothing, not even NaN)
+    values, first, inverse = np.unique(x, return_index=True, return_inverse=True, equal_nan=False)
     order = np.argsort(first, kind='stable')   # TF keeps the order of first appearance
     rank = np.empty_like(order)
     rank[order] = np.arange(len(order))
