@@ -10,3 +10,4 @@ from defun.ops.nn.compositions import l2_normalize  # noqa: F401
 from defun.ops.math.clipping import global_norm  # noqa: F401
 from defun.ops.math.special import cross  # noqa: F401
 from defun.ops.linalg.linear_operator import *  # noqa: F401,F403
+from defun.ops.linalg.eig_lu import *  # noqa: F401,F403

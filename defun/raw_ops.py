@@ -10,6 +10,7 @@ from defun.ops.math.bucketize import bucketize
 from defun.ops.math.elementary import abs as _abs, exp, log, sigmoid, sqrt, tanh
 from defun.ops.math.truncating import unique_with_counts
 from defun.ops.array.repeat_unique import unique
+from defun.ops.array.unique_slices import unique_v2, unique_with_counts_v2
 from defun.ops.linalg.products import matmul
 from defun.ops.image.projective import image_projective_transform
 from defun.ops.nn.activations import relu
@@ -17,7 +18,8 @@ from defun.ops.nn.conv import avg_pool, conv2d, max_pool
 from defun.ops.nn.conv3d import conv3d
 from defun.ops.nn.pool3d import avg_pool3d, max_pool3d
 
-__all__ = ['Bucketize', 'Unique', 'UniqueWithCounts', 'AddV2', 'Sub', 'Mul', 'RealDiv',
+__all__ = ['Bucketize', 'Unique', 'UniqueWithCounts', 'UniqueV2', 'UniqueWithCountsV2',
+           'AddV2', 'Sub', 'Mul', 'RealDiv',
            'Maximum', 'Minimum', 'Square', 'Sqrt', 'Abs', 'Exp', 'Log', 'Neg', 'Relu', 'Sigmoid',
            'Tanh', 'Identity', 'Cast', 'MatMul', 'Conv2D', 'Conv3D', 'MaxPool', 'AvgPool',
            'MaxPool3D', 'AvgPool3D', 'ImageProjectiveTransformV2', 'ImageProjectiveTransformV3']
@@ -50,6 +52,16 @@ def Unique(*, x, out_idx=dtypes.int32, name=None):  # noqa: N802
 def UniqueWithCounts(*, x, out_idx=dtypes.int32, name=None):  # noqa: N802
     """tf.unique_with_counts."""
     return unique_with_counts(x, out_idx, name)
+
+
+def UniqueV2(*, x, axis, out_idx=dtypes.int32, name=None):  # noqa: N802
+    """The distinct slices along an axis (no public function in TF)."""
+    return unique_v2(x, axis, out_idx, name)
+
+
+def UniqueWithCountsV2(*, x, axis, out_idx=dtypes.int32, name=None):  # noqa: N802
+    """The distinct slices along an axis, with their counts (no public function in TF)."""
+    return unique_with_counts_v2(x, axis, out_idx, name)
 
 
 def AddV2(*, x, y, name=None):  # noqa: N802

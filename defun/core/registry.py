@@ -174,7 +174,7 @@ def _caller_site(depth=2):
 def define_op(type: str, kernel: Callable | Kernels, infer: Callable, grad: Callable | None = MISSING,
               num_outputs: int | None = 1, stateful: bool = False, doc: str = '',
               explain_error: Callable | None = None, inputs: tuple | None = None,
-              attrs: tuple | None = None,
+              attrs: tuple | None = None, cpu_kernels: dict | None = None,
               **facts: Any) -> OpDef:
     """Defines op `type`; `grad` may be a gradient function, None (not differentiable) or omitted.
 
@@ -182,6 +182,9 @@ def define_op(type: str, kernel: Callable | Kernels, infer: Callable, grad: Call
     'T: {half, float, double}', 'k: int >= 0'; see op_schema), checked by the dispatch point.
     Left out (None), each is TF's own, from the table of TF's OpDefs (core/tf_signatures); an op
     whose inputs are not TF's (fewer, or in another form) gives its own, `()` for none.
+    `cpu_kernels` (type attribute -> spelled types) replaces the types TF's CPU kernels of the op
+    of that name run, for an op that is not that kernel (one op for what TF's public function
+    composes of other ops, as tf.linspace): `{}` lifts the limit.
 
     `kernel` is a function or a `Kernels` pair; `facts` are the other OpDef fields (emit,
     expression, index_inputs, fold, partial_fold, foldable, is_placeholder, is_identity,
@@ -194,7 +197,8 @@ def define_op(type: str, kernel: Callable | Kernels, infer: Callable, grad: Call
     tf_inputs, tf_attrs = SIGNATURES.get(type, ((), ()))
     inputs = tf_inputs if inputs is None else inputs
     attrs = tf_attrs if attrs is None else attrs
-    schema = Schema(type, inputs, attrs, CPU_KERNELS.get(type)) if inputs or attrs else None
+    kernels = CPU_KERNELS.get(type) if cpu_kernels is None else cpu_kernels
+    schema = Schema(type, inputs, attrs, kernels) if inputs or attrs else None
     opdef = OpDef(type, kernel, infer, num_outputs, stateful, site, doc, explain_error,
                   schema=schema, **facts)
     _OPS[type] = opdef

@@ -265,7 +265,7 @@ def convert_to_tensor(value: Any, dtype: Any = None, name: str | None = None, dt
     if protocol is not None:
         return protocol(value, dtype, name)
     if isinstance(value, TensorShape):
-        value = _shape_as_list(value)
+        value, dtype = _shape_as_list(value, dtype)
     if isinstance(value, (list, tuple)) and _contains_tensor(value):
         # TF auto-packs lists of tensors with the (differentiable) stack op.
         return _packer[0](value, dtype)
@@ -280,12 +280,18 @@ def convert_to_tensor(value: Any, dtype: Any = None, name: str | None = None, dt
     return constant_from_array(array, name)
 
 
-def _shape_as_list(shape):
-    """A fully known TensorShape converts to its dims (int32 unless told otherwise), as in TF."""
+def _shape_as_list(shape, dtype):
+    """A fully known TensorShape converts to its dims and an integer dtype, as in TF: int32
+    unless told int64 or a dim needs it (so the shape of a scalar is an empty int32 vector)."""
     dims = shape.as_tuple()
     if dims is None or None in dims:
         raise ValueError(f'Cannot convert a partially known TensorShape {shape} to a Tensor.')
-    return list(dims)
+    if dtype is None:
+        return list(dims), dtypes.int64 if any(d >= 2 ** 31 for d in dims) else dtypes.int32
+    if dtype not in (dtypes.int32, dtypes.int64):
+        raise TypeError(f'Cannot convert TensorShape {shape} to dtype {dtype}. Allowed dtypes are '
+                        f'tf.int32 and tf.int64.')
+    return list(dims), dtype
 
 
 def constant_from_array(array, name=None):

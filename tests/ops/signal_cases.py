@@ -1,6 +1,7 @@
 """The tf.signal cases recorded from TensorFlow 2.21 into data/signal_ref.npz: the complex and
 real Fourier transforms (float32 and float64, fft_length padding and cropping), the windows,
-stft / inverse_stft, overlap_and_add and the fft shifts. Each case is run by test_signal_tf.py on
+stft / inverse_stft, overlap_and_add, the fft shifts, the cosine transforms (dct, idct, mdct)
+and the mel helpers. Each case is run by test_signal_tf.py on
 defun with the same inputs (stored in the file) and compared with TF's value and, where TF has
 one, its gradient with respect to every float input (of the sum of the result times fixed
 weights). A complex result is compared as its real and imaginary parts side by side.
@@ -95,9 +96,32 @@ def _short_time(tf):
     }
 
 
+def _cosine_and_mel(tf):
+    s = tf.signal
+
+    def transform(fn, dct_type, norm=None):
+        return lambda a: fn(a, type=dct_type, norm=norm)
+    cases = {f'dct{t}': (transform(s.dct, t), ['x']) for t in (1, 2, 3, 4)}
+    cases.update({f'idct{t}_ortho': (transform(s.idct, t, 'ortho'), ['x']) for t in (2, 3, 4)})
+    cases.update({
+        'dct2_ortho_f64': (lambda a: s.dct(a, norm='ortho'), ['d']),
+        'dct2_cut': (lambda a: s.dct(a, n=4), ['x']),
+        'dct3_padded': (lambda a: s.dct(a, type=3, n=9), ['x']),
+        'mdct': (lambda a: s.mdct(a, 4), ['s']),
+        'mdct_ortho_padded': (lambda a: s.mdct(a, 8, window_fn=None, norm='ortho',
+                                               pad_end=True), ['s']),
+        'inverse_mdct': (lambda a: s.inverse_mdct(s.mdct(a, 4)), ['s']),
+        'mel_matrix': (lambda: s.linear_to_mel_weight_matrix(5, 9, 8000, 100.0, 3000.0), []),
+        'mel_matrix_f64': (lambda: s.linear_to_mel_weight_matrix(
+            4, 7, 16000, 0.0, 8000.0, dtype=tf.float64), []),
+        'mfccs': (lambda a: s.mfccs_from_log_mel_spectrograms(a), ['x3']),
+    })
+    return cases
+
+
 def cases(tf):
     """name -> (function of the named inputs, their names)."""
-    return {**_transforms(tf), **_windows(tf), **_short_time(tf)}
+    return {**_transforms(tf), **_windows(tf), **_short_time(tf), **_cosine_and_mel(tf)}
 
 
 def errors(tf, a):
@@ -116,6 +140,15 @@ def errors(tf, a):
         'kaiser_float_length': lambda: s.kaiser_window(5.0),
         'overlap_and_add_float_step': lambda: s.overlap_and_add(tf.constant(a['x3']), 2.0),
         'overlap_and_add_vector': lambda: s.overlap_and_add(tf.constant(a['x'][0]), 2),
+        'dct_axis_0': lambda: s.dct(tf.constant(a['x']), axis=0),
+        'dct_type_5': lambda: s.dct(tf.constant(a['x']), type=5),
+        'dct1_ortho': lambda: s.dct(tf.constant(a['x']), type=1, norm='ortho'),
+        'dct_n_0': lambda: s.dct(tf.constant(a['x']), n=0),
+        'mdct_length_6': lambda: s.mdct(tf.constant(a['s']), 6),
+        'mel_bins_0': lambda: s.linear_to_mel_weight_matrix(0),
+        'mel_edges_reversed': lambda: s.linear_to_mel_weight_matrix(
+            lower_edge_hertz=500.0, upper_edge_hertz=100.0),
+        'mel_above_nyquist': lambda: s.linear_to_mel_weight_matrix(upper_edge_hertz=5000.0),
     }
 
 

@@ -156,7 +156,9 @@ def _static_int(value, op, arg):
     return int(known)
 
 
-_RANGE_DTYPES = (dtypes.int32, dtypes.int64, dtypes.bfloat16, dtypes.float32, dtypes.float64)
+# TF's order of the argument dtypes tf.range infers from (the widest wins)
+_RANGE_DTYPES = (dtypes.int32, dtypes.int64, dtypes.float16, dtypes.bfloat16, dtypes.float32,
+                 dtypes.float64)
 
 
 def _range_check(start, limit, delta):
@@ -188,7 +190,8 @@ RANGE = define_op('Range', _range_kernel, _range_infer, None, lowering=lowerings
 
 
 def range(start, limit=None, delta=1, dtype=None, name='range'):  # noqa: A001 - TF's name
-    """tf.range: like Python's range, with TF's dtype inference (the widest of the arguments')."""
+    """tf.range: like Python's range, with TF's dtype inference (the widest of the arguments'),
+    or all arguments cast to `dtype` (whose Range kernel TF may not have: int16, int8...)."""
     if limit is None:
         start, limit = 0, start
     if dtype is not None:
@@ -196,9 +199,9 @@ def range(start, limit=None, delta=1, dtype=None, name='range'):  # noqa: A001 -
     args = [v if isinstance(v, Tensor) else to_tensor(v, dtype=dtype, name=n, op='range')
             for v, n in zip((start, limit, delta), ('start', 'limit', 'delta'))]
     for t in args:
-        if t.dtype not in _RANGE_DTYPES:
-            raise TypeError(f'range: arguments must be int32, int64, bfloat16, float32 or float64, got '
-                            f'{error_helpers.describe(t)}')
+        if dtype is None and t.dtype not in _RANGE_DTYPES:
+            raise TypeError(f'range: arguments must be int32, int64, float16, bfloat16, float32 or '
+                            f'float64, got {error_helpers.describe(t)}')
         if t.shape.rank not in (0, None):
             raise validation.invalid_argument(f'range: arguments must be scalars, got '
                                               f'{error_helpers.describe(t)}')
@@ -242,7 +245,9 @@ SUM_AXES = define_op(
     lambda x, axes: (x.dtype, op_helpers.reduce_dims(dims(x), axes, False)), _sum_axes_grad,
     doc='Sum over static axes (None: all) without keepdims; a gradient helper.')
 
-LINSPACE = define_op('LinSpace', _linspace_kernel, _linspace_infer, _linspace_grad)
+# TF's LinSpace kernels run float and double only, but tf.linspace is not that op: it composes
+# range and arithmetic ops, which run half and bfloat16 too (with np.linspace's values).
+LINSPACE = define_op('LinSpace', _linspace_kernel, _linspace_infer, _linspace_grad, cpu_kernels={})
 
 
 def linspace(start, stop, num, name=None, axis=0):

@@ -105,7 +105,8 @@ def _unique_kernel(x, out_idx):
     if x.ndim != 1:
         raise validation.invalid_argument(f'unique: input must be a vector, got shape '
                                           f'{list(x.shape)}')
-    values, first, inverse = np.unique(x, return_index=True, return_inverse=True)
+    # equal_nan=False: TF keeps every NaN apart (NaN equals nothing, not even NaN)
+    values, first, inverse = np.unique(x, return_index=True, return_inverse=True, equal_nan=False)
     order = np.argsort(first, kind='stable')   # TF keeps the order of first appearance
     rank = np.empty_like(order)
     rank[order] = np.arange(len(order))
@@ -129,10 +130,13 @@ def _searchsorted_kernel(sorted_sequence, values, side, out_type):
         raise validation.invalid_argument(
             f'searchsorted: sorted_sequence {list(sorted_sequence.shape)} and values '
             f'{list(values.shape)} must agree in all but the innermost dimension')
-    flat_s = sorted_sequence.reshape(-1, sorted_sequence.shape[-1])
-    flat_v = values.reshape(-1, values.shape[-1])
-    rows = [np.searchsorted(s, v, side=side) for s, v in zip(flat_s, flat_v)]
-    return np.asarray(rows, dtype=out_type.np_dtype).reshape(values.shape)
+    rows = int(np.prod(values.shape[:-1]))   # explicit: -1 cannot be inferred when empty
+    flat_s = sorted_sequence.reshape(rows, sorted_sequence.shape[-1])
+    flat_v = values.reshape(rows, values.shape[-1])
+    result = np.empty(flat_v.shape, dtype=out_type.np_dtype)
+    for i, (s, v) in enumerate(zip(flat_s, flat_v)):
+        result[i] = np.searchsorted(s, v, side=side)
+    return result.reshape(values.shape)
 
 
 SEARCHSORTED = define_op('SearchSorted', _searchsorted_kernel,

@@ -13,7 +13,7 @@ from defun.core.dispatch import apply_op
 from defun.ops.support import helpers as op_helpers
 from defun.ops.math.arithmetic import conj
 from defun.ops.array.joining import stack
-from defun.ops.array.creation import sum_axes
+from defun.ops.array.creation import sum_axes, zeros
 from defun.ops.array.expand_squeeze import expand_dims, squeeze
 from defun.ops.support.helpers import dims, same_as_first, to_tensor
 from defun.ops.framework.base_ops import reshape, shape
@@ -250,11 +250,13 @@ def pad(tensor, paddings, mode='CONSTANT', constant_values=0, name=None):
     if known is not None and d is not None:
         _check_paddings(d, known, mode)
     if mode == 'CONSTANT':
-        cv = constant_values if isinstance(constant_values, Tensor) else to_tensor(
-            constant_values, dtype=x.dtype, name='constant_values', op='pad')
-        # TF builds a Pad op (so named) for a Python zero, a PadV2 for any other value.
+        # TF builds a Pad op (so named) for a Python zero, which pads with the zero of any
+        # dtype (False, b''), and a PadV2 for any other value, converted to the input's dtype.
         zero = not isinstance(constant_values, Tensor) and np.ndim(constant_values) == 0 and \
             isinstance(constant_values, (int, float, np.number)) and constant_values == 0
+        cv = zeros([], x.dtype) if zero else constant_values if isinstance(
+            constant_values, Tensor) else to_tensor(constant_values, dtype=x.dtype,
+                                                    name='constant_values', op='pad')
         return apply_op(PAD, (x, p, cv), None, name or ('Pad' if zero else None))
     if mode not in _MIRROR_OFFSET:
         raise ValueError(f'pad: Value of argument `mode` expected to be one of "CONSTANT", '

@@ -17,6 +17,7 @@ from defun.core.registry import define_op
 from defun.core.tensor import is_tensor
 from defun.ops.support import validation
 from defun.ops.linalg.native_products import matmul_lowering
+from defun.ops.linalg.typed_products import matmul_with_output_type
 
 __all__ = ['matmul', 'tensordot', 'einsum']
 
@@ -106,11 +107,17 @@ def matmul(a, b, transpose_a=False, transpose_b=False, adjoint_a=False, adjoint_
       a, b: `Tensor`s of rank >= 2 and one dtype.
       transpose_a, transpose_b: Transpose an operand first.
       adjoint_a, adjoint_b: Conjugate-transpose an operand first.
-      a_is_sparse, b_is_sparse, output_type: Accepted for TF compatibility.
+      a_is_sparse, b_is_sparse: Accepted for TF compatibility.
+      output_type: int32 for int8 or uint8 operands (TF's BatchMatMulV3).
       name: A name for the operation (optional).
 
     Raises:
       InvalidArgumentError: if the inner dimensions differ."""
+    if output_type is not None:
+        typed = matmul_with_output_type(a, b, transpose_a or adjoint_a, transpose_b or adjoint_b,
+                                        output_type, name)
+        if typed is not None:
+            return typed
     a, b = binary_args(a, b, 'matmul')
     if a.dtype.name not in _MATMUL_ALLOWED:
         raise validation.dtype_mismatch(

@@ -144,8 +144,9 @@ def _unique_counts_kernel(x, out_idx):
     if x.ndim != 1:
         raise validation.invalid_argument(f'unique_with_counts: input must be a vector, got '
                                           f'shape {list(x.shape)}')
+    # equal_nan=False: TF keeps every NaN apart (NaN equals nothing, not even NaN)
     values, first, inverse, counts = np.unique(x, return_index=True, return_inverse=True,
-                                               return_counts=True)
+                                               return_counts=True, equal_nan=False)
     order = np.argsort(first, kind='stable')   # TF keeps the order of first appearance
     rank = np.empty_like(order)
     rank[order] = np.arange(len(order))
