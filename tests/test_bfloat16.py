@@ -256,3 +256,17 @@ def test_without_ml_dtypes_the_dtypes_exist_and_tensors_say_what_to_install():
     assert len(out) == 2
     for line in out:
         assert 'bfloat16' in line and 'ml_dtypes' in line and 'pip install' in line
+
+
+def test_int8_matmul_sums_in_int32_with_output_type():
+    # Keras's int8 quantization: TF's BatchMatMulV3 takes int8/uint8 operands to an int32 result
+    # (TF 2.21's values); other pairs have no CPU kernel.
+    a, b = [[100, -100], [50, 7]], [[100, 3], [-128, 127]]
+    for dtype, expected in ((tf.int8, [[22800, -12400], [4104, 1039]]),
+                            (tf.uint8, [[29968, 20112], [5896, 1039]])):
+        out = tf.matmul(tf.cast(a, dtype), tf.cast(b, dtype), output_type=tf.int32)
+        assert out.dtype == tf.int32 and out.numpy().tolist() == expected
+    with pytest.raises(tf.errors.NotFoundError, match='BatchMatMulV3'):
+        tf.matmul(tf.ones((2, 2)), tf.ones((2, 2)), output_type=tf.int32)
+    with pytest.raises(tf.errors.InvalidArgumentError, match="'T' of int8"):
+        tf.matmul(tf.ones((2, 2), tf.int8), tf.ones((2, 2), tf.int8))

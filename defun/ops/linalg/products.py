@@ -7,11 +7,11 @@ normalised once, when the op is called, to the explicit form 'ab,bc->ac'.
 """
 import numpy as np
 
-from defun.core import error_helpers
+from defun.core import dtypes, error_helpers, errors
 from defun.core.dispatch import apply_op
 from defun.ops.support import helpers as op_helpers
 from defun.ops.support.helpers import binary_args, dims, to_tensor
-from defun.ops.framework.base_ops import ones_like, sum_to
+from defun.ops.framework.base_ops import cast, ones_like, sum_to
 from defun.ops.math.arithmetic import conj
 from defun.core.registry import define_op
 from defun.core.tensor import is_tensor
@@ -106,12 +106,16 @@ def matmul(a, b, transpose_a=False, transpose_b=False, adjoint_a=False, adjoint_
       a, b: `Tensor`s of rank >= 2 and one dtype.
       transpose_a, transpose_b: Transpose an operand first.
       adjoint_a, adjoint_b: Conjugate-transpose an operand first.
-      a_is_sparse, b_is_sparse, output_type: Accepted for TF compatibility.
+      a_is_sparse, b_is_sparse: Accepted for TF compatibility.
+      output_type: int32 for int8 or uint8 operands (their products summed in int32, as TF's
+        BatchMatMulV3 kernel); None or the operands' dtype otherwise.
       name: A name for the operation (optional).
 
     Raises:
       InvalidArgumentError: if the inner dimensions differ."""
     a, b = binary_args(a, b, 'matmul')
+    if output_type is not None and dtypes.as_dtype(output_type) is not a.dtype:
+        a, b = _widened_operands(a, b, dtypes.as_dtype(output_type))
     if a.dtype.name not in _MATMUL_ALLOWED:
         raise validation.dtype_mismatch(
             f"Value for attr 'T' of {_TF_TYPE_NAMES.get(a.dtype.name, a.dtype.name)} is not in "
@@ -122,6 +126,18 @@ def matmul(a, b, transpose_a=False, transpose_b=False, adjoint_a=False, adjoint_
     attrs = {'transpose_a': bool(transpose_a or adjoint_a),
              'transpose_b': bool(transpose_b or adjoint_b)}
     return apply_op(MATMUL, (a, b), attrs, name)
+
+
+def _widened_operands(a, b, out):
+    """int8/uint8 operands as `out` (int32: exact), for TF's matmul(..., output_type=int32); TF's
+    CPU kernels have no other pair of operand and output types."""
+    if a.dtype in (dtypes.int8, dtypes.uint8) and out is dtypes.int32:
+        return cast(a, out), cast(b, out)
+    t, o = (f'DT_{error_helpers.kernel_type_name(d).upper()}' for d in (a.dtype, out))
+    raise errors.NotFoundError(
+        f'Could not find device for node: {{{{node BatchMatMulV3}}}} = BatchMatMulV3[Ta={t}, Tb={t}, '
+        f'Tout={o}] (no CPU kernel: output_type takes int32 for int8 or uint8 '
+        f'operands) [Op:BatchMatMulV3]')
 
 
 # This table's Python operators on Tensor (installed by defun/ops/tensor_methods.py), named as TF
