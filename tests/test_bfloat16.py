@@ -270,3 +270,23 @@ def test_int8_matmul_sums_in_int32_with_output_type():
         tf.matmul(tf.ones((2, 2)), tf.ones((2, 2)), output_type=tf.int32)
     with pytest.raises(tf.errors.InvalidArgumentError, match="'T' of int8"):
         tf.matmul(tf.ones((2, 2), tf.int8), tf.ones((2, 2), tf.int8))
+
+
+def test_checkpoint_and_saved_model_keep_bfloat16(tmp_path):
+    v = tf.Variable([1.5, 2.25], dtype=tf.bfloat16)
+    ckpt = tf.train.Checkpoint(v=v)
+    path = ckpt.save(str(tmp_path / 'ckpt'))
+    v.assign([0., 0.])
+    ckpt.restore(path)
+    assert v.dtype == tf.bfloat16 and v.numpy().astype(np.float64).tolist() == [1.5, 2.25]
+
+    module = tf.Module()
+    module.v = tf.Variable([3.5, 1.], dtype=tf.bfloat16)
+    c = tf.constant([0.5, 0.25], tf.bfloat16)
+    module.f = tf.function(lambda x: x * module.v + c,
+                           input_signature=[tf.TensorSpec([2], tf.bfloat16)])
+    tf.saved_model.save(module, str(tmp_path / 'model'))
+    loaded = tf.saved_model.load(str(tmp_path / 'model'))
+    assert loaded.v.dtype == tf.bfloat16
+    out = loaded.f(tf.constant([2., 2.], tf.bfloat16))
+    assert out.dtype == tf.bfloat16 and out.numpy().astype(np.float64).tolist() == [7.5, 2.25]
