@@ -389,3 +389,10 @@ def test_checkpoint_and_saved_model_keep_bfloat16(tmp_path):
     assert loaded.v.dtype == tf.bfloat16
     out = loaded.f(tf.constant([2., 2.], tf.bfloat16))
     assert out.dtype == tf.bfloat16 and out.numpy().astype(np.float64).tolist() == [7.5, 2.25]
+
+
+def test_bitcast_sees_the_bits():
+    for run in (tf.bitcast, tf.function(tf.bitcast)):
+        assert run(tf.constant([1.5], tf.bfloat16), tf.uint16).numpy().tolist() == [16320]
+        back = run(tf.constant([16320, 16256], tf.uint16), tf.bfloat16)
+        assert back.dtype == tf.bfloat16 and back.numpy().astype(float).tolist() == [1.5, 1.0]
