@@ -119,6 +119,102 @@ def test_values_are_tfs(name, graph):
     np.testing.assert_array_equal(out.numpy().astype(np.float64).ravel(), TF_VALUES[name])
 
 
+# More ops, on small inputs (TF 2.21's values, the same eagerly and from a tf.function).
+X2 = np.linspace(-2.5, 2.5, 12, dtype=np.float32)
+Y2 = np.linspace(0.1, 3.0, 12, dtype=np.float32)
+IMG = np.linspace(0, 1, 48, dtype=np.float32).reshape(1, 4, 4, 3)
+K = np.linspace(-1, 1, 54, dtype=np.float32).reshape(3, 3, 3, 2)
+CASES2 = {
+    'pow': lambda x, y, a, i, k: tf.pow(y, x),
+    'log': lambda x, y, a, i, k: tf.math.log(y),
+    'rsqrt': lambda x, y, a, i, k: tf.math.rsqrt(y),
+    'erf': lambda x, y, a, i, k: tf.math.erf(x),
+    'gelu': lambda x, y, a, i, k: tf.nn.gelu(x),
+    'floormod': lambda x, y, a, i, k: tf.math.floormod(x, y),
+    'round': lambda x, y, a, i, k: tf.round(x * 3),
+    'atan2': lambda x, y, a, i, k: tf.math.atan2(x, y),
+    'squared_difference': lambda x, y, a, i, k: tf.math.squared_difference(x, y),
+    'logsumexp': lambda x, y, a, i, k: tf.reduce_logsumexp(a, axis=1),
+    'sum_axis0': lambda x, y, a, i, k: tf.reduce_sum(a, axis=0),
+    'einsum': lambda x, y, a, i, k: tf.einsum('ij,kj->ik', a, a),
+    'batch_matmul': lambda x, y, a, i, k: tf.matmul(tf.reshape(a, (2, 2, 5)), tf.reshape(a, (2, 5, 2))),
+    'conv2d': lambda x, y, a, i, k: tf.nn.conv2d(i, k, 1, 'SAME'),
+    'avg_pool': lambda x, y, a, i, k: tf.nn.avg_pool2d(i, 2, 2, 'VALID'),
+    'max_pool': lambda x, y, a, i, k: tf.nn.max_pool2d(i, 2, 2, 'VALID'),
+    'moments_variance': lambda x, y, a, i, k: tf.nn.moments(a, axes=[0])[1],
+    'top_k': lambda x, y, a, i, k: tf.math.top_k(x * y, 4).values,
+    'clip': lambda x, y, a, i, k: tf.clip_by_value(x, -0.5, 0.7),
+    'where': lambda x, y, a, i, k: tf.where(x > 0, x, y),
+    'cumprod': lambda x, y, a, i, k: tf.math.cumprod(y[:8]),
+    'gather': lambda x, y, a, i, k: tf.gather(a, [3, 0], axis=1),
+}
+
+TF_VALUES2 = {
+    'atan2': [-1.53125, -1.3984375, -1.1953125, -0.90625, -0.53515625, -0.158203125, 0.134765625,
+              0.337890625, 0.474609375, 0.57421875, 0.64453125, 0.6953125],
+    'avg_pool': [0.1591796875, 0.1806640625, 0.2021484375, 0.287109375, 0.30859375, 0.330078125,
+                 0.671875, 0.69140625, 0.7109375, 0.796875, 0.8203125, 0.83984375],
+    'batch_matmul': [2.5, 2.09375, 0.984375, 0.84765625, 0.84765625, 0.984375, 2.09375, 2.5],
+    'clip': [-0.5, -0.5, -0.5, -0.5, -0.5, -0.2275390625, 0.2275390625, 0.68359375, 0.69921875,
+             0.69921875, 0.69921875, 0.69921875],
+    'conv2d': [1.515625, 1.6015625, 2.203125, 2.34375, 2.578125, 2.765625, 1.34375, 1.484375,
+               2.6875, 2.90625, 3.234375, 3.578125, 3.203125, 3.625, 1.125, 1.421875, 3.125, 3.5,
+               3.109375, 3.71875, 3.078125, 3.75, 0.51953125, 0.9921875, -1.4609375, -1.1484375,
+               -3.703125, -3.203125, -4.09375, -3.578125, -4.0625, -3.6875],
+    'cumprod': [0.10009765625, 0.036376953125, 0.0228271484375, 0.0203857421875, 0.0235595703125,
+                0.033447265625, 0.05615234375, 0.109375],
+    'einsum': [3.21875, 1.1484375, -0.9296875, -3.0, 1.1484375, 0.458984375, -0.236328125,
+               -0.9296875, -0.9296875, -0.236328125, 0.458984375, 1.1484375, -3.0, -0.9296875,
+               1.1484375, 3.21875],
+    'erf': [-1.0, -0.99609375, -0.9765625, -0.890625, -0.66796875, -0.251953125, 0.251953125,
+            0.66796875, 0.890625, 0.9765625, 0.99609375, 1.0],
+    'floormod': [0.00244140625, 0.1328125, 0.29296875, 0.6484375, 0.47265625, 1.1953125,
+                 0.2275390625, 0.68359375, 1.1328125, 1.59375, 2.046875, 2.5],
+    'gather': [-0.68359375, -1.0, -0.158203125, -0.474609375, 0.369140625, 0.052734375, 0.89453125,
+               0.578125],
+    'gelu': [-0.015625, -0.0419921875, -0.0888671875, -0.146484375, -0.1689453125, -0.09326171875,
+             0.1337890625, 0.515625, 0.98828125, 1.5078125, 2.0, 2.484375],
+    'log': [-2.296875, -1.015625, -0.462890625, -0.11572265625, 0.1455078125, 0.3515625,
+            0.51953125, 0.6640625, 0.7890625, 0.90234375, 1.0078125, 1.1015625],
+    'logsumexp': [0.828125, 1.3515625, 1.8828125, 2.40625],
+    'max_pool': [0.318359375, 0.33984375, 0.361328125, 0.447265625, 0.46875, 0.490234375, 0.828125,
+                 0.8515625, 0.87109375, 0.95703125, 0.98046875, 1.0],
+    'moments_variance': [0.345703125, 0.345703125, 0.345703125, 0.345703125, 0.345703125],
+    'pow': [316.0, 7.9375, 2.09375, 1.140625, 0.90625, 0.921875, 1.125, 1.578125, 2.453125,
+            4.21875, 7.84375, 15.5625],
+    'round': [-8.0, -6.0, -5.0, -3.0, -2.0, -1.0, 1.0, 2.0, 3.0, 5.0, 6.0, 8.0],
+    'rsqrt': [3.15625, 1.65625, 1.2578125, 1.0625, 0.9296875, 0.83984375, 0.7734375, 0.71875,
+              0.671875, 0.63671875, 0.60546875, 0.578125],
+    'squared_difference': [6.71875, 5.78125, 4.9375, 4.125, 3.40625, 2.71875, 2.109375, 1.6015625,
+                           1.1484375, 0.765625, 0.47265625, 0.25],
+    'sum_axis0': [-0.84375, -0.421875, 0.0, 0.421875, 0.84375],
+    'top_k': [7.5, 5.59375, 3.9375, 2.5],
+    'where': [0.10009765625, 0.36328125, 0.62890625, 0.890625, 1.15625, 1.421875, 0.2275390625,
+              0.68359375, 1.1328125, 1.59375, 2.046875, 2.5],
+}
+
+
+@pytest.mark.parametrize('graph', [False, True], ids=['eager', 'function'])
+@pytest.mark.parametrize('name', sorted(CASES2))
+def test_more_values_are_tfs(name, graph):
+    fn = tf.function(CASES2[name]) if graph else CASES2[name]
+    out = fn(*[tf.cast(v, tf.bfloat16) for v in (X2, Y2, A, IMG, K)])
+    assert out.dtype == tf.bfloat16
+    np.testing.assert_array_equal(out.numpy().astype(np.float64).ravel(), TF_VALUES2[name])
+
+
+def test_gradient_inside_a_function_is_tfs():
+    @tf.function
+    def grad(x):
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            y = tf.reduce_sum(tf.nn.softplus(x) * tf.tanh(x))
+        return tape.gradient(y, x)
+    g = grad(tf.cast(X2, tf.bfloat16))
+    assert g.dtype == tf.bfloat16
+    assert g.numpy().astype(np.float64).tolist() == [-0.0732421875, -0.103515625, -0.1279296875, -0.103515625, 0.06640625, 0.455078125, 0.89453125, 1.109375, 1.09375, 1.03125, 0.99609375, 0.9765625]  # TF 2.21
+
+
 # TF 2.21: (enum, is_floating, is_integer, is_unsigned, size, min, max)
 TF_DTYPES = {
     'bfloat16': (14, True, False, False, 2, -3.3895313892515355e+38, 3.3895313892515355e+38),
@@ -187,6 +283,9 @@ def test_printing_is_tfs():
     assert str(t) == 'tf.Tensor([1.5 2.25 3.09375], shape=(3,), dtype=bfloat16)'
     assert repr(t) == ('<tf.Tensor: shape=(3,), dtype=bfloat16, numpy=array([1.5, 2.25, 3.09375],'
                        ' dtype=dtype(bfloat16))>')
+    assert repr(tf.constant(0.1, tf.bfloat16)) == \
+        '<tf.Tensor: shape=(), dtype=bfloat16, numpy=0.10009765625>'
+    assert str(tf.constant(182., tf.bfloat16)) == 'tf.Tensor(182, shape=(), dtype=bfloat16)'
     v = tf.Variable([1., 2.], dtype=tf.bfloat16)
     assert repr(v).endswith("shape=(2,) dtype=bfloat16, numpy=array([1, 2], dtype=dtype(bfloat16))>")
 
@@ -256,3 +355,44 @@ def test_without_ml_dtypes_the_dtypes_exist_and_tensors_say_what_to_install():
     assert len(out) == 2
     for line in out:
         assert 'bfloat16' in line and 'ml_dtypes' in line and 'pip install' in line
+
+
+def test_int8_matmul_sums_in_int32_with_output_type():
+    # Keras's int8 quantization: TF's BatchMatMulV3 takes int8/uint8 operands to an int32 result
+    # (TF 2.21's values); other pairs have no CPU kernel.
+    a, b = [[100, -100], [50, 7]], [[100, 3], [-128, 127]]
+    for dtype, expected in ((tf.int8, [[22800, -12400], [4104, 1039]]),
+                            (tf.uint8, [[29968, 20112], [5896, 1039]])):
+        out = tf.matmul(tf.cast(a, dtype), tf.cast(b, dtype), output_type=tf.int32)
+        assert out.dtype == tf.int32 and out.numpy().tolist() == expected
+    with pytest.raises(tf.errors.NotFoundError, match='BatchMatMulV3'):
+        tf.matmul(tf.ones((2, 2)), tf.ones((2, 2)), output_type=tf.int32)
+    with pytest.raises(tf.errors.InvalidArgumentError, match="'T' of int8"):
+        tf.matmul(tf.ones((2, 2), tf.int8), tf.ones((2, 2), tf.int8))
+
+
+def test_checkpoint_and_saved_model_keep_bfloat16(tmp_path):
+    v = tf.Variable([1.5, 2.25], dtype=tf.bfloat16)
+    ckpt = tf.train.Checkpoint(v=v)
+    path = ckpt.save(str(tmp_path / 'ckpt'))
+    v.assign([0., 0.])
+    ckpt.restore(path)
+    assert v.dtype == tf.bfloat16 and v.numpy().astype(np.float64).tolist() == [1.5, 2.25]
+
+    module = tf.Module()
+    module.v = tf.Variable([3.5, 1.], dtype=tf.bfloat16)
+    c = tf.constant([0.5, 0.25], tf.bfloat16)
+    module.f = tf.function(lambda x: x * module.v + c,
+                           input_signature=[tf.TensorSpec([2], tf.bfloat16)])
+    tf.saved_model.save(module, str(tmp_path / 'model'))
+    loaded = tf.saved_model.load(str(tmp_path / 'model'))
+    assert loaded.v.dtype == tf.bfloat16
+    out = loaded.f(tf.constant([2., 2.], tf.bfloat16))
+    assert out.dtype == tf.bfloat16 and out.numpy().astype(np.float64).tolist() == [7.5, 2.25]
+
+
+def test_bitcast_sees_the_bits():
+    for run in (tf.bitcast, tf.function(tf.bitcast)):
+        assert run(tf.constant([1.5], tf.bfloat16), tf.uint16).numpy().tolist() == [16320]
+        back = run(tf.constant([16320, 16256], tf.uint16), tf.bfloat16)
+        assert back.dtype == tf.bfloat16 and back.numpy().astype(float).tolist() == [1.5, 1.0]

@@ -132,8 +132,11 @@ class GraphWriter:
                 raise ValueError(f'Cannot save {where}: an array of Python objects') from None
         name = f'c{len(self.arrays)}'
         self.arrays[name] = array
-        return {'t': 'array', 'v': name, 'scalar': isinstance(v, np.generic),
-                'strings': np.asarray(v).dtype.kind == 'O'}
+        entry = {'t': 'array', 'v': name, 'scalar': isinstance(v, np.generic),
+                 'strings': np.asarray(v).dtype.kind == 'O'}
+        if array.dtype in dtypes.LOW_PRECISION:  # numpy's file keeps its bytes only ('V2')
+            entry['dtype'] = dtypes.from_numpy(array.dtype).name
+        return entry
 
 
 def _sub_graphs(attrs):
@@ -264,6 +267,11 @@ class GraphReader:
         array = self.arrays[name]
         if data.get('strings'):
             array = array.astype(object)
+        if isinstance(data.get('dtype'), str):
+            try:
+                array = array.view(dtypes.as_dtype(data['dtype']).np_dtype)
+            except (TypeError, ValueError):
+                self.fail(f'{where}: the array {name!r} is not of dtype {data["dtype"]!r}')
         return array[()] if data.get('scalar') else array
 
 

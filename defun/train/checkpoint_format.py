@@ -121,6 +121,14 @@ def open_arrays(path):
     return np.load(path, allow_pickle=False)
 
 
+def _typed(array, dtype):
+    """A stored array as `dtype`: numpy's files keep bfloat16 and the other ml_dtypes types as
+    raw bytes ('V2'), which the index's dtype names."""
+    if array.dtype.kind == 'V' and dtype.kind != 'V' and dtype in dtypes.LOW_PRECISION_TYPES:
+        return array.view(dtype.np_dtype)
+    return array
+
+
 def read(prefix, keys=None):
     """The checked index and the arrays for `keys` (all when None): (nodes, table, {key: array})."""
     nodes, table = read_index(prefix)
@@ -129,7 +137,7 @@ def read(prefix, keys=None):
     try:
         with open_arrays(data_path(prefix)) as data:
             for key, (name, dtype, shape) in wanted.items():
-                array = data[name]
+                array = _typed(data[name], dtype)
                 if array.shape != shape or dtypes.from_numpy(array.dtype) != dtype:
                     raise _corrupt(prefix, f'{key!r} holds {array.dtype}{list(array.shape)}, '
                                            f'the index says {dtype.name}{list(shape)}')

@@ -29,8 +29,8 @@ def _kernel(x, type):  # noqa: A002 - TF's attribute name
 
 
 def _infer(x, type):  # noqa: A002
-    if x.dtype.np_dtype is None or np.dtype(x.dtype.np_dtype).kind not in _BITCASTABLE or \
-            np.dtype(type.np_dtype).kind not in _BITCASTABLE:
+    if x.dtype.np_dtype is None or x.dtype.kind not in _BITCASTABLE or \
+            type.kind not in _BITCASTABLE:
         raise TypeError(f'bitcast: cannot bitcast from {x.dtype.name} to {type.name}')
     size_in, size_out = _sizes(x.dtype, type)
     shape = dims(x)
@@ -45,7 +45,8 @@ def _infer(x, type):  # noqa: A002
     return type, shape
 
 
-BITCAST = define_op('Bitcast', _kernel, _infer, None)
+BITCAST = define_op('Bitcast', _kernel, _infer, None,
+                    low_precision_steps=True)  # the bits as they are: never widened
 
 
 def bitcast(input, type, name=None):  # noqa: A002 - TF's argument names
