@@ -2,8 +2,14 @@
 minute on one process, for a first check after a change; the whole suite (`pytest -n 2`) remains
 the test. A module is in it by its path here, so that the list can be read in one place."""
 import os
+import sys
 
 import pytest
+
+# DEFUN_TEST_WITHOUT_NUMBA=1 runs the suite as if the `jit` extra were not installed (numba cannot
+# be imported, so jit_compile=True warns and runs the numpy tier): CI runs the suite both ways.
+if os.environ.get('DEFUN_TEST_WITHOUT_NUMBA') == '1':
+    sys.modules['numba'] = None
 
 SMOKE = {
     # tensors, dtypes, ops, eager gradients
