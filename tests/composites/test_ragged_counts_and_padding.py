@@ -31,3 +31,10 @@ def test_to_tensor_pads_to_a_shape_inside_a_function():
     fill = tf.function(lambda r: r.to_tensor(default_value=7, shape=[4, 3]))
     assert fill(tf.ragged.constant(ROWS)).numpy().tolist() == [[1, 6, 9], [0, 5, 0], [7, 7, 7],
                                                                [7, 7, 7]]
+
+
+def test_bincount_counts_float_values_as_int32():
+    # TF casts a non-integer arr to int32 first (Keras's CategoryEncoding of hashed crosses).
+    out = tf.math.bincount(tf.constant([[1.7, 0.2], [2.0, 2.9]]), axis=-1, binary_output=True,
+                           minlength=4, dtype=tf.float32)
+    assert out.numpy().tolist() == [[1, 1, 0, 0], [0, 0, 1, 0]]

@@ -18,6 +18,7 @@ SPECS = [s for name in SPEC_FILES for s in importlib.import_module(f'tests.ops.{
 # Op types whose behaviour needs state or structure a spec cannot express; each names its tests.
 TESTED_ELSEWHERE = {
     'ReadVariableOp': 'tests/test_variables.py',
+    'ImageProjectiveTransformV3': 'tests/image/test_projective_transform.py (values recorded from TF)',
     'DecodeJSONExample': 'tests/io/test_sequence_examples.py (bytes recorded from TF)',
     'ParseSequenceExampleV2': 'tests/io/test_sequence_examples.py (values recorded from TF)',
     'MutableHashTableInsert': 'tests/strings/test_mutable_tables.py',

@@ -205,6 +205,8 @@ def bincount(arr, weights=None, minlength=None, maxlength=None, dtype=dtypes.int
         raise errors.InvalidArgumentError(f'bincount: Unsupported axis value {axis}; use None, 0 '
                                           f'or -1')
     a = to_tensor(arr, name='arr', op='bincount')
+    if not a.dtype.is_integer:  # TF counts other values as their int32 truncations
+        a = cast(a, dtypes.int32)
     if axis == -1 and a.shape.rank not in (None, 1, 2):
         raise errors.InvalidArgumentError(f'bincount: axis=-1 needs an arr of rank 1 or 2, got '
                                           f'rank {a.shape.rank}')
