@@ -1,6 +1,7 @@
 """map_fn, scan, foldl and foldr: loops over the first axis of tensors, built on while_loop and
 TensorArray as TF builds them, so they run as Python loops eagerly, as one While op in a graph, and
-are differentiable either way."""
+are differentiable either way. map_fn also maps over the rows of RaggedTensors and builds ragged
+results (a RaggedTensorSpec in fn_output_signature, or ragged elems without one), as TF's does."""
 from __future__ import annotations
 
 from collections.abc import Callable
@@ -12,8 +13,68 @@ from defun.control_flow.while_ops import while_loop
 from defun.control_flow.tensor_array import TensorArray
 from defun.core.shapes import TensorShape, TensorSpec
 from defun.core.tensor import Tensor, convert_to_tensor
+from defun.ops.array.creation import zeros
+from defun.ops.array.joining import concat
+from defun.ops.framework.base_ops import cast
+from defun.ops.ragged.ragged_tensor import RaggedTensor, RaggedTensorSpec
 
 __all__ = ['map_fn', 'scan', 'foldl', 'foldr']
+
+
+def _leaf(e):
+    return e if isinstance(e, (Tensor, RaggedTensor)) else convert_to_tensor(e)
+
+
+def _map_elements(elems):
+    """The flat leaves of `elems` and, for each, a function reading its row i (RaggedTensors
+    are read by indexing: a row of a RaggedTensor is a Tensor, or a RaggedTensor of one less
+    ragged dimension), and the number of rows."""
+    flat = [_leaf(e) for e in nest.flatten(elems)]
+    if not any(isinstance(e, RaggedTensor) for e in flat):
+        flat, arrays, n = _elements(flat, 'map_fn')
+        return flat, [ta.read for ta in arrays], n
+    if not flat[0].shape.rank:
+        raise ValueError('map_fn: elements in elems must be 1+ dimensional tensors, not scalars')
+    n = cast(flat[0].nrows(), dtypes.int32) if isinstance(flat[0], RaggedTensor) else \
+        base_ops.shape(flat[0])[0]
+    readers = []
+    for e in flat:
+        if isinstance(e, RaggedTensor):
+            readers.append(lambda i, e=e: e[i])
+        else:
+            readers.append(_elements([e], 'map_fn')[1][0].read)
+    return flat, readers, n
+
+
+class _RaggedRows:
+    """A ragged result of map_fn built row by row from fn's results, each a row of `spec` (TF's
+    fn_output_signature is the spec of one row): the rows joined along axis 0 and their row
+    splits, two loop variables whose length grows (TF stacks variant-encoded rows instead)."""
+
+    def __init__(self, spec):
+        if spec.ragged_rank != 0 or spec.shape.rank is None:
+            raise NotImplementedError(
+                f'map_fn: fn_output_signature {spec} (a row with ragged dimensions of its own) '
+                f'is not part of defun; rows of known rank without ragged dimensions are')
+        self.spec = spec
+        inner = spec.shape.as_tuple()[1:]
+        self.start = (zeros((0,) + tuple(d or 0 for d in inner), spec.dtype),
+                      zeros((1,), spec.row_splits_dtype))
+        self.invariants = (TensorShape((None,) + tuple(inner)), TensorShape([None]))
+
+    def write(self, state, value):
+        values, splits = state
+        row = convert_to_tensor(value, dtype=self.spec.dtype)
+        length = cast(base_ops.shape(row)[:1], self.spec.row_splits_dtype)
+        return concat([values, row], 0), concat([splits, splits[-1:] + length], 0)
+
+    def finish(self, state):
+        return RaggedTensor.from_row_splits(state[0], state[1], validate=False)
+
+
+def _row_spec(rt):
+    """The spec of one row of RaggedTensor `rt` (fn's output spec when map_fn is given none)."""
+    return RaggedTensorSpec(rt.shape[1:], rt.dtype, rt.ragged_rank - 1, rt.row_splits.dtype)
 
 
 def _elements(elems, what):
@@ -37,8 +98,10 @@ def _row_shape(t):
 
 
 def _signature(signature):
-    """(dtype, element shape) for each leaf of fn_output_signature."""
+    """(dtype, element shape) for each leaf of fn_output_signature (a RaggedTensorSpec as it is)."""
     def spec(leaf):
+        if isinstance(leaf, RaggedTensorSpec):
+            return leaf
         if isinstance(leaf, TensorSpec):
             return leaf.dtype, leaf.shape
         return dtypes.as_dtype(leaf), TensorShape(None)
@@ -49,19 +112,25 @@ def map_fn(fn: Callable[[Any], Any], elems: Any, dtype: Any = None,
            parallel_iterations: int | None = None, back_prop: bool = True,
            swap_memory: bool = False, infer_shape: bool = True, name: str | None = None,
            fn_output_signature: Any = None) -> Any:
-    """Stacks fn(x) for each x unstacked from elems along axis 0 (a nested structure of tensors)."""
+    """Stacks fn(x) for each x unstacked from elems along axis 0 (a nested structure of tensors
+    and RaggedTensors)."""
     if not callable(fn):
         raise TypeError(f'map_fn: fn must be callable, got {fn!r}')
     signature = fn_output_signature if fn_output_signature is not None else dtype
-    flat, inputs, n = _elements(elems, 'map_fn')
+    flat, readers, n = _map_elements(elems)
     if signature is None:
-        structure, specs = elems, [(e.dtype, TensorShape(None)) for e in flat]
+        structure = elems
+        specs = [_row_spec(e) if isinstance(e, RaggedTensor) else (e.dtype, TensorShape(None))
+                 for e in flat]
     else:
         structure, specs = signature, _signature(signature)
-    outputs = [TensorArray(d, size=n, element_shape=s if infer_shape else None) for d, s in specs]
+    outputs = [_RaggedRows(s) if isinstance(s, RaggedTensorSpec) else
+               TensorArray(s[0], size=n, element_shape=s[1] if infer_shape else None)
+               for s in specs]
+    starts = [o.start if isinstance(o, _RaggedRows) else o for o in outputs]
 
-    def body(i, *arrays):
-        x = nest.pack_sequence_as(elems, [ta.read(i) for ta in inputs])
+    def body(i, *state):
+        x = nest.pack_sequence_as(elems, [read(i) for read in readers])
         result = fn(x)
         # TF's check: fn's result must have the structure of fn_output_signature (or of elems),
         # sequence types included (ValueError for different nesting, TypeError for types).
@@ -70,11 +139,16 @@ def map_fn(fn: Callable[[Any], Any], elems: Any, dtype: Any = None,
         except (TypeError, ValueError) as exc:
             raise type(exc)(f'map_fn: {exc}\nPass fn_output_signature when fn returns a '
                             f'different structure than elems.') from None
-        y = nest.flatten(result)
-        return (i + 1,) + tuple(ta.write(i, v) for ta, v in zip(arrays, y))
+        return (i + 1,) + tuple(o.write(st, v) if isinstance(o, _RaggedRows) else st.write(i, v)
+                                for o, st, v in zip(outputs, state, nest.flatten(result)))
 
-    result = while_loop(lambda i, *_: i < n, body, (0,) + tuple(outputs), name=name or 'map')
-    return nest.pack_sequence_as(structure, [ta.stack() for ta in result[1:]])
+    invariants = [None] + [o.invariants if isinstance(o, _RaggedRows) else None for o in outputs]
+    result = while_loop(lambda i, *_: i < n, body, (0,) + tuple(starts),
+                        shape_invariants=invariants if any(invariants) else None,
+                        name=name or 'map')
+    return nest.pack_sequence_as(structure, [
+        o.finish(st) if isinstance(o, _RaggedRows) else st.stack()
+        for o, st in zip(outputs, result[1:])])
 
 
 def _fold_loop(fn, elems, initializer, reverse, keep_all, what, name):
