@@ -16,31 +16,50 @@ from defun.core.tensor import Tensor, convert_to_tensor
 from defun.ops.array.creation import zeros
 from defun.ops.array.joining import concat
 from defun.ops.framework.base_ops import cast
+from defun.ops.array.boolean_mask import boolean_mask
+from defun.ops.math.exports import equal
 from defun.ops.ragged.ragged_tensor import RaggedTensor, RaggedTensorSpec
+from defun.ops.sparse.sparse_tensor import SparseTensor, SparseTensorSpec
 
 __all__ = ['map_fn', 'scan', 'foldl', 'foldr']
 
 
+_COMPOSITES = (RaggedTensor, SparseTensor)
+
+
 def _leaf(e):
-    return e if isinstance(e, (Tensor, RaggedTensor)) else convert_to_tensor(e)
+    return e if isinstance(e, (Tensor,) + _COMPOSITES) else convert_to_tensor(e)
+
+
+def _sparse_row(st, i):
+    """Row i of SparseTensor `st`: its entries there, without their first index."""
+    keep = equal(st.indices[:, 0], cast(i, dtypes.int64))
+    return SparseTensor(boolean_mask(st.indices, keep)[:, 1:], boolean_mask(st.values, keep),
+                        st.dense_shape[1:])
+
+
+def _rows(e):
+    """The number of rows of a RaggedTensor or SparseTensor, as an int32 loop bound."""
+    return cast(e.nrows() if isinstance(e, RaggedTensor) else e.dense_shape[0], dtypes.int32)
 
 
 def _map_elements(elems):
     """The flat leaves of `elems` and, for each, a function reading its row i (RaggedTensors
     are read by indexing: a row of a RaggedTensor is a Tensor, or a RaggedTensor of one less
-    ragged dimension), and the number of rows."""
+    ragged dimension; a row of a SparseTensor is a SparseTensor), and the number of rows."""
     flat = [_leaf(e) for e in nest.flatten(elems)]
-    if not any(isinstance(e, RaggedTensor) for e in flat):
+    if not any(isinstance(e, _COMPOSITES) for e in flat):
         flat, arrays, n = _elements(flat, 'map_fn')
         return flat, [ta.read for ta in arrays], n
     if not flat[0].shape.rank:
         raise ValueError('map_fn: elements in elems must be 1+ dimensional tensors, not scalars')
-    n = cast(flat[0].nrows(), dtypes.int32) if isinstance(flat[0], RaggedTensor) else \
-        base_ops.shape(flat[0])[0]
+    n = _rows(flat[0]) if isinstance(flat[0], _COMPOSITES) else base_ops.shape(flat[0])[0]
     readers = []
     for e in flat:
         if isinstance(e, RaggedTensor):
             readers.append(lambda i, e=e: e[i])
+        elif isinstance(e, SparseTensor):
+            readers.append(lambda i, e=e: _sparse_row(e, i))
         else:
             readers.append(_elements([e], 'map_fn')[1][0].read)
     return flat, readers, n
@@ -97,11 +116,18 @@ def _row_shape(t):
     return None if d is None else d[1:]
 
 
+def _sparse_results():
+    return NotImplementedError('map_fn: SparseTensor results are not part of defun; give a dense '
+                               'fn_output_signature (SparseTensor elems are read row by row)')
+
+
 def _signature(signature):
     """(dtype, element shape) for each leaf of fn_output_signature (a RaggedTensorSpec as it is)."""
     def spec(leaf):
         if isinstance(leaf, RaggedTensorSpec):
             return leaf
+        if isinstance(leaf, SparseTensorSpec):
+            raise _sparse_results()
         if isinstance(leaf, TensorSpec):
             return leaf.dtype, leaf.shape
         return dtypes.as_dtype(leaf), TensorShape(None)
@@ -119,6 +145,8 @@ def map_fn(fn: Callable[[Any], Any], elems: Any, dtype: Any = None,
     signature = fn_output_signature if fn_output_signature is not None else dtype
     flat, readers, n = _map_elements(elems)
     if signature is None:
+        if any(isinstance(e, SparseTensor) for e in flat):
+            raise _sparse_results()
         structure = elems
         specs = [_row_spec(e) if isinstance(e, RaggedTensor) else (e.dtype, TensorShape(None))
                  for e in flat]
