@@ -1,6 +1,7 @@
 """map_fn, scan, foldl and foldr: loops over the first axis of tensors, built on while_loop and
 TensorArray as TF builds them, so they run as Python loops eagerly, as one While op in a graph, and
-are differentiable either way. map_fn also maps over the rows of RaggedTensors and builds ragged
+are differentiable either way. map_fn also maps over the rows of RaggedTensors (and of
+SparseTensors) and builds ragged
 results (a RaggedTensorSpec in fn_output_signature, or ragged elems without one), as TF's does."""
 from __future__ import annotations
 
