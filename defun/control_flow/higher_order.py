@@ -1,8 +1,8 @@
 """map_fn, scan, foldl and foldr: loops over the first axis of tensors, built on while_loop and
 TensorArray as TF builds them, so they run as Python loops eagerly, as one While op in a graph, and
-are differentiable either way. map_fn also maps over the rows of RaggedTensors (and of
-SparseTensors) and builds ragged
-results (a RaggedTensorSpec in fn_output_signature, or ragged elems without one), as TF's does."""
+are differentiable either way. map_fn also maps over the rows of RaggedTensors and SparseTensors,
+and builds ragged results (a RaggedTensorSpec in fn_output_signature, or ragged elems without
+one), as TF's does."""
 from __future__ import annotations
 
 from collections.abc import Callable
