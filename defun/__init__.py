@@ -77,6 +77,7 @@ from defun.ops.debugging.asserts import assert_equal, assert_greater, assert_les
 from defun.ops.debugging.check_ops import assert_rank  # TF's top-level asserts
 from defun import data  # tf.data
 from defun.data.optional import OptionalSpec
+from defun.data.structure import NoneTensorSpec  # tf.NoneTensorSpec: a None inside a tf.data element
 from defun import experimental  # tf.experimental.Optional
 from defun import keras
 from defun.tf_compat import internal as __internal__  # tf.__internal__, for Keras

@@ -47,6 +47,7 @@ PRIVATE_MODULES = {
         'defun.tf_compat.sparse_csr_matrix_ops',
     'tensorflow.python.framework.config': 'defun.tf_compat.framework_config',
     'tensorflow.python.data.ops.dataset_ops': 'defun.tf_compat.dataset_ops',
+    'tensorflow.python.framework.tensor_util': 'defun.tf_compat.tensor_util',
 }
 KERAS_PREFIX = 'keras._tf_keras.keras'
 

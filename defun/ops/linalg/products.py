@@ -7,7 +7,7 @@ normalised once, when the op is called, to the explicit form 'ab,bc->ac'.
 """
 import numpy as np
 
-from defun.core import error_helpers
+from defun.core import dtypes, error_helpers
 from defun.core.dispatch import apply_op
 from defun.ops.support import helpers as op_helpers
 from defun.ops.support.helpers import binary_args, dims, to_tensor
@@ -17,6 +17,7 @@ from defun.core.registry import define_op
 from defun.core.tensor import is_tensor
 from defun.ops.support import validation
 from defun.ops.linalg.native_products import matmul_lowering
+from defun.ops.linalg.mixed_products import batch_matmul_v3
 
 __all__ = ['matmul', 'tensordot', 'einsum']
 
@@ -106,11 +107,18 @@ def matmul(a, b, transpose_a=False, transpose_b=False, adjoint_a=False, adjoint_
       a, b: `Tensor`s of rank >= 2 and one dtype.
       transpose_a, transpose_b: Transpose an operand first.
       adjoint_a, adjoint_b: Conjugate-transpose an operand first.
-      a_is_sparse, b_is_sparse, output_type: Accepted for TF compatibility.
+      a_is_sparse, b_is_sparse: Accepted for TF compatibility.
+      output_type: The result's dtype; when it is not both operands', TF's BatchMatMulV3
+        computes in it (int8 x int8 -> int32).
       name: A name for the operation (optional).
 
     Raises:
       InvalidArgumentError: if the inner dimensions differ."""
+    if output_type is not None:
+        mixed = _mixed_product(a, b, transpose_a or adjoint_a, transpose_b or adjoint_b,
+                               adjoint_a, adjoint_b, output_type, name)
+        if mixed is not None:
+            return mixed
     a, b = binary_args(a, b, 'matmul')
     if a.dtype.name not in _MATMUL_ALLOWED:
         raise validation.dtype_mismatch(
@@ -122,6 +130,18 @@ def matmul(a, b, transpose_a=False, transpose_b=False, adjoint_a=False, adjoint_
     attrs = {'transpose_a': bool(transpose_a or adjoint_a),
              'transpose_b': bool(transpose_b or adjoint_b)}
     return apply_op(MATMUL, (a, b), attrs, name)
+
+
+def _mixed_product(a, b, flip_a, flip_b, adjoint_a, adjoint_b, output_type, name):
+    """TF's BatchMatMulV3 when `output_type` is not both operands' dtype (else None): it takes
+    adjoints, so a transposed operand is conjugated first (no op on real tensors)."""
+    a, b = to_tensor(a, name='a', op='matmul'), to_tensor(b, name='b', op='matmul')
+    output_type = dtypes.as_dtype(output_type)
+    if a.dtype is output_type and b.dtype is output_type:
+        return None
+    a = conj(a) if flip_a and not adjoint_a else a
+    b = conj(b) if flip_b and not adjoint_b else b
+    return batch_matmul_v3(a, b, flip_a, flip_b, output_type, name)
 
 
 # This table's Python operators on Tensor (installed by defun/ops/tensor_methods.py), named as TF
@@ -232,7 +252,11 @@ def _einsum_grad(op, g):
         if any(t not in available for t in tokens):
             operands.append(ones_like(x))   # supplies the sizes of axes summed away in the forward
             subscripts.append(tokens)
-        grads.append(sum_to(einsum(_join(subscripts, tokens), *operands), x))
+        # The broadcast ('...') dims of the others, absent from this operand, are summed away:
+        # kept in the einsum's output (numpy cannot drop them there), then reduced by sum_to.
+        target = tokens if '...' in tokens or not any('...' in t for t in subscripts) \
+            else ['...'] + tokens
+        grads.append(sum_to(einsum(_join(subscripts, target), *operands), x))
     return grads
 
 
