@@ -41,7 +41,7 @@ from defun.autodiff.tape import GradientTape
 from defun.core.context import executing_eagerly, init_scope
 from defun.graphs.graph import Graph, get_default_graph
 from defun.graphs.operation import Operation
-from defun.compiler.folding import get_static_value
+from defun.compiler.constant_value import get_static_value
 from defun.graphs.scopes import name_scope, control_dependencies
 from defun.graphs.scopes import get_current_name_scope, inside_function, is_symbolic_tensor
 from defun.autodiff.gradients import gradients, UnconnectedGradients, AggregationMethod

@@ -11,7 +11,7 @@ import numpy as np
 
 from defun.core import dtypes, nest
 from defun.core.errors import InvalidArgumentError, NotFoundError
-from defun.compiler.folding import get_static_value
+from defun.compiler.folding import build_time_value
 from defun.core.shapes import TensorShape, TensorSpec
 from defun.core.tensor import Tensor, convert_to_tensor
 
@@ -262,7 +262,7 @@ def _composite_components(value, spec):
 def filenames_of(filenames):
     """The file names a file dataset reads: a string, a list of them, or a string tensor."""
     if isinstance(filenames, Tensor):
-        value = get_static_value(filenames)  # a constant inside a tf.function is known now
+        value = build_time_value(filenames)  # a constant inside a tf.function is known now
         if value is None:
             raise ValueError(f'A file dataset needs its file names when it is built; '
                              f'{filenames!r} is computed when the graph runs')
@@ -276,7 +276,7 @@ def file_names_or_template(filenames, what):
     graph tensor that holds them (the dataset is then a template, rebound when the graph runs,
     as a file dataset built inside a traced function from its argument)."""
     if isinstance(filenames, Tensor) and hasattr(filenames, 'op') and \
-            get_static_value(filenames) is None:
+            build_time_value(filenames) is None:
         if filenames.dtype != dtypes.string or filenames.shape.rank not in (None, 0, 1):
             raise TypeError(f'{what}: `filenames` must be a tf.string scalar or vector, got '
                             f'{filenames!r}')

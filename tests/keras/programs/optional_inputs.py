@@ -1,7 +1,7 @@
 """A functional model with an optional input, fed None by a generator (None travels as an empty
 tf.experimental.Optional), and None refused for a required input."""
 import numpy as np
-import tensorflow as tf
+import tensorflow as tf  # noqa: F401  (loaded before Keras, as in the recording run)
 import keras
 
 keras.utils.set_random_seed(0)
