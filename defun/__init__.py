@@ -41,7 +41,7 @@ from defun.autodiff.tape import GradientTape
 from defun.core.context import executing_eagerly, init_scope
 from defun.graphs.graph import Graph, get_default_graph
 from defun.graphs.operation import Operation
-from defun.compiler.folding import get_static_value
+from defun.compiler.constant_value import get_static_value
 from defun.graphs.scopes import name_scope, control_dependencies
 from defun.graphs.scopes import get_current_name_scope, inside_function, is_symbolic_tensor
 from defun.autodiff.gradients import gradients, UnconnectedGradients, AggregationMethod
@@ -77,6 +77,7 @@ from defun.ops.debugging.asserts import assert_equal, assert_greater, assert_les
 from defun.ops.debugging.check_ops import assert_rank  # TF's top-level asserts
 from defun import data  # tf.data
 from defun.data.optional import OptionalSpec
+from defun.data.structure import NoneTensorSpec  # tf.NoneTensorSpec: a None inside a tf.data element
 from defun import experimental  # tf.experimental.Optional
 from defun import keras
 from defun.tf_compat import internal as __internal__  # tf.__internal__, for Keras

@@ -249,3 +249,24 @@ def test_sparse_cross_entropy_gradient_of_transposed_logits():
     grad = tape.gradient(loss, x).numpy().ravel()[:6]
     np.testing.assert_allclose(grad, [-0.01696733, 0.01696733, -0.06494974, 0.06494974,
                                       -0.00457908, 0.00457907], rtol=1e-5, atol=1e-7)
+
+
+def test_bias_add_channels_first_as_tf():
+    # Recorded from TF 2.21 (CPU): NCHW / NC... add along axis 1, N...C along the last axis.
+    x = tf.constant(np.arange(24, dtype='float32').reshape(2, 3, 2, 2))
+    b = tf.constant([1., 10., 100.])
+    for fmt in ('NCHW', 'NC...'):
+        assert tf.nn.bias_add(x, b, data_format=fmt).numpy().ravel()[:8].tolist() == \
+            [1.0, 2.0, 3.0, 4.0, 14.0, 15.0, 16.0, 17.0]
+    assert tf.nn.bias_add(x, tf.constant([1., 10.]), data_format='N...C').numpy().ravel()[
+        :8].tolist() == [1.0, 11.0, 3.0, 13.0, 5.0, 15.0, 7.0, 17.0]
+    x3 = tf.constant(np.arange(12, dtype='float32').reshape(2, 3, 2))
+    assert tf.nn.bias_add(x3, b, data_format='NCHW').numpy().ravel().tolist() == \
+        [1.0, 2.0, 12.0, 13.0, 104.0, 105.0, 7.0, 8.0, 18.0, 19.0, 110.0, 111.0]
+    w = tf.constant(np.arange(24, dtype='float32').reshape(2, 3, 2, 2))
+    with tf.GradientTape() as t:
+        t.watch(b)
+        y = tf.nn.bias_add(x, b, data_format='NCHW') * w
+    assert t.gradient(y, b).numpy().tolist() == [60.0, 92.0, 124.0]
+    with pytest.raises(tf.errors.InvalidArgumentError, match='at least 2D'):
+        tf.nn.bias_add(tf.constant([1., 2., 3.]), b, data_format='NCHW')

@@ -246,6 +246,7 @@ def _iterator_for(iterator, extra_test, body, get_state, set_state, symbol_names
     have no gradient. Over an iterator TF runs a while loop, which checks shapes as any loop."""
     state = loop_state.LoopState(get_state, set_state, symbol_names, opts, 'for loop')
     has_value, element = iterator.next_or_default()
+    parts = _ElementParts(element)
     state.prepare(lambda: body(element))
     if as_reduce:
         _relax_invariants(state, lambda: body(element))
@@ -258,18 +259,42 @@ def _iterator_for(iterator, extra_test, body, get_state, set_state, symbol_names
 
     def body_fn(has_value, element, *loop_vars):
         state.enter(loop_vars)
-        body(element)
-        return tuple(iterator.next_or_default()) + state.leave(loop_vars)
+        body(parts.element(element))
+        has_next, following = iterator.next_or_default()
+        return (has_next, parts.loop_value(following)) + state.leave(loop_vars)
 
     kwargs = state.loop_kwargs()
     invariants = kwargs.pop('shape_invariants', None) or nest.map_structure(
         lambda _: None, state.initial)
-    kwargs['shape_invariants'] = (None, iterator.element_shapes) + tuple(invariants)
-    results = cf.while_loop(cond_fn, body_fn, (has_value, element) + state.initial, **kwargs)
+    kwargs['shape_invariants'] = (None, parts.loop_value(iterator.element_shapes)) + tuple(
+        invariants)
+    results = cf.while_loop(cond_fn, body_fn, (has_value, parts.loop_value(element)) +
+                            state.initial, **kwargs)
     if as_reduce:
         results = (None, None) + tuple(nest.map_structure(_without_gradient, r)
                                        for r in results[2:])
     state.finish(results[2:])
+
+
+class _ElementParts:
+    """An element as a loop variable: its None leaves (NoneTensorSpec: TF's while_loop takes no
+    None) left out, and put back for the body. Without Nones the element is used as it is."""
+
+    def __init__(self, element):
+        self.template = element
+        self.keep = [leaf is not None for leaf in nest.flatten(element)]
+        self.whole = all(self.keep)
+
+    def loop_value(self, value):
+        if self.whole:
+            return value
+        return tuple(v for v, k in zip(nest.flatten(value), self.keep) if k)
+
+    def element(self, value):
+        if self.whole:
+            return value
+        it = iter(value)
+        return nest.pack_sequence_as(self.template, [next(it) if k else None for k in self.keep])
 
 
 def _without_gradient(value):

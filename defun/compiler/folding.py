@@ -1,5 +1,6 @@
-"""Constant folding at graph-build time: what `get_static_value` returns and what inference rules
-use to read shapes and small constants (`shape()` of a fully known shape, arithmetic on constants).
+"""Constant folding at graph-build time: what inference rules and defun's own build-time reads use
+to know shapes and small constants (`shape()` of a fully known shape, arithmetic on constants).
+The public `tf.get_static_value` answers for fewer ops, as TF does (`constant_value.py`).
 
 An op's OpDef says how: its `fold` rule reads the value from the op alone (a constant, the shape of
 a tensor of known shape); otherwise folding runs the kernel of a `foldable` op on its inputs' folded
@@ -17,7 +18,7 @@ from defun.core import low_precision
 from defun.core.tensor import EagerTensor, Tensor
 from defun.core.variable_base import is_variable
 
-__all__ = ['fold', 'fold_outputs', 'get_static_value', 'FOLD_LIMIT']
+__all__ = ['fold', 'fold_outputs', 'build_time_value', 'FOLD_LIMIT']
 
 
 # Elements: folding is for shapes and small constants, not for moving big compute to build time.
@@ -108,8 +109,9 @@ def is_splat(array: Any) -> bool:
     return bool(np.all(flat == flat[0]))
 
 
-def get_static_value(tensor: Any, partial: bool = False) -> np.ndarray | None:
-    """The value of `tensor` if it is known without running the graph, else None."""
+def build_time_value(tensor: Any) -> np.ndarray | None:
+    """The value of `tensor` if defun can compute it without running the graph (any foldable op),
+    else None. Broader than `tf.get_static_value`: for defun's own reads, not for programs."""
     if isinstance(tensor, EagerTensor):
         return tensor.numpy()
     if isinstance(tensor, Tensor):

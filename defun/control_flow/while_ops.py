@@ -70,12 +70,16 @@ def while_loop(cond: Callable[..., Any], body: Callable[..., Any], loop_vars: An
     if parallel_iterations < 1:
         raise TypeError('parallel_iterations must be a positive integer.')
     single = not isinstance(loop_vars, (list, tuple))
-    structure = nest.map_structure(_loop_value, [loop_vars] if single else loop_vars)
-    if not nest.flatten(structure):
+    raw = [loop_vars] if single else loop_vars
+    if not nest.flatten(raw):
         raise ValueError('No loop variables provided')
     if context.executing_eagerly():
-        result = _eager_loop(cond, body, structure, maximum_iterations, single)
+        # As TF: the body sees the values as given (a Python int stays one, numpy arrays combine
+        # as numpy does); they become tensors once the loop ends.
+        result = nest.map_structure(_loop_value, _eager_loop(cond, body, raw, maximum_iterations,
+                                                             single))
     else:
+        structure = nest.map_structure(_loop_value, raw)
         result = _graph_loop(cond, body, structure, shape_invariants, maximum_iterations,
                              name or 'while')
     return result[0] if single else result
@@ -118,8 +122,7 @@ def _eager_loop(cond, body, structure, maximum_iterations, single):
         if not single and isinstance(result, Tensor):
             # Eagerly TF reads the result of a list of loop vars as a list: a tensor's rows.
             result = list(result)
-        result = _body_result(result, structure)
-        loop_vars = nest.map_structure(_loop_value, result)
+        loop_vars = _body_result(result, structure)
         count += 1
     return loop_vars
 

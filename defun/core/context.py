@@ -378,6 +378,19 @@ def set_config_value(key, value):
     _config[key] = value
 
 
+# The settings TF keeps in its eager context object, which `context._reset_context()` starts
+# afresh; run_functions_eagerly, op determinism and TF32 are process-wide flags outside it.
+_CONTEXT_SETTINGS = {key: _config[key] for key in (
+    'soft_placement', 'intra_op_parallelism_threads', 'inter_op_parallelism_threads',
+    'visible_devices', 'logical_devices', 'log_device_placement', 'jit', 'optimizer_options')}
+
+
+def reset_context_settings():
+    """Puts the settings of TF's eager context object back to their defaults."""
+    for key, value in _CONTEXT_SETTINGS.items():
+        _config[key] = dict(value) if isinstance(value, dict) else value
+
+
 def functions_run_eagerly():
     return _config['run_functions_eagerly']
 

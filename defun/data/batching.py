@@ -16,7 +16,7 @@ from defun.core.composite import is_type_spec
 from defun.data import structure
 from defun.data.composite_rows import Segments, batch_segment, unbatch_segment
 from defun.data.base import INFINITE, UNKNOWN, Dataset, check_count, opens_inputs, register
-from defun.data.structure import DatasetSpec
+from defun.data.structure import DatasetSpec, NoneTensorSpec
 
 __all__ = ['padding_value', 'padded_component_shape', 'pad_column']
 
@@ -88,6 +88,8 @@ def _stack_composite(segments, group):
     """One batch of elements with composite leaves: each composite batched by its spec."""
     out = []
     for spec, start, stop in segments.items:
+        if start == stop:   # a None (NoneTensorSpec) takes no room
+            continue
         if is_type_spec(spec):
             out.extend(batch_segment(spec, [element[start:stop] for element in group]))
         else:
@@ -96,6 +98,8 @@ def _stack_composite(segments, group):
 
 
 def _unbatched_spec(s):
+    if isinstance(s, NoneTensorSpec):
+        return s
     if isinstance(s, DatasetSpec) or s.shape.rank == 0:
         raise ValueError('Cannot unbatch an input with scalar components.')
     if is_type_spec(s):
@@ -139,7 +143,8 @@ class _UnbatchDataset(Dataset):
 def _composite_rows(segments, element):
     """The rows of one element with composite leaves, each leaf split by its spec."""
     columns = [unbatch_segment(spec, element[start:stop]) if is_type_spec(spec) else
-               [(row,) for row in element[start]] for spec, start, stop in segments.items]
+               [(row,) for row in element[start]] for spec, start, stop in segments.items
+               if start != stop]   # a None (NoneTensorSpec) takes no room
     sizes = [len(c) for c in columns]
     if any(n != sizes[0] for n in sizes):
         bad = next(i for i, n in enumerate(sizes) if n != sizes[0])

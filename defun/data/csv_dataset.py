@@ -9,7 +9,7 @@ import csv
 import numpy as np
 
 from defun.core import dtypes
-from defun.compiler.folding import get_static_value
+from defun.compiler.folding import build_time_value
 from defun.core.error_helpers import kernel_type_name
 from defun.core.errors import InvalidArgumentError
 from defun.core.shapes import TensorSpec
@@ -42,7 +42,7 @@ def _column(default):
     if value.dtype not in _TYPES:
         raise TypeError(f'CsvDataset: a record default must be float32, float64, int32, int64 '
                         f'or string, got {value.dtype.name}')
-    array = get_static_value(value)
+    array = build_time_value(value)
     if array is None:  # a graph tensor computed at run time
         raise ValueError('CsvDataset: a record default must be known when the dataset is built, '
                          f'got {value!r}')
@@ -70,7 +70,7 @@ def _parse(field, dtype, index):
 def _columns_list(cols):
     if cols is None:
         return None
-    values = get_static_value(cols)
+    values = build_time_value(cols)
     if values is None:
         raise ValueError(f'CsvDataset: the column indices must be known when the dataset is '
                          f'built, got {cols!r}')

@@ -72,6 +72,16 @@ def _output_spec(value, flat_out):
     return nest.pack_sequence_as(value, specs)
 
 
+def _packed(result, flat):
+    """The function's structured outputs: `flat` in the structure of `result` (its Nones kept)."""
+    it = iter(flat)
+    leaves = [None if v is None else
+              nest.pack_sequence_as(v, [next(it) for _ in nest.flatten(v, expand_composites=True)],
+                                    expand_composites=True)
+              for v in nest.flatten(result)]
+    return nest.pack_sequence_as(result, leaves)
+
+
 _DATASET_OPS = {'map': 'MapDataset', 'filter': 'FilterDataset', 'flat_map': 'FlatMapDataset',
                 'interleave': 'InterleaveDataset', 'take_while': 'TakeWhileDataset',
                 'reduce': 'ReduceDataset'}
@@ -93,13 +103,10 @@ class StructuredFunction:
                 raise TypeError(f'{what}: the function must return a value (a tensor or a '
                                 f'structure of tensors), it returned {result!r}')
             result = structure.normalize(result, what)   # nested lists become tensors
-            flat = [_output(v, graph, what)
-                    for v in nest.flatten(result, expand_composites=True)]
+            flat = [_output(v, graph, what) for v in structure.flat_tensors(result)]
         graph.outputs = flat
         self.output_spec = _output_spec(result, flat)
-        self.concrete = ConcreteFunction(
-            graph, inputs, nest.pack_sequence_as(result, flat, expand_composites=True),
-            name=f'{what}_fn')
+        self.concrete = ConcreteFunction(graph, inputs, _packed(result, flat), name=f'{what}_fn')
         self._callable = self.concrete.callable
         self._captures = tuple(self.concrete.captured_inputs)
         self._capture_arrays = tuple(getattr(t, 'array', None) for t in self._captures)

@@ -33,6 +33,7 @@ from defun.core.tensor import EagerTensor, convert_to_tensor
 
 from defun.data.base import Dataset, DatasetSpec, ElementTraceType, VariantDataset, register
 from defun.data.optional import Optional, OptionalValue
+from defun.data.structure import NoneTensorSpec
 
 __all__ = ['DatasetVariant', 'variant_of', 'GraphIterator', 'IteratorState', 'IteratorResource',
            'IteratorSpec']
@@ -243,6 +244,12 @@ ITERATOR_GET_NEXT_AS_OPTIONAL = define_op('IteratorGetNextAsOptional', _next_opt
                                           stateful=True)
 
 
+def _invariant(spec):
+    if isinstance(spec, NoneTensorSpec):
+        return None
+    return spec if is_type_spec(spec) else spec.shape
+
+
 class GraphIterator:
     """An iterator over a dataset inside a graph (what `iter(ds)` gives while tracing)."""
 
@@ -271,8 +278,9 @@ class GraphIterator:
 
     @property
     def element_shapes(self):
-        """The shape invariants of the element as a loop variable (a composite's: its spec)."""
-        return nest.map_structure(lambda s: s if is_type_spec(s) else s.shape, self.element_spec)
+        """The shape invariants of the element as a loop variable (a composite's: its spec; a
+        None's: none)."""
+        return nest.map_structure(_invariant, self.element_spec)
 
     def _pack(self, flat):
         return nest.pack_sequence_as(self.element_spec, list(flat),

@@ -11,7 +11,7 @@ import numpy as np
 
 from defun.core import dtypes, nest
 from defun.core.errors import InvalidArgumentError, NotFoundError
-from defun.compiler.folding import get_static_value
+from defun.compiler.folding import build_time_value
 from defun.core.shapes import TensorShape, TensorSpec
 from defun.core.tensor import Tensor, convert_to_tensor
 
@@ -30,7 +30,9 @@ def _array(value):
 
 
 def _sliced_spec(leaf):
-    """The spec of one row of `leaf` (a tensor or a composite)."""
+    """The spec of one row of `leaf` (a tensor or a composite; None stays None)."""
+    if leaf is None:
+        return structure.NoneTensorSpec()
     if isinstance(leaf, CompositeTensor):
         spec = leaf._type_spec
         if spec.shape.rank == 0:
@@ -45,7 +47,7 @@ def _sliced_spec(leaf):
 class _TensorSliceDataset(Dataset):
     def __init__(self, tensors):
         element = structure.normalize(tensors, 'from_tensor_slices')
-        leaves = nest.flatten(element)
+        leaves = [leaf for leaf in nest.flatten(element) if leaf is not None]
         rows = None
         for leaf in leaves:
             if structure.is_dataset(leaf):
@@ -55,7 +57,7 @@ class _TensorSliceDataset(Dataset):
             if rows is not None and dim is not None and rows != dim:
                 raise ValueError(f'Dimensions {rows} and {dim} are not compatible')
             rows = dim if rows is None else rows
-        self._tensors = tuple(nest.flatten(element, expand_composites=True))
+        self._tensors = tuple(structure.flat_tensors(element))
         self.element_spec = nest.map_structure(_sliced_spec, element)
         self._segments = Segments(structure.spec_of(element))
         self._cardinality = rows if rows is not None else UNKNOWN
@@ -79,6 +81,8 @@ def _composite_slices(segments, arrays):
     """The rows of an element with composite leaves (each split by its spec)."""
     columns = []
     for spec, start, stop in segments.items:
+        if start == stop:   # a None (NoneTensorSpec) takes no room
+            continue
         if is_type_spec(spec):
             columns.append(unbatch_segment(spec, arrays[start:stop]))
         else:
@@ -95,7 +99,7 @@ def _composite_slices(segments, arrays):
 class _TensorDataset(Dataset):
     def __init__(self, tensors):
         element = structure.normalize(tensors, 'from_tensors')
-        self._tensors = tuple(nest.flatten(element, expand_composites=True))
+        self._tensors = tuple(structure.flat_tensors(element))
         self.element_spec = structure.spec_of(element)
         self._cardinality = 1
 
@@ -258,7 +262,7 @@ def _composite_components(value, spec):
 def filenames_of(filenames):
     """The file names a file dataset reads: a string, a list of them, or a string tensor."""
     if isinstance(filenames, Tensor):
-        value = get_static_value(filenames)  # a constant inside a tf.function is known now
+        value = build_time_value(filenames)  # a constant inside a tf.function is known now
         if value is None:
             raise ValueError(f'A file dataset needs its file names when it is built; '
                              f'{filenames!r} is computed when the graph runs')
@@ -272,7 +276,7 @@ def file_names_or_template(filenames, what):
     graph tensor that holds them (the dataset is then a template, rebound when the graph runs,
     as a file dataset built inside a traced function from its argument)."""
     if isinstance(filenames, Tensor) and hasattr(filenames, 'op') and \
-            get_static_value(filenames) is None:
+            build_time_value(filenames) is None:
         if filenames.dtype != dtypes.string or filenames.shape.rank not in (None, 0, 1):
             raise TypeError(f'{what}: `filenames` must be a tf.string scalar or vector, got '
                             f'{filenames!r}')

@@ -11,7 +11,7 @@ so the per-element cost is small.
 import numpy as np
 
 from defun.core import nest
-from defun.core.composite import CompositeTensor, is_type_spec
+from defun.core.composite import CompositeTensor, TypeSpec, is_type_spec
 from defun.core.shapes import TensorSpec
 from defun.core.tensor import EagerTensor, Tensor, convert_to_tensor
 
@@ -19,14 +19,47 @@ from defun.data.base import DatasetSpec
 from defun.core.variable_base import is_variable, read_variable
 from defun.ops.sparse.sparse_tensor import is_sparse, to_dense as sparse_to_dense
 
-__all__ = ['DatasetSpec', 'normalize', 'spec_of', 'Packer', 'flat_arrays', 'is_dataset',
-           'has_composites',
+__all__ = ['DatasetSpec', 'NoneTensorSpec', 'normalize', 'spec_of', 'Packer', 'flat_arrays',
+           'flat_tensors', 'is_dataset', 'has_composites',
            'check_compatible', 'most_specific', 'flatten_up_to']
 
 
 def is_dataset(value):
     """Datasets are recognised by their element_spec plus the flat-iteration protocol."""
     return hasattr(value, 'element_spec') and hasattr(value, 'flat_iterator')
+
+
+class NoneTensorSpec(TypeSpec):
+    """The type of a None inside an element (TF's `tf.NoneTensorSpec`): no components, so it
+    takes no room in the flat tuple, and packs back to None."""
+
+    __slots__ = ()
+
+    @property
+    def value_type(self):
+        return type(None)
+
+    def _serialize(self):
+        return ()
+
+    @property
+    def _component_specs(self):
+        return ()
+
+    def _to_components(self, value):
+        return ()
+
+    def _from_components(self, components):
+        return None
+
+    def _with_shape(self, shape):
+        return self
+
+    def _batch(self, batch_size):
+        return self
+
+    def _unbatch(self):
+        return self
 
 
 def _leaf(value, what):
@@ -42,12 +75,18 @@ def _leaf(value, what):
 
 def normalize(value, what='element'):
     """A user value as an element: its structure kept, each leaf a tensor (or a Dataset)."""
-    if value is None:
+    if value is None:   # TF: an element of no components at all
         raise TypeError(f'{what}: None is not a valid element of a dataset')
+    return _normalize(value, what)
+
+
+def _normalize(value, what):
+    if value is None:     # None inside a structure: a NoneTensorSpec leaf, as in TF
+        return None
     if isinstance(value, dict):
-        return type(value)((k, normalize(v, what)) for k, v in value.items())
+        return type(value)((k, _normalize(v, what)) for k, v in value.items())
     if isinstance(value, tuple):
-        items = [normalize(v, what) for v in value]
+        items = [_normalize(v, what) for v in value]
         return type(value)(*items) if hasattr(value, '_fields') else tuple(items)
     return _leaf(value, what)   # lists are tensors in tf.data, as in TF
 
@@ -55,6 +94,8 @@ def normalize(value, what='element'):
 def spec_of(value):
     """The element_spec of an element (a structure of tensors / datasets)."""
     def one(leaf):
+        if leaf is None:
+            return NoneTensorSpec()
         if is_dataset(leaf):
             return DatasetSpec(leaf.element_spec)
         if isinstance(leaf, CompositeTensor):
@@ -63,10 +104,14 @@ def spec_of(value):
     return nest.map_structure(one, value)
 
 
+def flat_tensors(element):
+    """The flat form of an element: its tensors (a composite's components), None taking none."""
+    return [leaf for leaf in nest.flatten(element, expand_composites=True) if leaf is not None]
+
+
 def flat_arrays(element):
     """The flat tuple of an eager element: numpy arrays (datasets stay datasets)."""
-    return tuple(leaf if is_dataset(leaf) else leaf.array
-                 for leaf in nest.flatten(element, expand_composites=True))
+    return tuple(leaf if is_dataset(leaf) else leaf.array for leaf in flat_tensors(element))
 
 
 def has_composites(spec):

@@ -6,7 +6,7 @@ what TF's do when nothing is pending or cached.
 """
 from defun.core import context as _defun_context
 
-__all__ = ['context', 'executing_eagerly', 'async_wait', 'Context']
+__all__ = ['context', 'executing_eagerly', 'async_wait', 'Context', '_reset_context']
 
 
 class Context:
@@ -37,3 +37,11 @@ def executing_eagerly():
 def async_wait():
     """Returns once every pending eager op has finished (always at once in defun)."""
     _CONTEXT.async_wait()
+
+
+def _reset_context():
+    """Starts the eager context afresh, as TF's (for tests): device configuration (logical and
+    visible devices, soft placement, device-placement logging), thread pool sizes, jit and
+    optimizer options return to their defaults; process-wide flags (run_functions_eagerly, op
+    determinism) stay."""
+    _defun_context.reset_context_settings()

@@ -50,6 +50,7 @@ PRIVATE_MODULES = {
     'tensorflow.python.framework.tensor': 'defun.tf_compat.framework_tensor',
     'tensorflow.python.framework.sparse_tensor': 'defun.tf_compat.sparse_tensor',
     'tensorflow.python.ops.ragged.ragged_tensor': 'defun.tf_compat.ragged_tensor',
+    'tensorflow.python.framework.tensor_util': 'defun.tf_compat.tensor_util',
 }
 # The modules whose classes name TF's module path while defun is `tensorflow`.
 _CLAIMING = (dataset_ops, framework_tensor, sparse_tensor, ragged_tensor)

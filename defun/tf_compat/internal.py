@@ -7,7 +7,7 @@ taken branch when the predicate is known while tracing).
 """
 import types as _types
 
-from defun.compiler.folding import get_static_value
+from defun.compiler.constant_value import get_static_value
 from defun.control_flow.cond import cond
 from defun.core.composite import CompositeTensor
 from defun.distribute.strategy import maybe_merge_call

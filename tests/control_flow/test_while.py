@@ -216,3 +216,13 @@ def test_zero_iterations_give_the_identity_gradient():
         return tf.gradients(tf.reduce_sum(y), x)[0]
     np.testing.assert_allclose(f(tf.constant([2.0, 3.0]), tf.constant(0)).numpy(), [1.0, 1.0])
     np.testing.assert_allclose(f(tf.constant([2.0, 3.0]), tf.constant(2)).numpy(), [12.0, 27.0])
+
+
+def test_eager_loop_body_sees_values_as_given():
+    # TF 2.21 eagerly: the body gets the loop_vars unconverted (a Python int stays an int, a numpy
+    # array adds as numpy does); the results become tensors at the end.
+    i, v = tf.while_loop(lambda i, v: i < 10, lambda i, v: (i + 1, v + i), (0, np.array(0)))
+    assert (i.dtype, int(i), v.dtype, int(v)) == (tf.int32, 10, tf.int64, 45)
+    i, v = tf.while_loop(lambda i, v: i < 10, lambda i, v: (i + 1, v + i),
+                         (tf.constant(0), np.array(0)))
+    assert (i.dtype, int(i), v.dtype, int(v)) == (tf.int32, 10, tf.int32, 45)

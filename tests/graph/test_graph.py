@@ -60,12 +60,12 @@ def test_graph_tensor_as_bool_raises_type_error_naming_fix():
             x.numpy()
 
 
-def test_get_static_value_folds_constants_and_known_shapes():
+def test_get_static_value_reads_constants_and_known_shapes():
     g = tf.Graph()
     with g.as_default():
         x = tf.compat.v1.placeholder(tf.float32, [2, 3])
         assert tf.get_static_value(tf.shape(x)).tolist() == [2, 3]
-        assert tf.get_static_value(tf.constant(3) * 4) == 12
+        assert tf.get_static_value(tf.constant(3) * 4) is None  # TF: Mul is not in its list
         assert tf.get_static_value(x) is None
         u = tf.compat.v1.placeholder(tf.float32, [None, 3])
         assert tf.get_static_value(tf.shape(u)) is None

@@ -22,6 +22,17 @@ SPECS = [
     Spec('Einsum', lambda a: tf.einsum('ij->ji', a), [rand(2, 3)], lambda a: a.T, id='transpose'),
     Spec('Einsum', lambda a, b: tf.einsum('...ij,...jk->...ik', a, b),
          [rand(2, 1, 2, 3), rand(4, 3, 2)], lambda a, b: np.matmul(a, b), id='ellipsis-broadcast'),
+    # matmul with an output type not both operands' (quantized layers): TF's BatchMatMulV3.
+    Spec('BatchMatMulV3', lambda a, b: tf.linalg.matmul(a, b, output_type=tf.int32),
+         [ints(2, 3, dtype=np.int8), ints(3, 4, dtype=np.int8)],
+         lambda a, b: a.astype(np.int32) @ b.astype(np.int32), grad=False, id='int8'),
+    Spec('BatchMatMulV3', lambda a, b: tf.linalg.matmul(a, b, transpose_b=True,
+                                                        output_type=tf.int32),
+         [ints(2, 2, 3, dtype=np.uint8, low=0), ints(4, 3, dtype=np.int8)],
+         lambda a, b: a.astype(np.int32) @ b.astype(np.int32).T, grad=False, id='uint8-int8-T'),
+    Spec('Einsum', lambda a, b: tf.einsum('bc...,cd->bd...', a, b),   # Keras's EinsumDense
+         [rand(2, 1, 2, 3), rand(1, 4)], lambda a, b: np.einsum('bc...,cd->bd...', a, b),
+         id='ellipsis-only-in-one-operand'),
     Spec('Einsum', lambda a, b: tf.einsum('i,j->ij', a, b), [rand(3), rand(2)], np.outer,
          id='outer'),
     Spec('Einsum', lambda a, b, c: tf.einsum('ij,jk,k->i', a, b, c),

@@ -239,7 +239,11 @@ def _einsum_grad(op, g):
         if any(t not in available for t in tokens):
             operands.append(ones_like(x))   # supplies the sizes of axes summed away in the forward
             subscripts.append(tokens)
-        grads.append(sum_to(einsum(_join(subscripts, tokens), *operands), x))
+        # The broadcast ('...') dims of the others, absent from this operand, are summed away:
+        # kept in the einsum's output (numpy cannot drop them there), then reduced by sum_to.
+        target = tokens if '...' in tokens or not any('...' in t for t in subscripts) \
+            else ['...'] + tokens
+        grads.append(sum_to(einsum(_join(subscripts, target), *operands), x))
     return grads
 
 

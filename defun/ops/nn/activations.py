@@ -246,33 +246,56 @@ def l2_loss(t, name=None):
     return apply_op(L2_LOSS, (_float_arg(t, 'l2_loss', 't'),), None, name)
 
 
-def _bias_add_infer(x, b):
+def _bias_add_infer(x, b, data_format='NHWC'):
     d, bd = dims(x), dims(b)
-    if d is not None and bd is not None and d and d[-1] is not None and bd[0] is not None \
-            and d[-1] != bd[0]:
+    channels = None if d is None or not d else d[1] if data_format == 'NCHW' else d[-1]
+    if channels is not None and bd is not None and bd[0] is not None and channels != bd[0]:
+        where = 'channel dimension' if data_format == 'NCHW' else 'last dimension'
         raise validation.invalid_argument(
-            f'bias_add: Must provide as many biases as the last dimension of the input tensor: '
+            f'bias_add: Must provide as many biases as the {where} of the input tensor: '
             f'{list(bd)} vs. {list(d)}')
     return x.dtype, d
 
 
-BIAS_ADD = define_op('BiasAdd', lambda x, b: x + b, _bias_add_infer,
-                     lambda op, g: (g, sum_to(g, op.inputs[1])))
+def _bias_add_kernel(x, b, data_format='NHWC'):
+    if data_format == 'NCHW':   # the bias runs along axis 1
+        return x + b.reshape(b.shape + (1,) * (x.ndim - 2))
+    return x + b
+
+
+def _bias_add_grad(op, g):
+    if op.attrs and op.attrs.get('data_format') == 'NCHW':
+        axes = [0] + list(range(2, g.shape.rank))
+        return g, math_ops.reduce_sum(g, axis=axes)
+    return g, sum_to(g, op.inputs[1])
+
+
+BIAS_ADD = define_op('BiasAdd', _bias_add_kernel, _bias_add_infer, _bias_add_grad)
+
+def _channels_first(data_format):
+    """TF's reading of bias_add's data_format: 'NC...' (NCHW, NCW, ...) puts the channels on
+    axis 1, 'N...C' (NHWC, NWC, ...) last."""
+    if data_format is None:
+        return False
+    if data_format.startswith('NC'):
+        return True
+    if data_format.startswith('N') and data_format.endswith('C'):
+        return False
+    raise ValueError('data_format must be of the form `N...C` or `NC...`')
 
 
 def bias_add(value, bias, data_format=None, name=None):
-    """value + bias along the last axis (NHWC / N...C)."""
-    if data_format not in (None, 'NHWC', 'N...C'):
-        raise errors.UnimplementedError(f'bias_add: data_format {data_format!r} is not supported; '
-                                        f'use channels-last (NHWC)')
+    """value + bias along the channel axis: the last (NHWC, N...C) or axis 1 (NCHW, NC...)."""
+    channels_first = _channels_first(data_format)
     x, b = op_helpers.binary_args(value, bias, 'bias_add')
     if b.shape.rank not in (None, 1):
         raise ValueError(f'bias_add: bias must be 1-D, got {error_helpers.describe(b)}')
     if x.shape.rank is not None and x.shape.rank < 2:
-        raise ValueError(f'bias_add: input must have at least 2 dimensions, got '
-                         f'{error_helpers.describe(x)}')
-    _bias_add_infer(x, b)  # checks the bias length when both shapes are known
-    return apply_op(BIAS_ADD, (x, b), None, name)
+        raise validation.invalid_argument(f'bias_add: Input tensor must be at least 2D: got '
+                                          f'{error_helpers.describe(x)}')
+    attrs = {'data_format': 'NCHW'} if channels_first else None
+    _bias_add_infer(x, b, **(attrs or {}))  # checks the bias length when both shapes are known
+    return apply_op(BIAS_ADD, (x, b), attrs, name)
 
 
 def moments(x, axes, shift=None, keepdims=False, name=None):
