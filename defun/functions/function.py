@@ -25,7 +25,7 @@ from defun.functions.autograph_off import explain_python_control_flow
 from defun.core import context, error_helpers, nest
 from defun.compiler.jit.report import compiler_ir
 from defun.functions.call_binding import Binder, WeakMethod, weak_refs
-from defun.functions.input_signature import signature_key
+from defun.functions.input_signature import beyond_signature, signature_key
 from defun.functions.retraces import RetraceLog
 from defun.functions.call_plan import MISS
 from defun.core.tensor import EagerTensor
@@ -107,6 +107,13 @@ class Function:
         return ('\n\n' if verbose else '\n').join(
             c.pretty_printed_signature(verbose) for c in self._cache.values())
 
+    def _list_all_concrete_functions(self):
+        """Every cached trace, in trace order (the input_signature's traced first when there is
+        none yet). TF's name: Keras's export archive calls it on the functions it exports."""
+        if not self._cache and self._input_signature is not None:
+            self.get_concrete_function()
+        return list(self._cache.values())
+
     def source(self, *args, **kwargs):
         """The generated Python source of the trace these arguments select (tracing if needed):
         `get_concrete_function(*args, **kwargs).function_source` (see `help(tf.Function)`)."""
@@ -166,6 +173,9 @@ class Function:
         # 2. The key: the arguments bound to the signature and encoded.
         names, values, _ = self._binder.bind(args, kwargs)
         if self._input_signature is not None:
+            if len(values) > len(self._input_signature) and self._binder.signature is not None:
+                names, values = beyond_signature(self._name, self._binder.signature.parameters,
+                                                 names, values, len(self._input_signature))
             key, feeds = signature_key(self._name, self._input_signature, names, values)
             # Trace from the converted tensors, not the raw values (a Python list where a
             # TensorSpec stands is one tensor here, as in TF).
@@ -243,6 +253,9 @@ class Function:
         names, values, _ = self._binder.bind(args, kwargs) if (args or kwargs) else (
             self._binder.names, list(self._input_signature or ()), None)
         if self._input_signature is not None:
+            if len(values) > len(self._input_signature) and self._binder.signature is not None:
+                names, values = beyond_signature(self._name, self._binder.signature.parameters,
+                                                 names, values, len(self._input_signature))
             key, feeds = signature_key(self._name, self._input_signature, names,
                                        values if (args or kwargs) else
                                        list(self._input_signature), specs=True)

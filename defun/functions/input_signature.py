@@ -7,7 +7,37 @@ from defun.core.shapes import TensorSpec
 from defun.core.tensor import Tensor, convert_to_tensor
 from defun.functions.trace_key import TraceKey
 
-__all__ = ['signature_key']
+__all__ = ['signature_key', 'beyond_signature']
+
+
+def beyond_signature(fn_name, parameters, names, values, count):
+    """The names and values the input_signature's `count` specs cover. As in TF, parameters
+    after those are fixed to their defaults (a default is a literal of the signature): passing
+    another value is TF's TypeError, and so is a parameter without a default."""
+    for name, value in zip(names[count:], values[count:]):
+        param = parameters.get(name)
+        if param is None or param.kind in (param.VAR_POSITIONAL, param.VAR_KEYWORD):
+            if value in ((), {}):
+                continue
+            raise TypeError(f'{fn_name}() takes {count} arguments under its input_signature, '
+                            f'got {len(values)}')
+        if param.default is param.empty:
+            raise TypeError(f'input_signature missing type constraint for {name}')
+        if not _same_literal(value, param.default):
+            raise TypeError(f'Binding inputs to tf.function failed due to `Can not cast '
+                            f'{value!r} to Literal[{param.default!r}]`.')
+    return names[:count], values[:count]
+
+
+def _same_literal(value, default):
+    if value is default:
+        return True
+    if type(value) is not type(default) or isinstance(value, (Tensor, CompositeTensor)):
+        return False
+    try:
+        return bool(value == default)
+    except Exception:   # a value without a truth value of its comparison: not the literal
+        return False
 
 
 def signature_key(fn_name, signature, names, values, specs=False):

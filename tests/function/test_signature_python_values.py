@@ -1,6 +1,8 @@
 """function: Python lists and numpy arrays passed where an input_signature has a TensorSpec are
 converted to one tensor each and traced from the signature (expected values and trace counts
 recorded by running the same code on TensorFlow 2.21)."""
+import re
+
 import numpy as np
 import pytest
 
@@ -52,3 +54,27 @@ def test_concrete_function_converts_python_values_for_its_tensors():
     assert cg([1.0, 2.0], 3).numpy().tolist() == [3.0, 6.0]
     with pytest.raises(TypeError):
         cg(1.0, 3)          # a scalar does not fit the traced [None] shape
+
+
+def _scaled(x, training=False, k=3):
+    return x * 2 if training else x * k
+
+
+def test_parameters_after_the_signature_are_fixed_to_their_defaults():
+    # TF 2.21: a parameter beyond the input_signature is the literal of its default.
+    f = tf.function(_scaled, input_signature=[tf.TensorSpec([None, 3])], autograph=False)
+    assert f(tf.ones([1, 3])).numpy().tolist() == [[3., 3., 3.]]
+    assert f(tf.ones([1, 3]), training=False).numpy().tolist() == [[3., 3., 3.]]
+    assert f.get_concrete_function().structured_input_signature[0] == (
+        tf.TensorSpec([None, 3], name='x'),)
+    for args, kwargs, literal in (((), {'training': True}, 'Can not cast True to Literal[False]'),
+                                  ((), {'k': 5}, 'Can not cast 5 to Literal[3]'),
+                                  ((True,), {}, 'Can not cast True to Literal[False]')):
+        with pytest.raises(TypeError, match=re.escape(literal)):
+            f(tf.ones([1, 3]), *args, **kwargs)
+
+
+def test_a_parameter_after_the_signature_needs_a_default():
+    f = tf.function(lambda x, y: x, input_signature=[tf.TensorSpec([None])])
+    with pytest.raises(TypeError, match='input_signature missing type constraint for y'):
+        f(tf.ones([1]), tf.ones([1]))
