@@ -27,6 +27,11 @@ __all__ = ['conv2d', 'max_pool2d', 'avg_pool2d', 'max_pool', 'avg_pool']
 # ---------------------------------------------------------------- conv2d and its backprops
 
 def _conv2d_kernel(x, w, strides, padding, dilations, explicit_paddings=()):
+    groups = x.shape[3] // w.shape[2] if w.shape[2] else 1
+    if groups > 1:  # grouped: each slice of input channels meets its own slice of the filters
+        return np.concatenate([
+            _conv2d_kernel(xg, wg, strides, padding, dilations, explicit_paddings)
+            for xg, wg in zip(np.split(x, groups, 3), np.split(w, groups, 3))], axis=3)
     kh, kw, c, o = w.shape
     oh, ow, ph, pw = windows.geometry(x.shape, kh, kw, strides, dilations, padding,
                                       explicit_paddings)
@@ -38,12 +43,19 @@ def _conv2d_kernel(x, w, strides, padding, dilations, explicit_paddings=()):
 
 
 def _check_depths(x, w):
+    """TF's grouped convolution: the filter's depth divides the input's, and the number of
+    groups (their quotient) divides the output depth."""
     d, k = dims(x), dims(w)
-    if d is not None and k is not None and d[3] is not None and k[2] is not None \
-            and d[3] != k[2]:
+    if d is None or k is None or d[3] is None or k[2] is None:
+        return
+    if k[2] == 0 or d[3] % k[2]:
         raise validation.invalid_argument(
             f'conv2d: input depth must be evenly divisible by filter depth: {d[3]} vs {k[2]} '
             f'(input {list(d)}, filter {list(k)})')
+    if k[3] is not None and k[3] % (d[3] // k[2]):
+        raise validation.invalid_argument(
+            f'conv2d: output depth must be evenly divisible by number of groups: {k[3]} vs '
+            f'{d[3] // k[2]}')
 
 
 def _conv2d_infer(x, w, strides, padding, dilations, explicit_paddings=()):
@@ -99,6 +111,12 @@ def _check_backprop(in_shape, w_shape, dy_shape, out, strides, dilations, op):
 def _backprop_input_kernel(input_sizes, w, dy, strides, padding, dilations,
                            explicit_paddings=()):
     in_shape = tuple(int(n) for n in input_sizes)
+    groups = in_shape[3] // w.shape[2] if len(in_shape) == 4 and w.shape[2] else 1
+    if groups > 1 and not in_shape[3] % w.shape[2]:
+        sizes = in_shape[:3] + (w.shape[2],)
+        return np.concatenate([
+            _backprop_input_kernel(sizes, wg, dyg, strides, padding, dilations, explicit_paddings)
+            for wg, dyg in zip(np.split(w, groups, 3), np.split(dy, groups, 3))], axis=3)
     kh, kw, c, o = w.shape
     oh, ow, ph, pw = windows.geometry(in_shape, kh, kw, strides, dilations, padding,
                                       explicit_paddings)
@@ -143,6 +161,13 @@ def _transposed_conv(in_shape, w, dy, ph, pw, dilations):
 def _backprop_filter_kernel(x, filter_sizes, dy, strides, padding, dilations,
                             explicit_paddings=()):
     kh, kw, c, o = (int(n) for n in filter_sizes)
+    groups = x.shape[3] // c if c else 1
+    if groups > 1:
+        sizes = (kh, kw, c, o // groups)
+        return np.concatenate([
+            _backprop_filter_kernel(xg, sizes, dyg, strides, padding, dilations,
+                                    explicit_paddings)
+            for xg, dyg in zip(np.split(x, groups, 3), np.split(dy, groups, 3))], axis=3)
     oh, ow, ph, pw = windows.geometry(x.shape, kh, kw, strides, dilations, padding,
                                       explicit_paddings)
     n = x.shape[0]
