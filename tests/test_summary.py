@@ -111,3 +111,22 @@ def test_noop_writer_and_missing_names():
         tf.summary.scalar('x', [1.0, 2.0], step=0)
     with pytest.raises(NotInDefunError, match='trace_export'):
         tf.summary.trace_export  # noqa: B018
+
+
+def test_write_with_metadata_and_summary_scope(tmp_path):
+    # What Keras's TensorBoard callback does for its model summary; TF wrote tag 'keras',
+    # plugin 'graph_keras_model', content b'1' and the string tensor.
+    metadata = tf.compat.v1.SummaryMetadata()
+    metadata.plugin_data.plugin_name = 'graph_keras_model'
+    metadata.plugin_data.content = b'1'
+    writer = tf.summary.create_file_writer(str(tmp_path))
+    with writer.as_default():
+        with tf.summary.experimental.summary_scope('keras', 'graph_keras_model') as (tag, scope):
+            assert (tag, scope) == ('keras', 'keras/')
+            assert bool(tf.summary.write(tag, '{"a": 1}', step=0, metadata=metadata))
+    writer.close()
+    rows = _events(str(tmp_path))
+    assert rows[1][:3] == (0, 'keras', 'graph_keras_model') and rows[1][3] == b'{"a": 1}'
+    parsed = tf.compat.v1.SummaryMetadata.FromString(metadata.SerializeToString())
+    assert (parsed.plugin_data.plugin_name, parsed.plugin_data.content) == ('graph_keras_model',
+                                                                           b'1')

@@ -8,6 +8,7 @@ writer and step at trace time are the ones used, and the event is written when (
 op runs, in program order. It returns the condition as a bool tensor, as TF's summary ops do.
 """
 import contextlib
+import re
 
 import numpy as np
 
@@ -21,7 +22,9 @@ from defun.ops.support.helpers import to_tensor
 
 __all__ = ['SummaryWriter', 'create_file_writer', 'create_noop_writer', 'write', 'scalar',
            'histogram', 'text', 'record_if', 'should_record_summaries', 'flush', 'get_step',
-           'set_step']
+           'set_step', 'summary_scope']
+
+_INVALID_SCOPE_CHARACTERS = re.compile(r'[^-_/.A-Za-z0-9]')
 
 DEFAULT_BUCKET_COUNT = 30
 
@@ -178,6 +181,16 @@ def flush(writer=None, name=None):
     """Flushes `writer` (the default writer when None)."""
     writer = writer if writer is not None else context.summary_settings().summary_writer
     return None if writer is None else writer.flush()
+
+
+@contextlib.contextmanager
+def summary_scope(name, default_name=None, values=None):
+    """Yields (tag, scope) for a summary op: the tag is `name` under the current name scope, the
+    scope a new name scope named by `name` cleaned of characters scopes refuse."""
+    name = name or default_name
+    tag = _tag(name)
+    with context.name_scope(_INVALID_SCOPE_CHARACTERS.sub('', name) or default_name) as scope:
+        yield tag, scope
 
 
 def _tag(name):
