@@ -62,6 +62,7 @@ from defun.state.module import Module
 from defun import config, version, test
 from defun import queue  # tf.queue: FIFOQueue, eagerly
 from defun import signal  # tf.signal: frame
+from defun import summary  # tf.summary: event files for TensorBoard
 from defun import train  # tf.train: checkpoints
 from defun import saved_model
 from defun.version import VERSION as __version__

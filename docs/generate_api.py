@@ -25,7 +25,7 @@ from defun.core import registry  # noqa: E402
 NAMESPACES = ['', 'math', 'linalg', 'nn', 'random', 'debugging', 'config', 'train', 'saved_model',
               'data', 'optimizers', 'optimizers.schedules', 'autograph', 'errors', 'nest',
               'strings', 'lookup', 'io', 'io.gfile', 'image', 'distribute', 'distribute.experimental',
-              'signal', 'raw_ops', 'autodiff']
+              'signal', 'summary', 'raw_ops', 'autodiff']
 OUT = os.path.join(HERE, 'api.md')
 
 

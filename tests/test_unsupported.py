@@ -7,7 +7,7 @@ from defun.core.unsupported import NotInDefunError, TF_NAMESPACES
 
 
 @pytest.mark.parametrize('path', ['estimator', 'distribute.Server', 'distribute.experimental.rpc',
-                                  'summary', 'keras.layers',
+                                  'summary.trace_export', 'keras.layers',
                                   'keras.Model', 'keras.losses', 'keras.optimizers.Adafactor',
                                   'keras.optimizers.legacy', 'compat.v1.Session',
                                   'compat.v1.variable_scope', 'keras.optimizers.schedules.'

@@ -5,6 +5,7 @@ from defun.autodiff.gradients import gradients  # noqa: F401
 from defun.core import context, unsupported
 from defun.core.dimension import Dimension, dimension_value  # noqa: F401
 from defun.core.shapes import dimension_at_index  # noqa: F401
+from defun.ops.summary.summary_proto import SummaryMetadata  # noqa: F401
 
 
 def constant(value, dtype=None, shape=None, name='Const', verify_shape=False):

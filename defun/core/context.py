@@ -41,6 +41,10 @@ class _State(threading.local):
         # tf.distribute's scopes, innermost last: (strategy, its replica context inside
         # strategy.run, or None in its cross-replica context, as strategy.scope() enters)
         self.distribution = []
+        # tf.summary: the default writer, the default step and the record_if condition
+        self.summary_writer = None
+        self.summary_step = None
+        self.summary_recording = True
 
     @property
     def graph(self):
@@ -496,3 +500,23 @@ def native_module(key, make):
         if module is None:
             module = _native['modules'][key] = make()
         return module
+
+
+def summary_settings():
+    """The calling thread's tf.summary defaults: `.summary_writer`, `.summary_step` and
+    `.summary_recording` (set through `summary_defaults`, or for good by set_as_default/set_step)."""
+    return _state
+
+
+@contextlib.contextmanager
+def summary_defaults(**changes):
+    """Sets some of the tf.summary defaults (writer=, step=, recording=) inside the block."""
+    keys = {'writer': 'summary_writer', 'step': 'summary_step', 'recording': 'summary_recording'}
+    saved = {keys[k]: getattr(_state, keys[k]) for k in changes}
+    for k, value in changes.items():
+        setattr(_state, keys[k], value)
+    try:
+        yield
+    finally:
+        for attr, value in saved.items():
+            setattr(_state, attr, value)

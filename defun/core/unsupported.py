@@ -25,7 +25,6 @@ class NotInDefunError(AttributeError):
 # TensorFlow's top-level names outside defun's scope (a name leaves this table when it is built).
 TF_NAMESPACES = {
     'estimator': 'Estimators',
-    'summary': 'TensorBoard summaries',
     'audio': 'audio ops', 'feature_column': 'feature columns',
     'lite': 'TensorFlow Lite', 'tpu': 'TPUs', 'xla': 'XLA',
     'profiler': 'the profiler',

@@ -79,6 +79,8 @@ TESTED_ELSEWHERE = {
     'TensorArrayReadPadded': 'tests/control_flow/test_while.py (loop variables whose shape grows)',
     'ReadFile': 'tests/io/test_io_ops.py (files written in the test)',
     'WriteFile': 'tests/io/test_io_ops.py',
+    'WriteSummary': 'tests/test_summary.py (event files compared with TF\'s)',
+    'FlushSummaryWriter': 'tests/test_summary.py',
     'TensorArrayReadPaddedGrad': 'tests/control_flow/test_while.py (second order, growing shapes)',
     'SparseCross': 'tests/composites/test_sparse_cross.py (crosses and hashes recorded from TF)',
     'DenseToDenseSetOperation': 'tests/composites/test_sets.py (results recorded from TF)',
