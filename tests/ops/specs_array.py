@@ -4,7 +4,7 @@ import numpy as np
 
 import defun as tf
 from defun.core.dispatch import apply_op
-from defun.ops.array import creation, gathering, indexing, transform
+from defun.ops.array import creation, expand_squeeze, gathering, indexing, runtime_axis, transform
 from tests.ops.spec import Spec, ints, rand
 
 
@@ -166,4 +166,24 @@ SPECS += [
         tf.SparseTensor([[0, 0], [0, 1], [0, 2]], [1, 2, 3], (1, 3)),
         tf.SparseTensor([[0, 1], [0, 2]], [2, 4], (1, 3))), [],
          lambda: np.array([1.0], np.float32), grad=False),
+]
+
+# The run-time-axis forms, called directly (through the public API an eager axis is a constant).
+SPECS += [
+    Spec('GatherV2RuntimeAxis', lambda p, i, a: apply_op(runtime_axis.GATHER_AXIS, (p, i, a),
+                                                         {'batch_dims': 0}),
+         [rand(2, 4, 3), ints(5, low=0, high=4), np.array(-2, np.int32)],
+         lambda p, i, a: np.take(p, i, axis=1)),
+    Spec('GatherV2RuntimeAxisGrad', lambda g, i, a: apply_op(
+        runtime_axis.GATHER_AXIS_GRAD, (tf.constant([2, 4]), i, g, a), {'batch_dims': 0}),
+         [rand(2, 3), np.array([1, 3, 1], np.int32), np.array(1, np.int32)],
+         lambda g, i, a: np.stack([np.zeros(2), g[:, 0] + g[:, 2], np.zeros(2), g[:, 1]], 1)),
+    Spec('ConcatV2RuntimeAxis', lambda a, x, y: apply_op(runtime_axis.CONCAT_AXIS, (a, x, y), {}),
+         [np.array(1, np.int32), rand(2, 3), rand(2, 2)],
+         lambda a, x, y: np.concatenate([x, y], 1)),
+    Spec('ConcatV2RuntimeAxisGrad', lambda g, a: apply_op(
+        runtime_axis.CONCAT_AXIS_GRAD, (g, a, tf.constant([2, 3]), tf.constant([2, 2])), {}),
+         [rand(2, 5), np.array(-1, np.int32)], lambda g, a: (g[:, :3], g[:, 3:])),
+    Spec('ExpandDimsRuntimeAxis', lambda x, a: apply_op(expand_squeeze.EXPAND_DIMS_AXIS, (x, a), {}),
+         [rand(2, 3), np.array(-2, np.int32)], lambda x, a: x[:, None]),
 ]

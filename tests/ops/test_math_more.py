@@ -43,6 +43,22 @@ def test_errors():
         tf.math.bincount([-1, 2])
 
 
+def test_bincount_binary_output_refuses_weights():
+    # TF 2.21: ValueError before the axis is checked, eager and traced, dense and ragged;
+    # without weights, binary_output gives ones in the requested dtype.
+    x, w = tf.constant([1, 2, 2, 5]), tf.constant([0.5, 1., 2., 3.])
+    for axis in (None, 3):
+        with pytest.raises(ValueError, match='`binary_output` and `weights` are mutually'):
+            tf.math.bincount(x, weights=w, binary_output=True, axis=axis)
+    with pytest.raises(ValueError, match='mutually exclusive'):
+        tf.function(lambda a, b: tf.math.bincount(a, weights=b, binary_output=True))(x, w)
+    with pytest.raises(ValueError, match='mutually exclusive'):
+        tf.math.bincount(tf.ragged.constant([[1], [2, 2]]), weights=tf.ragged.constant(
+            [[1.], [2., 3.]]), binary_output=True)
+    out = tf.math.bincount(x, binary_output=True, dtype=tf.float32)
+    assert out.dtype == tf.float32 and out.numpy().tolist() == [0., 1., 1., 0., 0., 1.]
+
+
 def test_shape_helpers_and_graph_facts():
     assert tf.broadcast_static_shape(tf.TensorShape([2, 1]), tf.TensorShape([3])) == [2, 3]
     assert tf.broadcast_dynamic_shape([2, 1], [3]).numpy().tolist() == [2, 3]

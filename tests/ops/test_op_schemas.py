@@ -312,10 +312,12 @@ def test_every_op_tf_has_takes_tfs_signature():
     # Those of defun's own (gradient helpers, data and TensorArray plumbing) have no OpDef in TF;
     # SparseCross takes its inputs flat (TF's SparseCrossV2 / SparseCrossHashed split them).
     # tf.summary's WriteSummary and FlushSummaryWriter hold their writer as an attribute (TF's take
-    # a resource). Throwaway ops other tests define (in the same worker) are not counted.
+    # a resource); the run-time-axis forms of GatherV2, ConcatV2 and ExpandDims (TF's axis is an
+    # input; defun's is an attribute) and their gradients are five more. Throwaway ops other tests
+    # define (in the same worker) are not counted.
     package = os.path.dirname(tf.__file__)
     assert len([t for t, op in ops.items() if t not in SIGNATURES
-                and op.defined_at.startswith(package)]) < 37
+                and op.defined_at.startswith(package)]) < 40
 
 
 def test_signatures_still_run_what_tf_runs():

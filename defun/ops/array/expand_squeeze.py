@@ -28,6 +28,22 @@ EXPAND_DIMS = define_op('ExpandDims', lambda x, axis: np.expand_dims(x, axis), _
                         lowering=lowerings.reshape)   # a view of the static output shape
 
 
+def _expand_at_runtime_axis(x, axis):
+    a, rank = int(np.asarray(axis).reshape(-1)[0]), np.ndim(x)
+    if not -rank - 1 <= a <= rank:
+        raise validation.invalid_argument(f'Tried to expand dim index {a} for tensor with {rank} '
+                                          f'dimensions.')
+    return np.expand_dims(x, a)
+
+
+# ExpandDims whose dim is an input known only when the graph runs (TF's `dim` is one): while the
+# graph is built the result's rank is unknown, as TF's inference says.
+EXPAND_DIMS_AXIS = define_op('ExpandDimsRuntimeAxis', _expand_at_runtime_axis,
+                             lambda x, axis: (x.dtype, None),
+                             lambda op, g: (reshape(g, shape(op.inputs[0])), None), inputs=(),
+                             doc='ExpandDims at a dim known only when the graph runs.')
+
+
 def expand_dims(input, axis, name=None):
     """Inserts a dimension of length 1 at index `axis`.
 
@@ -49,6 +65,11 @@ def expand_dims(input, axis, name=None):
         known = op_helpers.static_value(axis)
         if known is not None:
             axis = reshape(axis, []) if not axis.dtype.is_integer else int(np.ravel(known)[0])
+    if isinstance(axis, Tensor) and axis.dtype.is_integer and axis.shape.num_elements() == 1:
+        known = op_helpers.static_value(axis)  # a value folded now, or known at run time
+        if known is None:
+            return apply_op(EXPAND_DIMS_AXIS, (x, axis), {}, name)
+        axis = int(np.ravel(known)[0])
     axis = validation.axis(axis, None, 'expand_dims')
     r = x.shape.rank
     if r is not None and not -r - 1 <= axis <= r:

@@ -9,7 +9,7 @@ import numpy as np
 
 from defun.core import error_helpers, errors
 from defun.core.dispatch import apply_op
-from defun.ops.support.helpers import dims, to_tensor
+from defun.ops.support.helpers import dims, static_value, to_tensor
 from defun.ops.framework.base_ops import cast, reshape, shape
 from defun.ops.framework.indexed_slices import IndexedSlices
 from defun.ops.array.joining import concat, size
@@ -18,6 +18,7 @@ from defun.ops.array.indexing import known_shape as _known_shape
 from defun.core.registry import define_op
 from defun.core.tensor import Tensor
 from defun.ops.support import validation
+from defun.ops.array.runtime_axis import gather_at_runtime_axis
 from defun.ops.array.boolean_mask import BOOLEAN_MASK, BOOLEAN_MASK_GRAD, boolean_mask  # noqa: F401
 
 __all__ = ['gather', 'gather_nd', 'scatter_nd', 'tensor_scatter_nd_add', 'tensor_scatter_nd_sub',
@@ -176,6 +177,11 @@ def gather(params, indices, validate_indices=None, axis=None, batch_dims=0, name
         if ir is None:
             raise ValueError('gather: negative batch_dims needs indices of known rank')
         batch_dims += ir
+    if isinstance(axis, Tensor) and axis.dtype.is_integer:  # a value folded now, or at run time
+        known = static_value(axis)
+        if known is None:
+            return gather_at_runtime_axis(x, idx, axis, batch_dims, name)
+        axis = int(np.ravel(known)[0]) if np.size(known) == 1 else axis
     axis = batch_dims if axis is None else validation.axis(axis, None, 'gather', attr='Taxis')
     if pr is None:
         if axis < 0:

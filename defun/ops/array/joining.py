@@ -17,6 +17,7 @@ from defun.ops.framework.base_ops import (broadcast_to, cast, fill, identity, on
                             reduced_shape, reshape, shape, zeros_like)
 from defun.ops.array.creation import constant, ones, zeros  # noqa: F401
 from defun.core.registry import define_op
+from defun.ops.array.runtime_axis import concat_at_runtime_axis
 from defun.ops.support import validation
 from defun.core.tensor import Tensor, convert_to_tensor, is_tensor
 
@@ -190,6 +191,11 @@ def concat(values, axis, name='concat'):
                                           'tensor')
     tensors = op_helpers.same_dtype_args(validation.tensor_list(values, 'concat', whole=True),
                                          'concat')
+    if isinstance(axis, Tensor) and axis.dtype.is_integer:  # a value folded now, or at run time
+        known = op_helpers.static_value(axis)
+        if known is None:
+            return concat_at_runtime_axis(tensors, axis, name)
+        axis = int(np.ravel(known)[0]) if np.size(known) == 1 else axis
     axis = validation.axis(axis, None, 'concat', attr='Tidx', int32=True)
     if len(tensors) == 1:
         return identity(tensors[0])

@@ -197,10 +197,19 @@ def _bincount_infer(arr, w, size, dtype, binary_output=False, per_row=False):
 BINCOUNT = define_op('Bincount', _bincount_kernel, _bincount_infer, None, inputs=())
 
 
+def check_binary_weights(weights, binary_output):
+    """TF's bincounts (dense, ragged, sparse) refuse weights with binary_output before
+    anything else is checked."""
+    if weights is not None and binary_output:
+        raise ValueError('Arguments `binary_output` and `weights` are mutually exclusive. '
+                         'Please specify only one.')
+
+
 def bincount(arr, weights=None, minlength=None, maxlength=None, dtype=dtypes.int32, name=None,
              axis=None, binary_output=False):
     """Counts of each value in the (non-negative integer) arr, optionally weighted; with
     axis=-1, one count per row of a 2-D arr; with binary_output, 1 where a value occurs."""
+    check_binary_weights(weights, binary_output)
     if axis not in (None, 0, -1):
         raise errors.InvalidArgumentError(f'bincount: Unsupported axis value {axis}; use None, 0 '
                                           f'or -1')

@@ -18,6 +18,7 @@ def bincount(arr, weights=None, minlength=None, maxlength=None, dtype=dtypes.int
     """Counts of each value in the (non-negative integer) arr, optionally weighted; with
     axis=-1, one count per row of a 2-D arr (ragged rows included); with binary_output, 1 where
     a value occurs."""
+    math_ops.check_binary_weights(weights, binary_output)
     if not is_ragged(arr):
         return math_ops.bincount(arr, weights, minlength, maxlength, dtype, name, axis,
                                  binary_output)
