@@ -127,6 +127,7 @@ SIGNATURES = {
     'Floor': (('x: T',), ('T: {bfloat16, half, float, double}',)),
     'FloorDiv': (('x: T', 'y: T',), ('T: {bfloat16, half, float, double, uint8, int8, uint16, int16, int32, uint32, uint64, int64, complex64, complex128}',)),
     'FloorMod': (('x: T', 'y: T',), ('T: {int8, int16, int32, int64, uint8, uint16, uint32, uint64, bfloat16, half, float, double}',)),
+    'FlushSummaryWriter': (('writer: resource',), ()),
     'FresnelCos': (('x: T',), ('T: {bfloat16, half, float, double}',)),
     'FresnelSin': (('x: T',), ('T: {bfloat16, half, float, double}',)),
     'GatherNd': (('params: Tparams', 'indices: Tindices',), ('Tparams: type', 'Tindices: {int16, int32, int64}', 'bad_indices_policy: string',)),
@@ -361,6 +362,7 @@ SIGNATURES = {
     'Where': (('input: T',), ('T: {float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half, uint32, uint64, bool}',)),
     'While': (('input: T',), ('T: list(type) >= 0', 'cond: func', 'body: func', 'output_shapes: list(shape)', 'parallel_iterations: int',)),
     'WriteFile': (('filename: string', 'contents: string',), ()),
+    'WriteSummary': (('writer: resource', 'step: int64', 'tensor: T', 'tag: string', 'summary_metadata: string',), ('T: type',)),
     'ZerosLike': (('x: T',), ('T: type',)),
 }
 
