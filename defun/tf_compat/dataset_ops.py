@@ -4,17 +4,8 @@ class name and this module path in its type's MRO, so while defun stands in as `
 `DatasetV2` (defun.data.base) names this path as its module, which then imports this module."""
 from defun.data.base import DatasetV2
 
-__all__ = ['DatasetV2', 'claim', 'release']
+__all__ = ['DatasetV2', 'PATH', 'CLASSES']
 
 PATH = 'tensorflow.python.data.ops.dataset_ops'
-_HOME = DatasetV2.__module__
-
-
-def claim():
-    """DatasetV2 names TF's module (done when defun becomes `tensorflow`)."""
-    DatasetV2.__module__ = PATH
-
-
-def release():
-    """DatasetV2 names its own module again (done when defun stops being `tensorflow`)."""
-    DatasetV2.__module__ = _HOME
+# The classes that name PATH as their module while defun is `tensorflow` (see finder.py).
+CLASSES = (DatasetV2,)

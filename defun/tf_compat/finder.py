@@ -54,6 +54,7 @@ PRIVATE_MODULES = {
 }
 # The modules whose classes name TF's module path while defun is `tensorflow`.
 _CLAIMING = (dataset_ops, framework_tensor, sparse_tensor, ragged_tensor)
+_HOMES = {cls: cls.__module__ for module in _CLAIMING for cls in module.CLASSES}
 KERAS_PREFIX = 'keras._tf_keras.keras'
 
 
@@ -195,8 +196,14 @@ def _activate():
     if _real_tensorflow() is not None:
         raise _conflict('defun as `tensorflow`')
     hook().installed = True
+    _name_modules(claimed=True)
+
+
+def _name_modules(claimed):
+    """The claiming modules' classes name TF's module path (claimed) or their own again."""
     for module in _CLAIMING:
-        module.claim()
+        for cls in module.CLASSES:
+            cls.__module__ = module.PATH if claimed else _HOMES[cls]
 
 
 def uninstall():
@@ -205,8 +212,7 @@ def uninstall():
     Modules that already imported `tensorflow` (Keras, once imported) keep the defun they got."""
     finder = hook()
     finder.installed = False
-    for module in _CLAIMING:
-        module.release()
+    _name_modules(claimed=False)
     for name in [name for name in sys.modules if name == 'tensorflow' or
                  name.startswith('tensorflow.')]:
         module = sys.modules[name]

@@ -5,17 +5,8 @@ as an object array, which Keras refuses), so while defun stands in as `tensorflo
 names this path as its module, which then imports this module."""
 from defun.core.tensor import Tensor
 
-__all__ = ['Tensor', 'claim', 'release']
+__all__ = ['Tensor', 'PATH', 'CLASSES']
 
 PATH = 'tensorflow.python.framework.tensor'
-_HOME = Tensor.__module__
-
-
-def claim():
-    """Tensor names TF's module (done when defun becomes `tensorflow`)."""
-    Tensor.__module__ = PATH
-
-
-def release():
-    """Tensor names its own module again (done when defun stops being `tensorflow`)."""
-    Tensor.__module__ = _HOME
+# The classes that name PATH as their module while defun is `tensorflow` (see finder.py).
+CLASSES = (Tensor,)

@@ -4,20 +4,8 @@ in as `tensorflow` its RaggedTensor (and spec) name this path as their module, w
 this module."""
 from defun.ops.ragged.ragged_tensor import RaggedTensor, RaggedTensorSpec
 
-__all__ = ['RaggedTensor', 'RaggedTensorSpec', 'claim', 'release']
+__all__ = ['RaggedTensor', 'RaggedTensorSpec', 'PATH', 'CLASSES']
 
 PATH = 'tensorflow.python.ops.ragged.ragged_tensor'
-_CLASSES = (RaggedTensor, RaggedTensorSpec)
-_HOME = RaggedTensor.__module__
-
-
-def claim():
-    """The classes name TF's module (done when defun becomes `tensorflow`)."""
-    for cls in _CLASSES:
-        cls.__module__ = PATH
-
-
-def release():
-    """The classes name their own module again (done when defun stops being `tensorflow`)."""
-    for cls in _CLASSES:
-        cls.__module__ = _HOME
+# The classes that name PATH as their module while defun is `tensorflow` (see finder.py).
+CLASSES = (RaggedTensor, RaggedTensorSpec)

@@ -4,20 +4,8 @@ in as `tensorflow` its SparseTensor (and spec) name this path as their module, w
 this module."""
 from defun.ops.sparse.sparse_tensor import SparseTensor, SparseTensorSpec
 
-__all__ = ['SparseTensor', 'SparseTensorSpec', 'claim', 'release']
+__all__ = ['SparseTensor', 'SparseTensorSpec', 'PATH', 'CLASSES']
 
 PATH = 'tensorflow.python.framework.sparse_tensor'
-_CLASSES = (SparseTensor, SparseTensorSpec)
-_HOME = SparseTensor.__module__
-
-
-def claim():
-    """The classes name TF's module (done when defun becomes `tensorflow`)."""
-    for cls in _CLASSES:
-        cls.__module__ = PATH
-
-
-def release():
-    """The classes name their own module again (done when defun stops being `tensorflow`)."""
-    for cls in _CLASSES:
-        cls.__module__ = _HOME
+# The classes that name PATH as their module while defun is `tensorflow` (see finder.py).
+CLASSES = (SparseTensor, SparseTensorSpec)
